@@ -1,0 +1,85 @@
+"""Tiny models whose break lines are marked with `# BREAK:<name>`; tests look the lines up."""
+import torch
+from torch import nn
+
+
+def break_line(name: str) -> int:
+    with open(__file__, encoding="utf-8") as fh:
+        for i, text in enumerate(fh, 1):
+            if text.rstrip().endswith(f"# BREAK:{name}"):
+                return i
+    raise LookupError(name)
+
+
+def item_fn(x):
+    y = x * 2
+    v = y.sum().item()  # BREAK:item
+    return y + v
+
+
+def loop_fn(x):
+    for _ in range(3):
+        x = x + 1
+        print("tick")  # BREAK:loop
+    return x
+
+
+class Ctx:
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        return False
+
+
+def with_fn(x):
+    with Ctx():
+        x = x + 1
+        torch._dynamo.graph_break()  # BREAK:with
+        x = x * 2
+    return x
+
+
+def _nonzero_helper(x):
+    return x.nonzero()  # BREAK:nested
+
+
+def nested_fn(x):
+    x = x + 1
+    y = _nonzero_helper(x)
+    return y.sum() + x.sum()
+
+
+def torch_internal_fn(x):
+    x = x + 1
+    torch.nn.init.trunc_normal_(x)  # BREAK:torch_internal
+    return x * 2
+
+
+def clean_fn(x):
+    return (x.sin() + 1).cos()
+
+
+class LSTMNet(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.proj = nn.Linear(4, 4)
+        self.rnn = nn.LSTM(4, 4)
+
+    def forward(self, x):
+        x = self.proj(x)
+        y, _ = self.rnn(x[None])  # BREAK:lstm
+        return y
+
+
+class Branchy(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.a = nn.Linear(4, 4)
+        self.b = nn.Linear(4, 4)
+
+    def forward(self, x, scale=1.0):
+        x = self.a(x)
+        if x.sum() > 0:  # BREAK:branch
+            x = x * scale
+        return self.b(x)
