@@ -1,0 +1,77 @@
+"""Results cache: an unchanged file is not read twice.
+
+One pickle per settings fingerprint (breaklint version, rules, torch target, scope options). An entry
+is reused when the file's size and mtime match; when only the mtime moved, the content hash decides.
+"""
+from __future__ import annotations
+
+import hashlib
+import os
+import pickle
+import tempfile
+from typing import Optional
+
+CACHE_DIR = ".breaklint_cache"
+
+
+class ResultCache:
+    def __init__(self, root: str, fingerprint: str):
+        key = hashlib.sha256(fingerprint.encode()).hexdigest()[:16]
+        self.directory = os.path.join(root, CACHE_DIR)
+        self.path = os.path.join(self.directory, f"results-{key}.pickle")
+        self.entries: dict[str, tuple] = {}
+        self.dirty = False
+        try:
+            with open(self.path, "rb") as handle:
+                self.entries = pickle.load(handle)
+        except (OSError, EOFError, pickle.UnpicklingError, AttributeError, ImportError, ValueError):
+            self.entries = {}
+
+    def lookup(self, path: str) -> Optional[tuple]:
+        """(findings, lines, suppressed) for an unchanged file, else None."""
+        entry = self.entries.get(path)
+        if entry is None:
+            return None
+        size, mtime, digest, result = entry
+        try:
+            stat = os.stat(path)
+        except OSError:
+            return None
+        if stat.st_size != size:
+            return None
+        if stat.st_mtime_ns == mtime:
+            return result
+        if content_digest(path) == digest:
+            self.entries[path] = (size, stat.st_mtime_ns, digest, result)
+            self.dirty = True
+            return result
+        return None
+
+    def store(self, path: str, result: tuple) -> None:
+        try:
+            stat = os.stat(path)
+        except OSError:
+            return
+        self.entries[path] = (stat.st_size, stat.st_mtime_ns, content_digest(path), result)
+        self.dirty = True
+
+    def save(self) -> None:
+        if not self.dirty:
+            return
+        try:
+            os.makedirs(self.directory, exist_ok=True)
+            gitignore = os.path.join(self.directory, ".gitignore")
+            if not os.path.exists(gitignore):
+                with open(gitignore, "w") as handle:
+                    handle.write("*\n")
+            fd, tmp = tempfile.mkstemp(dir=self.directory, suffix=".tmp")
+            with os.fdopen(fd, "wb") as handle:
+                pickle.dump(self.entries, handle, protocol=pickle.HIGHEST_PROTOCOL)
+            os.replace(tmp, self.path)
+        except OSError:
+            pass  # a read-only tree still lints; it just is not cached
+
+
+def content_digest(path: str) -> str:
+    with open(path, "rb") as handle:
+        return hashlib.blake2b(handle.read(), digest_size=16).hexdigest()

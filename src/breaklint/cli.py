@@ -1,0 +1,234 @@
+"""The command line: click commands and nothing else."""
+from __future__ import annotations
+
+import os
+import sys
+import time
+from pathlib import Path
+from typing import Optional
+
+import click
+from rich.console import Console
+
+from . import __version__
+from .config import ConfigError, load_settings, with_overrides
+
+EXIT_CLEAN, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
+
+
+def _codes(values: tuple[str, ...]) -> list[str]:
+    """--select A,B --select C -> [A, B, C]"""
+    return [code.strip() for value in values for code in value.split(",") if code.strip()]
+
+
+def fail(message: str) -> None:
+    click.echo(f"breaklint: error: {message}", err=True)
+    sys.exit(EXIT_ERROR)
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, prog_name="breaklint")
+def main() -> None:
+    """Find and fix torch.compile graph breaks."""
+
+
+@main.command()
+@click.argument("paths", nargs=-1, type=click.Path())
+@click.option("--select", multiple=True, help="Rule codes or prefixes to enable (replaces the config's).")
+@click.option("--ignore", multiple=True, help="Rule codes or prefixes to disable.")
+@click.option("--extend-select", multiple=True, help="Rule codes or prefixes to enable on top of the selection.")
+@click.option("--fix", is_flag=True, help="Apply safe fixes in place.")
+@click.option("--unsafe-fixes", is_flag=True, help="Also apply (or, with --diff, show) unsafe fixes.")
+@click.option("--diff", is_flag=True, help="Print the fixes as a unified diff; write nothing.")
+@click.option("--show-fixes", is_flag=True, help="List the available fixes under the findings.")
+@click.option("--output-format", type=click.Choice(["text", "json", "sarif", "github"]), default="text",
+              show_default=True)
+@click.option("--statistics", is_flag=True, help="Count findings per rule instead of listing them.")
+@click.option("--exit-zero", is_flag=True, help="Exit 0 even when findings remain.")
+@click.option("-j", "--jobs", type=click.IntRange(min=1), default=None, help="Processes (default: all cores).")
+@click.option("--no-cache", is_flag=True, help="Ignore and do not write the results cache.")
+@click.option("-q", "--quiet", is_flag=True, help="Print findings only; no summary when clean.")
+@click.option("--config", "config_file", type=click.Path(dir_okay=False), default=None,
+              help="Read settings from this pyproject.toml instead of the nearest one.")
+@click.option("--target-torch", default=None, help="The torch version to judge patterns against (e.g. 2.13).")
+def check(paths, select, ignore, extend_select, fix, unsafe_fixes, diff, show_fixes, output_format, statistics,
+          exit_zero, jobs, no_cache, quiet, config_file, target_torch) -> None:
+    """Lint PATHS (default: the current folder) for graph-break hazards."""
+    from .fixes import fix_source, unified_diff, wanted, write_atomic
+    from .model import FileError
+    from .report import text as text_report
+    from .runner import check_paths, lint_settings
+    from .engine import read_source_with_encoding
+    from .files import matching_ignores
+
+    paths = list(paths) or ["."]
+    try:
+        settings = load_settings(paths[0], config_file)
+        settings = with_overrides(settings, _codes(select), _codes(ignore), _codes(extend_select), target_torch)
+        settings.enabled_rules()
+    except ConfigError as exc:
+        fail(str(exc))
+    console = Console(stderr=False, highlight=False, soft_wrap=False)
+    progress = _Progress(enabled=output_format == "text" and not quiet and Console(stderr=True).is_terminal)
+    try:
+        result = check_paths(paths, settings, jobs=jobs, use_cache=not no_cache, on_progress=progress.update)
+    finally:
+        progress.stop()
+
+    applied = 0
+    diffs: list[str] = []
+    if fix or diff:
+        local = lint_settings(settings)
+        by_file: dict[str, list] = {}
+        for finding in result.findings:
+            by_file.setdefault(finding.path, []).append(finding)
+        kept = []
+        for path, findings in by_file.items():
+            if not any(wanted(f.fix, unsafe_fixes) for f in findings):
+                kept.extend(findings)
+                continue
+            try:
+                source, encoding = read_source_with_encoding(path)
+            except (OSError, ValueError) as exc:
+                result.errors.append(FileError(path, f"cannot read for fixing: {exc}"))
+                kept.extend(findings)
+                continue
+            outcome = fix_source(source, path, local, unsafe=unsafe_fixes)
+            if outcome.error:
+                result.errors.append(FileError(path, outcome.error))
+            ignored = matching_ignores(path, settings.per_file_ignores, settings.root)
+            kept.extend(f for f in outcome.remaining if f.code not in ignored)
+            if outcome.changed:
+                if diff:
+                    diffs.append(unified_diff(path, source, outcome.source))
+                else:
+                    write_atomic(path, outcome.source, encoding)
+                applied += outcome.applied
+        result.findings = sorted(kept, key=lambda f: f.sort_key())
+
+    if diff:
+        # Like ruff: the diff is the output; exit 1 when there is something to apply.
+        sys.stdout.write("".join(diffs))
+        for error in result.errors:
+            click.echo(f"{os.path.relpath(error.path)}: error: {error.message}", err=True)
+        if not quiet:
+            click.echo(f"Would fix {applied} "
+                       f"{'problem' if applied == 1 else 'problems'} in {len(diffs)} files.", err=True)
+        sys.exit(EXIT_FINDINGS if diffs and not exit_zero else EXIT_CLEAN)
+
+    if output_format == "text":
+        text_report.render(result, console, show_fixes=show_fixes, statistics=statistics, applied=applied,
+                           quiet=quiet)
+    else:
+        from .report import github, json_format, sarif
+
+        renderer = {"json": json_format, "sarif": sarif, "github": github}[output_format]
+        rendered = renderer.render(result)
+        if rendered:
+            click.echo(rendered)
+        for error in result.errors:
+            if output_format != "github":
+                click.echo(f"{os.path.relpath(error.path)}: error: {error.message}", err=True)
+    failed = bool(result.findings or result.errors)
+    sys.exit(EXIT_FINDINGS if failed and not exit_zero else EXIT_CLEAN)
+
+
+class _Progress:
+    """A rich progress bar that appears only when linting takes more than a moment on a terminal."""
+
+    DELAY = 0.4
+
+    def __init__(self, enabled: bool):
+        self.enabled = enabled
+        self.started = time.monotonic()
+        self.bar = None
+        self.task = None
+
+    def update(self, done: int, total: int) -> None:
+        if not self.enabled or total == 0:
+            return
+        if self.bar is None:
+            if time.monotonic() - self.started < self.DELAY or done >= total:
+                return
+            from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+            self.bar = Progress(TextColumn("linting"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+                                console=Console(stderr=True), transient=True)
+            self.bar.start()
+            self.task = self.bar.add_task("lint", total=total)
+        self.bar.update(self.task, completed=done, total=total)
+
+    def stop(self) -> None:
+        if self.bar is not None:
+            self.bar.stop()
+
+
+@main.command(name="rules")
+@click.option("--target-torch", default=None, help="Show verdicts for this torch version.")
+@click.option("--output-format", type=click.Choice(["text", "json"]), default="text")
+def list_rules(target_torch: Optional[str], output_format: str) -> None:
+    """List every rule with its fix availability and whether it breaks on the target torch."""
+    from .rules import all_rules
+
+    try:
+        settings = with_overrides(load_settings("."), target_torch=target_torch)
+    except ConfigError as exc:
+        fail(str(exc))
+    version = settings.torch_version()
+    rows = []
+    for rule in all_rules():
+        verdict = rule.breaks_on(version)
+        rows.append({"code": rule.code, "name": rule.name, "fix": rule.fix_availability or "none",
+                     "breaks": {True: "breaks", False: "no break", None: "unmeasured"}[verdict],
+                     "gb_ids": list(rule.gb_ids), "summary": rule.summary})
+    if output_format == "json":
+        import json
+
+        click.echo(json.dumps({"torch": version, "rules": rows}, indent=2))
+        return
+    from rich.table import Table
+
+    table = Table(title=f"breaklint rules (verdicts for torch {version})", header_style="bold")
+    for column in ("code", "name", "fix", f"torch {version}", "GB ids"):
+        table.add_column(column)
+    for row in rows:
+        table.add_row(row["code"], row["name"], row["fix"], row["breaks"], " ".join(row["gb_ids"]))
+    Console().print(table)
+
+
+def rule_page_path(code: str) -> Optional[Path]:
+    """A rule's page: shipped inside the package, or in the checkout's rules/ folder."""
+    here = Path(__file__).resolve().parent
+    for folder in (here / "pages", here.parents[1] / "rules"):
+        page = folder / f"{code.upper()}.md"
+        if page.is_file():
+            return page
+    return None
+
+
+@main.command(name="rule")
+@click.argument("code")
+def show_rule(code: str) -> None:
+    """Print the page of one rule (what it does, why it breaks, examples, fix safety)."""
+    from .rules import rule_by_code
+
+    rule = rule_by_code(code)
+    if rule is None:
+        fail(f"unknown rule code '{code}' (see `breaklint rules`)")
+    page = rule_page_path(rule.code)
+    if page is None:
+        fail(f"no page found for {rule.code}")
+    click.echo(page.read_text(encoding="utf-8"))
+
+
+def _register_dynamic_commands() -> None:
+    """`confirm` and `calibrate` live with the dynamic half; their modules import torch lazily."""
+    try:
+        from .confirm.cli import calibrate, confirm
+    except ImportError:
+        return
+    main.add_command(confirm)
+    main.add_command(calibrate)
+
+
+_register_dynamic_commands()

@@ -1,0 +1,88 @@
+"""The data that flows from rules to fixes and reports.
+
+Positions are 1-based rows and 1-based character columns, as ruff reports them.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Literal, Optional
+
+Applicability = Literal["safe", "unsafe"]
+
+
+@dataclass(frozen=True, order=True)
+class Location:
+    row: int
+    column: int
+
+
+@dataclass(frozen=True)
+class Edit:
+    """Replace the text between two locations (end exclusive) with `content`."""
+
+    start: Location
+    end: Location
+    content: str
+
+
+@dataclass(frozen=True)
+class Fix:
+    message: str
+    applicability: Applicability
+    edits: tuple[Edit, ...]
+    # Top-level imports the edited code needs, e.g. ("torch",); added once per file.
+    imports: tuple[str, ...] = ()
+
+
+@dataclass
+class Finding:
+    code: str
+    message: str
+    path: str
+    start: Location
+    end: Location
+    fix: Optional[Fix] = None
+    # A hazard inside a loop or a user-defined context manager makes Dynamo skip the whole
+    # frame (GB7000 / GB0066), which is far worse than one split.
+    frame_skip: bool = False
+    gb_ids: tuple[str, ...] = ()
+    noqa_row: int = 0
+    # "Block.forward -> Block._helper": how the hazard is reached from a compiled entry point.
+    chain: tuple[str, ...] = ()
+
+    @property
+    def row(self) -> int:
+        return self.start.row
+
+    @property
+    def col(self) -> int:
+        return self.start.column
+
+    @property
+    def end_row(self) -> int:
+        return self.end.row
+
+    @property
+    def end_col(self) -> int:
+        return self.end.column
+
+    def sort_key(self):
+        return (self.path, self.start.row, self.start.column, self.code)
+
+
+@dataclass
+class FileError:
+    """A file that could not be linted: reported, skipped, never fatal."""
+
+    path: str
+    message: str
+
+
+@dataclass
+class CheckResult:
+    findings: list[Finding] = field(default_factory=list)
+    errors: list[FileError] = field(default_factory=list)
+    files_checked: int = 0
+    lines_checked: int = 0
+    # Findings dropped by `# noqa` comments, for --statistics.
+    suppressed: int = 0

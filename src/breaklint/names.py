@@ -1,0 +1,74 @@
+"""Resolve the names a file binds by import to fully qualified names.
+
+`import torch.nn as nn` then `nn.Linear` resolves to "torch.nn.Linear"; this is what lets
+rules match `F.one_hot`, `torch.nn.functional.one_hot` and `from torch.nn.functional import
+one_hot` alike, without importing anything.
+"""
+from __future__ import annotations
+
+import ast
+from typing import Optional
+
+# Common spellings resolved even when the import is not visible (star imports, re-exports).
+_WELL_KNOWN_ROOTS = {"torch": "torch", "np": "numpy", "numpy": "numpy"}
+
+
+class ImportMap:
+    def __init__(self, tree: ast.Module):
+        self.aliases: dict[str, str] = {}
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Import):
+                for alias in node.names:
+                    if alias.asname:
+                        self.aliases[alias.asname] = alias.name
+                    else:
+                        root = alias.name.split(".")[0]
+                        self.aliases.setdefault(root, root)
+            elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+                for alias in node.names:
+                    if alias.name != "*":
+                        self.aliases[alias.asname or alias.name] = f"{node.module}.{alias.name}"
+            elif isinstance(node, ast.ImportFrom) and node.level > 0:
+                # Relative imports stay relative: "." marks them so they never look like torch.
+                mod = "." * node.level + (node.module or "")
+                for alias in node.names:
+                    if alias.name != "*":
+                        self.aliases[alias.asname or alias.name] = f"{mod}.{alias.name}"
+
+    def qualify(self, node: ast.AST) -> Optional[str]:
+        """Dotted name of an expression like `nn.functional.relu`, resolved through imports."""
+        parts: list[str] = []
+        while isinstance(node, ast.Attribute):
+            parts.append(node.attr)
+            node = node.value
+        if not isinstance(node, ast.Name):
+            return None
+        root = self.aliases.get(node.id) or _WELL_KNOWN_ROOTS.get(node.id) or node.id
+        parts.append(root)
+        return ".".join(reversed(parts))
+
+    def is_bound(self, name: str) -> bool:
+        return name in self.aliases
+
+
+def dotted(node: ast.AST) -> Optional[str]:
+    """The literal dotted spelling of a Name/Attribute chain, without import resolution."""
+    parts: list[str] = []
+    while isinstance(node, ast.Attribute):
+        parts.append(node.attr)
+        node = node.value
+    if isinstance(node, ast.Name):
+        parts.append(node.id)
+        return ".".join(reversed(parts))
+    return None
+
+
+def normalize_torch(qualname: Optional[str]) -> Optional[str]:
+    """Fold private module paths onto public ones: torch.nn.modules.linear.Linear -> torch.nn.Linear."""
+    if not qualname:
+        return qualname
+    if qualname.startswith("torch.nn.modules."):
+        return "torch.nn." + qualname.rsplit(".", 1)[-1]
+    if qualname.startswith("torch.nn.parameter."):
+        return "torch.nn." + qualname.rsplit(".", 1)[-1]
+    return qualname

@@ -1,0 +1,71 @@
+"""Build fixes as text edits from `ast` nodes, keeping comments and formatting around them."""
+from __future__ import annotations
+
+import ast
+from typing import TYPE_CHECKING, Optional
+
+from .model import Edit, Fix, Location
+
+if TYPE_CHECKING:
+    from .engine import NodeContext
+
+GUARD = "if not torch.compiler.is_compiling():"
+
+
+def statement_lines(ctx: "NodeContext", stmt: ast.stmt) -> Optional[tuple[str, list[str]]]:
+    """The indentation and the full lines of a statement that owns its lines, else None
+    (`if x: print(y)` on one line, or `a = 1; print(a)`, cannot be rewritten line-wise)."""
+    lines = ctx.file.lines
+    first = lines[stmt.lineno - 1]
+    last = lines[stmt.end_lineno - 1]
+    prefix = first.encode("utf-8")[: stmt.col_offset].decode("utf-8", errors="ignore")
+    if prefix.strip():
+        return None
+    suffix = last.encode("utf-8")[stmt.end_col_offset:].decode("utf-8", errors="ignore").strip()
+    if suffix and not suffix.startswith("#"):
+        return None
+    return prefix, lines[stmt.lineno - 1: stmt.end_lineno]
+
+
+def indent_unit(indent: str) -> str:
+    return "\t" if "\t" in indent else "    "
+
+
+def _rows_inside_strings(stmt: ast.stmt) -> set[int]:
+    """Rows that continue a multi-line string: re-indenting them would change the string."""
+    rows: set[int] = set()
+    for node in ast.walk(stmt):
+        if isinstance(node, (ast.Constant, ast.JoinedStr)) and node.end_lineno and node.end_lineno > node.lineno:
+            if isinstance(node, ast.JoinedStr) or isinstance(node.value, (str, bytes)):
+                rows.update(range(node.lineno + 1, node.end_lineno + 1))
+    return rows
+
+
+def replace_statement(ctx: "NodeContext", stmt: ast.stmt, new_lines: list[str]) -> Optional[Edit]:
+    """An edit that swaps the whole lines of `stmt` for `new_lines` (already indented)."""
+    if statement_lines(ctx, stmt) is None:
+        return None
+    last = ctx.file.lines[stmt.end_lineno - 1]
+    return Edit(Location(stmt.lineno, 1), Location(stmt.end_lineno, len(last) + 1), "\n".join(new_lines))
+
+
+def guard_fix(ctx: "NodeContext", stmt: Optional[ast.stmt], what: str, applicability: str = "safe") -> Optional[Fix]:
+    """Wrap a side-effect statement in `if not torch.compiler.is_compiling():` so eager runs keep it
+    and Dynamo never sees it."""
+    if stmt is None:
+        return None
+    found = statement_lines(ctx, stmt)
+    if found is None:
+        return None
+    indent, lines = found
+    unit = indent_unit(indent)
+    in_string = _rows_inside_strings(stmt)
+    body = []
+    for offset, line in enumerate(lines):
+        row = stmt.lineno + offset
+        body.append(line if (row in in_string or not line.strip()) else unit + line)
+    edit = replace_statement(ctx, stmt, [indent + GUARD] + body)
+    if edit is None:
+        return None
+    return Fix(message=f"Run {what} only when not compiling", applicability=applicability,
+               edits=(edit,), imports=("torch",))

@@ -1,0 +1,97 @@
+"""BL201: print() in traced code."""
+from __future__ import annotations
+
+import ast
+
+from ..rewrite import guard_fix
+from .base import Example, Rule
+
+
+class PrintInCompiledCode(Rule):
+    code = "BL201"
+    name = "print-in-compiled-code"
+    summary = "print() inside traced code breaks the graph"
+    gb_ids = ("GB0059",)
+    fix_availability = "safe"
+    node_types = (ast.Call,)
+    verdicts = {"2.11": True, "2.13": True, "2.15": True}
+
+    def check(self, node: ast.Call, ctx) -> None:
+        if not (isinstance(node.func, ast.Name) and node.func.id == "print"):
+            return
+        if ctx.file.imports.is_bound("print"):
+            return  # a print imported from somewhere else is not the builtin
+        stmt = ctx.statement
+        fix = None
+        if isinstance(stmt, ast.Expr) and stmt.value is node:
+            fix = guard_fix(ctx, stmt, "print()")
+        ctx.report(node, "print() breaks the graph; guard it with `if not torch.compiler.is_compiling():` "
+                         "or remove it", fix)
+
+    VALID = [
+        Example("""
+import torch
+from torch import nn
+
+
+class Net(nn.Module):
+    def forward(self, x):
+        if not torch.compiler.is_compiling():
+            print("shape", x.shape)
+        return x * 2
+
+
+def train(model, x):
+    print("training")  # outside traced code: fine
+    return model(x)
+
+
+def factory():
+    return Net(), (torch.randn(4),)
+"""),
+    ]
+    INVALID = [
+        Example("""
+import torch
+from torch import nn
+
+
+class Net(nn.Module):
+    def forward(self, x):
+        y = x * 2
+        print("y", y.shape)  # debug
+        return y + 1
+
+
+def factory():
+    return Net(), (torch.randn(4),)
+""", fixed="""
+import torch
+from torch import nn
+
+
+class Net(nn.Module):
+    def forward(self, x):
+        y = x * 2
+        if not torch.compiler.is_compiling():
+            print("y", y.shape)  # debug
+        return y + 1
+
+
+def factory():
+    return Net(), (torch.randn(4),)
+"""),
+        Example("""
+import torch
+
+
+@torch.compile
+def step(x):
+    print(x.sum())
+    return x.relu()
+
+
+def factory():
+    return step, (torch.randn(8),)
+"""),
+    ]

@@ -1,0 +1,264 @@
+"""Which functions of a file Dynamo will trace.
+
+Entry points are `forward` of nn.Module subclasses and functions compiled with `torch.compile`
+(as a decorator or a call). Every function or method of the same file that an entry point calls,
+transitively, is traced too; it keeps the chain of calls that reaches it, for the message.
+"""
+from __future__ import annotations
+
+import ast
+from collections import deque
+from dataclasses import dataclass, field
+from typing import Optional, Union
+
+from .names import ImportMap, normalize_torch
+
+FunctionNode = Union[ast.FunctionDef, ast.AsyncFunctionDef]
+
+COMPILE_DECORATORS = {"torch.compile", "torch.compiler.compile"}
+# A function under these is run eagerly by Dynamo: nothing inside it can break the graph.
+DISABLE_DECORATORS = {
+    "torch.compiler.disable",
+    "torch._dynamo.disable",
+    "torch.jit.unused",
+    "torch._disable_dynamo",
+}
+# Bases that have a `forward` Dynamo does not trace as a module call.
+NON_MODULE_BASES = {"object", "Exception", "torch.autograd.Function", "torch.autograd.function.Function",
+                    "enum.Enum", "Enum", "typing.NamedTuple", "NamedTuple", "abc.ABC", "ABC",
+                    "typing.Protocol", "Protocol", "typing.Generic", "Generic"}
+
+
+@dataclass
+class ClassInfo:
+    name: str
+    node: ast.ClassDef
+    bases: list[str]  # import-resolved base names ("" when unresolvable)
+    methods: dict[str, FunctionNode] = field(default_factory=dict)
+    is_module: bool = False
+
+
+@dataclass
+class Scope:
+    func: FunctionNode
+    qualname: str
+    cls: Optional[ClassInfo]
+    chain: tuple[str, ...]  # entry point first, this function last
+
+    @property
+    def is_entry(self) -> bool:
+        return len(self.chain) == 1
+
+
+@dataclass
+class CallSite:
+    caller: Scope
+    call: ast.Call
+    callee_key: str  # qualname of the callee
+    bound_self: bool  # self.method(...) / super().method(...): first parameter is implicit
+
+
+@dataclass
+class ScopeSettings:
+    extra_decorators: tuple[str, ...] = ()
+    extra_base_classes: tuple[str, ...] = ()
+
+
+class ModuleScopes:
+    """The traced functions of one module, found without importing it."""
+
+    def __init__(self, tree: ast.Module, imports: ImportMap, settings: ScopeSettings = ScopeSettings()):
+        self.tree = tree
+        self.imports = imports
+        self.settings = settings
+        self.classes: dict[str, ClassInfo] = {}
+        self.functions: dict[str, FunctionNode] = {}
+        self.scopes: dict[str, Scope] = {}
+        self.call_sites: dict[str, list[CallSite]] = {}
+        self._collect_definitions()
+        self._mark_modules()
+        self._find_scopes()
+
+    # -- definitions -------------------------------------------------------------------------
+    def _collect_definitions(self) -> None:
+        for node in self.tree.body:
+            for stmt in _flatten_toplevel(node):
+                if isinstance(stmt, ast.ClassDef):
+                    self._add_class(stmt, prefix="")
+                elif isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                    self.functions.setdefault(stmt.name, stmt)
+
+    def _add_class(self, node: ast.ClassDef, prefix: str) -> None:
+        name = prefix + node.name
+        bases = [normalize_torch(self.imports.qualify(b)) or "" for b in node.bases]
+        info = ClassInfo(name=name, node=node, bases=bases)
+        for stmt in node.body:
+            if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                info.methods[stmt.name] = stmt
+            elif isinstance(stmt, ast.ClassDef):
+                self._add_class(stmt, prefix=name + ".")
+        self.classes.setdefault(name, info)
+
+    def _mark_modules(self) -> None:
+        extra = set(self.settings.extra_base_classes)
+        changed = True
+        while changed:  # fixpoint: a subclass of a same-file module is a module
+            changed = False
+            for info in self.classes.values():
+                if not info.is_module and self._looks_like_module(info, extra):
+                    info.is_module = True
+                    changed = True
+
+    def _looks_like_module(self, info: ClassInfo, extra: set[str]) -> bool:
+        for base in info.bases:
+            if not base:
+                continue
+            short = base.rsplit(".", 1)[-1]
+            if base in extra or short in extra:
+                return True
+            if base.startswith("torch.nn.") and short[:1].isupper() and short != "Parameter":
+                return True
+            local = self.classes.get(base)
+            if local is not None and local.is_module:
+                return True
+        # A class with an imported base we cannot see that defines forward is, in model
+        # code, almost always a module (MessagePassing, a library's own BaseModule...).
+        if "forward" in info.methods:
+            for base in info.bases:
+                if base and base not in NON_MODULE_BASES and base not in self.classes \
+                        and not base.startswith(("torch.autograd", "torch.nn.Parameter")):
+                    return True
+        return False
+
+    def _method(self, cls: ClassInfo, name: str, skip_self: bool = False) -> Optional[tuple[ClassInfo, FunctionNode]]:
+        """Find a method on a class or its same-file bases (a plain depth-first MRO)."""
+        seen = set()
+        stack = [cls]
+        first = True
+        while stack:
+            info = stack.pop(0)
+            if info.name in seen:
+                continue
+            seen.add(info.name)
+            if not (first and skip_self) and name in info.methods:
+                return info, info.methods[name]
+            first = False
+            for base in info.bases:
+                if base in self.classes:
+                    stack.append(self.classes[base])
+        return None
+
+    # -- entry points and the call graph ----------------------------------------------------
+    def _decorator_names(self, func: FunctionNode) -> list[str]:
+        names = []
+        for dec in func.decorator_list:
+            target = dec.func if isinstance(dec, ast.Call) else dec
+            names.append(self.imports.qualify(target) or "")
+        return names
+
+    def _is_disabled(self, func: FunctionNode) -> bool:
+        return any(n in DISABLE_DECORATORS for n in self._decorator_names(func))
+
+    def _is_compile_decorated(self, func: FunctionNode) -> bool:
+        extra = set(self.settings.extra_decorators)
+        for name in self._decorator_names(func):
+            if name in COMPILE_DECORATORS or name in extra or (name and name.rsplit(".", 1)[-1] in extra):
+                return True
+        return False
+
+    def _find_scopes(self) -> None:
+        queue: deque[Scope] = deque()
+
+        def add(func: FunctionNode, qualname: str, cls: Optional[ClassInfo], chain: tuple[str, ...]) -> None:
+            if qualname in self.scopes or self._is_disabled(func):
+                return
+            scope = Scope(func=func, qualname=qualname, cls=cls, chain=chain)
+            self.scopes[qualname] = scope
+            queue.append(scope)
+
+        for info in self.classes.values():
+            if info.is_module and "forward" in info.methods:
+                add(info.methods["forward"], f"{info.name}.forward", info, (f"{info.name}.forward",))
+            for mname, method in info.methods.items():
+                if self._is_compile_decorated(method):
+                    add(method, f"{info.name}.{mname}", info, (f"{info.name}.{mname}",))
+        for name, func in self.functions.items():
+            if self._is_compile_decorated(func):
+                add(func, name, None, (name,))
+        for name in self._compiled_by_call():
+            if name in self.functions:
+                add(self.functions[name], name, None, (name,))
+
+        while queue:
+            scope = queue.popleft()
+            for call in _calls_in(scope.func):
+                target = self._resolve_call(scope, call)
+                if target is None:
+                    continue
+                cls, func, qualname, bound_self = target
+                self.call_sites.setdefault(qualname, []).append(
+                    CallSite(caller=scope, call=call, callee_key=qualname, bound_self=bound_self))
+                add(func, qualname, cls, scope.chain + (qualname,))
+
+    def _compiled_by_call(self) -> list[str]:
+        """Names passed to torch.compile(fn, ...) anywhere in the file."""
+        names = []
+        for node in ast.walk(self.tree):
+            if isinstance(node, ast.Call) and node.args and isinstance(node.args[0], ast.Name):
+                if self.imports.qualify(node.func) in COMPILE_DECORATORS:
+                    names.append(node.args[0].id)
+        return names
+
+    def _resolve_call(self, scope: Scope, call: ast.Call):
+        func = call.func
+        # self.method(...) and super().method(...)
+        if isinstance(func, ast.Attribute) and scope.cls is not None:
+            receiver = func.value
+            is_self = isinstance(receiver, ast.Name) and receiver.id == _self_name(scope.func)
+            is_super = isinstance(receiver, ast.Call) and isinstance(receiver.func, ast.Name) \
+                and receiver.func.id == "super"
+            if is_self or is_super:
+                found = self._method(scope.cls, func.attr, skip_self=is_super)
+                if found:
+                    owner, method = found
+                    return owner, method, f"{owner.name}.{func.attr}", True
+                return None
+        # Class.method(...) on a same-file class
+        if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) and func.value.id in self.classes:
+            owner = self.classes[func.value.id]
+            if func.attr in owner.methods:
+                return owner, owner.methods[func.attr], f"{owner.name}.{func.attr}", False
+            return None
+        # plain module-level function
+        if isinstance(func, ast.Name) and func.id in self.functions and not self.imports.is_bound(func.id):
+            return None, self.functions[func.id], func.id, False
+        return None
+
+
+def _self_name(func: FunctionNode) -> Optional[str]:
+    args = func.args.posonlyargs + func.args.args
+    return args[0].arg if args else None
+
+
+def _flatten_toplevel(node: ast.stmt):
+    """Top-level definitions, also those under `if`/`try` (version switches, optional imports)."""
+    if isinstance(node, (ast.If, ast.Try)):
+        for child in node.body + node.orelse + getattr(node, "finalbody", []):
+            yield from _flatten_toplevel(child)
+        for handler in getattr(node, "handlers", []):
+            for child in handler.body:
+                yield from _flatten_toplevel(child)
+    else:
+        yield node
+
+
+def _calls_in(func: FunctionNode):
+    """Calls inside a function body, including nested closures, excluding nested classes."""
+    stack: list[ast.AST] = list(func.body)
+    while stack:
+        node = stack.pop()
+        if isinstance(node, ast.ClassDef):
+            continue
+        if isinstance(node, ast.Call):
+            yield node
+        stack.extend(ast.iter_child_nodes(node))

@@ -1,0 +1,448 @@
+"""A conservative answer to "is this expression a tensor?" inside one traced function.
+
+It errs towards "no": a rule that branches on an unknown value stays silent, because a linter that
+flags `if H % 2:` on an int height loses its users. What counts as a tensor:
+forward's tensor parameters, results of torch functions and tensor methods, arithmetic and
+comparisons on those, module attributes that hold parameters or buffers, and calls of layers.
+"""
+from __future__ import annotations
+
+import ast
+import re
+from typing import Optional
+
+from .names import ImportMap, normalize_torch
+from .scope import ClassInfo, ModuleScopes, Scope, _self_name
+
+# Tensor attributes that are plain Python values (no data dependence).
+META_ATTRIBUTES = {
+    "shape", "dtype", "device", "ndim", "is_cuda", "requires_grad", "layout", "is_leaf", "is_sparse",
+    "is_quantized", "is_meta", "names", "itemsize", "nbytes", "is_mps", "is_cpu", "is_nested",
+    "training", "grad_fn", "is_floating_point",
+}
+TENSOR_ATTRIBUTES = {"T", "mT", "H", "mH", "real", "imag", "grad", "data"}
+# Tensor methods whose result is not a tensor (sizes, flags, Python scalars, storage).
+NON_TENSOR_METHODS = {
+    "size", "dim", "ndimension", "numel", "nelement", "item", "tolist", "data_ptr", "stride",
+    "storage_offset", "element_size", "is_contiguous", "is_floating_point", "is_complex", "get_device",
+    "type", "numpy", "is_pinned", "is_set_to", "equal", "allclose", "has_names", "untyped_storage",
+    "is_nonzero", "dim_order", "keys", "values", "items", "is_signed", "is_shared", "is_inference",
+    "register_hook", "backward", "__len__", "copy_", "split", "chunk", "unbind", "tensor_split",
+    "topk", "sort", "max_pool", "format", "startswith", "endswith", "join", "get", "append", "pop",
+}
+# Methods that only tensors (or numpy arrays) have: their result is a tensor even when we cannot
+# tell what the receiver is, provided it is not known to be something else.
+TENSOR_ONLY_METHODS = {
+    "any", "all", "sum", "mean", "isnan", "isinf", "isfinite", "abs", "norm", "amax", "amin",
+    "count_nonzero", "nonzero", "argmax", "argmin", "masked_fill", "softmax", "sigmoid", "float",
+    "long", "half", "bfloat16", "to", "view", "reshape", "permute", "transpose", "contiguous",
+    "matmul", "clamp", "exp", "log", "sqrt", "pow", "squeeze", "unsqueeze", "flatten", "expand",
+    "eq", "ne", "gt", "lt", "ge", "le", "logical_not", "logical_and", "logical_or", "detach", "clone",
+}
+# Functions whose results are tuples of tensors; unpacking them gives tensors.
+TENSOR_TUPLE_FUNCS = {"split", "chunk", "unbind", "tensor_split", "topk", "sort", "max", "min",
+                      "meshgrid", "broadcast_tensors", "qr", "svd", "eigh", "slogdet", "std_mean",
+                      "var_mean", "aminmax", "median", "mode", "kthvalue", "cummax", "cummin",
+                      "unique_consecutive", "hsplit", "vsplit", "dsplit", "frexp", "lu"}
+TENSOR_NAMESPACES = ("torch.", "torch.nn.functional.", "torch.linalg.", "torch.fft.", "torch.special.")
+NON_TENSOR_NAMESPACES = ("torch.compiler.", "torch.jit.", "torch.cuda.", "torch.backends.",
+                         "torch.distributed.", "torch._dynamo.", "torch.autograd.", "torch.utils.",
+                         "torch.fx.", "torch.overrides.", "torch.testing.", "torch.nn.init.",
+                         "torch.nn.utils.", "torch.nn.modules.", "torch.amp.", "torch.cpu.",
+                         "torch.library.", "torch.onnx.", "torch.profiler.", "torch.hub.",
+                         "torch.mps.", "torch.xpu.", "torch.export.", "torch._C.", "torch.ops.",
+                         "torch.types.", "torch.version.", "torch.sparse.", "torch.quantization.",
+                         "torch.ao.", "torch._utils.", "torch._check")
+NON_TENSOR_TORCH_FUNCS = {
+    "torch.is_tensor", "torch.is_storage", "torch.numel", "torch.is_floating_point", "torch.is_complex",
+    "torch.is_nonzero", "torch.equal", "torch.allclose", "torch.is_grad_enabled",
+    "torch.is_inference_mode_enabled", "torch.get_default_dtype", "torch.Size", "torch.device",
+    "torch.dtype", "torch.finfo", "torch.iinfo", "torch.no_grad", "torch.enable_grad",
+    "torch.set_grad_enabled", "torch.inference_mode", "torch.autocast", "torch.manual_seed",
+    "torch.broadcast_shapes", "torch.result_type", "torch.promote_types", "torch.can_cast",
+    "torch.typename", "torch.sym_int", "torch.sym_float", "torch.sym_max", "torch.sym_min",
+    "torch.sym_not", "torch.Generator", "torch.get_rng_state", "torch.is_autocast_enabled",
+    "torch.are_deterministic_algorithms_enabled", "torch.is_deterministic_algorithms_warn_only_enabled",
+    "torch.get_autocast_gpu_dtype", "torch.get_autocast_dtype", "torch.cond", "torch.vmap",
+}
+# nn layers whose call does not return one tensor.
+NON_TENSOR_LAYERS = {"LSTM", "GRU", "RNN", "MultiheadAttention", "ModuleList", "ModuleDict",
+                     "ParameterList", "ParameterDict", "Identity", "Module", "AdaptiveMaxPool1d",
+                     "AdaptiveMaxPool2d", "AdaptiveMaxPool3d", "MaxPool1d", "MaxPool2d", "MaxPool3d"}
+TENSOR_ANNOTATIONS = re.compile(r"\b(Tensor|FloatTensor|LongTensor|BoolTensor|Parameter)\b")
+NON_TENSOR_ANNOTATIONS = re.compile(
+    r"^(Optional\[)?(int|float|bool|str|bytes|list|dict|tuple|set|List|Dict|Tuple|Set|Sequence|"
+    r"Callable|Any|torch\.Size|Size|torch\.dtype|dtype|torch\.device|device)\b")
+# Parameter names that, in model code, hold sizes and counts rather than tensors.
+SIZE_LIKE_NAME = re.compile(
+    r"^([A-Z]|[a-z]|[A-Z][A-Z0-9]?|.*(size|dim|num|len|length|count|shape|height|width|step|steps|"
+    r"idx|index|offset|stride|ratio|factor|scale|eps|rate|prob|p|k|n|mode|flag|kind|type|name|"
+    r"training|inplace|return_\w+|output_\w+|use_\w+|is_\w+|has_\w+|do_\w+|\w+_first|\w+_only|"
+    r"causal|deterministic|verbose|debug|level|layer_id|layer_idx|block_idx|depth|h|w|t|c|"
+    r"H|W|T|C|B|N|L|D))$")
+
+
+def _last(name: Optional[str]) -> str:
+    return name.rsplit(".", 1)[-1] if name else ""
+
+
+class ClassFacts:
+    """What a module class's attributes hold, read from assignments anywhere in the class."""
+
+    def __init__(self, info: ClassInfo, imports: ImportMap):
+        self.tensor_attrs: set[str] = set()
+        self.layer_attrs: set[str] = set()
+        for method in info.methods.values():
+            self_name = _self_name(method)
+            for node in ast.walk(method):
+                if isinstance(node, ast.Assign):
+                    for target in node.targets:
+                        self._learn(target, node.value, self_name, imports)
+                elif isinstance(node, ast.AnnAssign) and node.value is not None:
+                    self._learn(node.target, node.value, self_name, imports)
+                elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) \
+                        and node.func.attr in ("register_buffer", "register_parameter") and node.args \
+                        and isinstance(node.args[0], ast.Constant) and isinstance(node.args[0].value, str):
+                    self.tensor_attrs.add(node.args[0].value)
+
+    def _learn(self, target, value, self_name, imports: ImportMap) -> None:
+        if not (isinstance(target, ast.Attribute) and isinstance(target.value, ast.Name)
+                and target.value.id == self_name and isinstance(value, ast.Call)):
+            return
+        qual = normalize_torch(imports.qualify(value.func)) or ""
+        if qual in ("torch.nn.Parameter", "torch.nn.parameter.Parameter") or (
+                qual.startswith("torch.") and not qual.startswith("torch.nn.") and _last(qual)[:1].islower()
+                and not qual.startswith(NON_TENSOR_NAMESPACES)):
+            self.tensor_attrs.add(target.attr)
+        elif qual.startswith("torch.nn.") and _last(qual)[:1].isupper() and _last(qual) not in NON_TENSOR_LAYERS:
+            self.layer_attrs.add(target.attr)
+
+
+class TensorEnv:
+    """Tensor facts for the names of one traced function."""
+
+    def __init__(self, scope: Scope, scopes: ModuleScopes, imports: ImportMap,
+                 class_facts: Optional[ClassFacts], param_is_tensor: dict[str, bool]):
+        self.scope = scope
+        self.imports = imports
+        self.class_facts = class_facts
+        self.self_name = _self_name(scope.func) if scope.cls is not None else None
+        self._memo: dict[int, bool] = {}
+        self.tensor_names: set[str] = {p for p, t in param_is_tensor.items() if t}
+        self.known_non_tensor: set[str] = {p for p, t in param_is_tensor.items() if not t}
+        self._infer_locals()
+
+    # -- locals ---------------------------------------------------------------------------------
+    def _infer_locals(self) -> None:
+        assigned: dict[str, list[Optional[ast.AST]]] = {}
+        for node in _walk_function(self.scope.func):
+            if isinstance(node, (ast.Assign, ast.AnnAssign, ast.AugAssign)):
+                targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+                value = node.value
+                if isinstance(node, ast.AugAssign):
+                    value = ast.BinOp(left=node.target, op=node.op, right=node.value)
+                for target in targets:
+                    self._bind(target, value, assigned)
+            elif isinstance(node, (ast.For, ast.AsyncFor, ast.comprehension)):
+                self._bind(node.target, _ElementOf(node.iter), assigned)
+            elif isinstance(node, ast.withitem) and node.optional_vars is not None:
+                self._bind(node.optional_vars, None, assigned)
+            elif isinstance(node, ast.NamedExpr):
+                self._bind(node.target, node.value, assigned)
+        params = set(self.tensor_names) | set(self.known_non_tensor)
+        for name in list(assigned):
+            if name in params:
+                # A parameter rebound in the body: keep the parameter's fact only if all agree.
+                assigned[name].append(_Param(name in self.tensor_names))
+        self.tensor_names -= set(assigned)
+        for _ in range(4):  # fixpoint over chains like a = x + 1; b = a * 2
+            changed = False
+            for name, values in assigned.items():
+                if name in self.tensor_names:
+                    continue
+                if values and all(v is not None and self._value_is_tensor(v) for v in values):
+                    self.tensor_names.add(name)
+                    changed = True
+            if not changed:
+                break
+        self._memo.clear()
+        for name, values in assigned.items():
+            if name not in self.tensor_names and values and all(
+                    v is not None and self._value_known_non_tensor(v) for v in values):
+                self.known_non_tensor.add(name)
+
+    def _bind(self, target, value, assigned) -> None:
+        if isinstance(target, ast.Name):
+            assigned.setdefault(target.id, []).append(value)
+        elif isinstance(target, (ast.Tuple, ast.List)):
+            for i, elt in enumerate(target.elts):
+                if isinstance(elt, ast.Starred):
+                    self._bind(elt.value, None, assigned)
+                else:
+                    element = None
+                    if isinstance(value, (ast.Tuple, ast.List)) and len(value.elts) == len(target.elts):
+                        element = value.elts[i]
+                    elif value is not None and not isinstance(value, (_ElementOf, _Param)):
+                        element = _ElementOf(value)
+                    self._bind(elt, element, assigned)
+
+    def _value_is_tensor(self, value) -> bool:
+        if isinstance(value, _Param):
+            return value.is_tensor
+        if isinstance(value, _ElementOf):
+            return self._elements_are_tensors(value.iterable)
+        return self.is_tensor(value)
+
+    def _value_known_non_tensor(self, value) -> bool:
+        if isinstance(value, _Param):
+            return not value.is_tensor
+        if isinstance(value, _ElementOf):
+            return self._is_meta(value.iterable)
+        return self.is_known_non_tensor(value)
+
+    def _elements_are_tensors(self, node: ast.AST) -> bool:
+        """Elements of x.split(...), torch.chunk(...), x.unbind(), or iterating a tensor."""
+        if isinstance(node, ast.Call):
+            qual = self.imports.qualify(node.func) or ""
+            if qual.startswith("torch.") and _last(qual) in TENSOR_TUPLE_FUNCS:
+                return True
+            if isinstance(node.func, ast.Attribute) and node.func.attr in TENSOR_TUPLE_FUNCS \
+                    and self.is_tensor(node.func.value):
+                return True
+            if isinstance(node.func, ast.Name) and node.func.id in ("zip", "enumerate", "reversed"):
+                return False
+        if isinstance(node, (ast.Tuple, ast.List)):
+            return bool(node.elts) and all(self.is_tensor(e) for e in node.elts)
+        return self.is_tensor(node)
+
+    # -- expressions ------------------------------------------------------------------------------
+    def is_tensor(self, node: ast.AST) -> bool:
+        key = id(node)
+        if key not in self._memo:
+            self._memo[key] = False  # guards against cycles
+            self._memo[key] = self._is_tensor(node)
+        return self._memo[key]
+
+    def _is_tensor(self, node: ast.AST) -> bool:
+        if isinstance(node, ast.Name):
+            return node.id in self.tensor_names
+        if isinstance(node, ast.Attribute):
+            if node.attr in META_ATTRIBUTES:
+                return False
+            if node.attr in TENSOR_ATTRIBUTES:
+                return self.is_tensor(node.value)
+            if self._is_self(node.value) and self.class_facts is not None:
+                return node.attr in self.class_facts.tensor_attrs
+            return False
+        if isinstance(node, ast.Subscript):
+            return self.is_tensor(node.value)
+        if isinstance(node, ast.BinOp):
+            return self.is_tensor(node.left) or self.is_tensor(node.right)
+        if isinstance(node, ast.UnaryOp):
+            return self.is_tensor(node.operand)
+        if isinstance(node, ast.Compare):
+            if any(isinstance(op, (ast.Is, ast.IsNot, ast.In, ast.NotIn)) for op in node.ops):
+                return False
+            return self.is_tensor(node.left) or any(self.is_tensor(c) for c in node.comparators)
+        if isinstance(node, ast.BoolOp):
+            return any(self.is_tensor(v) for v in node.values)
+        if isinstance(node, ast.IfExp):
+            return self.is_tensor(node.body) and self.is_tensor(node.orelse)
+        if isinstance(node, ast.NamedExpr):
+            return self.is_tensor(node.value)
+        if isinstance(node, ast.Call):
+            return self._call_is_tensor(node)
+        return False
+
+    def _call_is_tensor(self, node: ast.Call) -> bool:
+        func = node.func
+        qual = normalize_torch(self.imports.qualify(func)) or ""
+        if qual.startswith("torch."):
+            if qual in NON_TENSOR_TORCH_FUNCS or qual.startswith(NON_TENSOR_NAMESPACES):
+                return False
+            short = _last(qual)
+            if short.startswith(("is_", "get_", "set_", "use_", "_")):
+                return False
+            if short[:1].isupper():
+                return short.endswith("Tensor")
+            if short in TENSOR_TUPLE_FUNCS and short not in ("max", "min"):
+                return False
+            if short in ("max", "min") and (len(node.args) > 1 or node.keywords):
+                return len(node.args) > 1 and self.is_tensor(node.args[1])  # max(a, b) elementwise
+            return qual.startswith(TENSOR_NAMESPACES)
+        if isinstance(func, ast.Attribute):
+            receiver = func.value
+            if self._is_self(receiver) and self.class_facts is not None:
+                return func.attr in self.class_facts.layer_attrs
+            if func.attr in NON_TENSOR_METHODS:
+                return False
+            if func.attr in ("max", "min") and (node.args or node.keywords):
+                # x.max(dim=1) returns (values, indices); x.max(other) is elementwise.
+                return bool(node.args) and self.is_tensor(node.args[0]) and self.is_tensor(receiver)
+            if self.is_tensor(receiver):
+                return True
+            if func.attr in TENSOR_ONLY_METHODS and not self.is_known_non_tensor(receiver) \
+                    and not isinstance(receiver, (ast.Constant, ast.JoinedStr, ast.List, ast.Dict)):
+                return qual.split(".")[0] not in ("np", "numpy", "math")
+            return False
+        if isinstance(func, ast.Name):
+            if func.id in ("abs",) and node.args:
+                return self.is_tensor(node.args[0])
+            if func.id == "getattr" and node.args and self._is_self(node.args[0]) \
+                    and len(node.args) >= 2 and isinstance(node.args[1], ast.Constant) \
+                    and self.class_facts is not None:
+                return node.args[1].value in self.class_facts.tensor_attrs
+        return False
+
+    def is_known_non_tensor(self, node: ast.AST) -> bool:
+        """True only for values that certainly are not tensors (literals, sizes, flags)."""
+        if isinstance(node, (ast.Constant, ast.JoinedStr, ast.List, ast.Dict, ast.Set, ast.Tuple,
+                             ast.ListComp, ast.DictComp, ast.SetComp, ast.Lambda)):
+            return True
+        if isinstance(node, ast.Name):
+            return node.id in self.known_non_tensor
+        if self._is_meta(node):
+            return True
+        if isinstance(node, ast.Call):
+            if isinstance(node.func, ast.Name) and node.func.id in (
+                    "len", "int", "float", "bool", "str", "isinstance", "range", "list", "tuple", "dict",
+                    "min", "max", "round", "hasattr", "getattr", "type", "id", "sum", "any", "all", "sorted"):
+                return node.func.id not in ("min", "max", "sum", "any", "all", "getattr") or \
+                    all(self.is_known_non_tensor(a) for a in node.args)
+            if isinstance(node.func, ast.Attribute) and node.func.attr in ("size", "dim", "numel", "item",
+                                                                           "tolist", "ndimension", "stride"):
+                return True
+            qual = self.imports.qualify(node.func) or ""
+            if qual.startswith("math."):
+                return True
+        if isinstance(node, ast.BinOp):
+            return self.is_known_non_tensor(node.left) and self.is_known_non_tensor(node.right)
+        if isinstance(node, ast.UnaryOp):
+            return self.is_known_non_tensor(node.operand)
+        if isinstance(node, ast.Compare):
+            return self.is_known_non_tensor(node.left) and all(self.is_known_non_tensor(c) for c in node.comparators)
+        if isinstance(node, ast.Attribute) and self._is_self(node.value):
+            return self.class_facts is not None and node.attr not in self.class_facts.tensor_attrs \
+                and node.attr not in self.class_facts.layer_attrs and node.attr in ("training",)
+        return False
+
+    def _is_meta(self, node: ast.AST) -> bool:
+        """x.shape, x.shape[0], x.size(1), x.dim(), x.ndim, x.dtype..."""
+        if isinstance(node, ast.Attribute):
+            return node.attr in META_ATTRIBUTES
+        if isinstance(node, ast.Subscript):
+            return self._is_meta(node.value)
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
+            return node.func.attr in ("size", "dim", "ndimension", "numel", "stride")
+        return False
+
+    def _is_self(self, node: ast.AST) -> bool:
+        return self.self_name is not None and isinstance(node, ast.Name) and node.id == self.self_name
+
+
+class _ElementOf:
+    """Placeholder value: one element of an iterable (a for target or a tuple unpack)."""
+
+    def __init__(self, iterable):
+        self.iterable = iterable
+
+
+class _Param:
+    def __init__(self, is_tensor: bool):
+        self.is_tensor = is_tensor
+
+
+def _walk_function(func):
+    """Nodes of a function body, including closures, excluding nested classes."""
+    stack = list(func.body)
+    while stack:
+        node = stack.pop()
+        if isinstance(node, ast.ClassDef):
+            continue
+        yield node
+        stack.extend(ast.iter_child_nodes(node))
+
+
+def annotation_kind(annotation: Optional[ast.AST]) -> Optional[bool]:
+    """True for Tensor annotations, False for annotations that rule tensors out, None if unknown."""
+    if annotation is None:
+        return None
+    text = ast.unparse(annotation) if not isinstance(annotation, ast.Constant) else str(annotation.value)
+    if TENSOR_ANNOTATIONS.search(text):
+        # Tuple[Tensor, ...] and List[Tensor] are containers, not tensors.
+        return not re.match(r"^(Tuple|List|Sequence|tuple|list|Dict|dict)\[", text)
+    if NON_TENSOR_ANNOTATIONS.match(text):
+        return False
+    return None
+
+
+def entry_param_facts(scope: Scope) -> dict[str, bool]:
+    """forward(self, x, H, W): x is a tensor; H and W (size-like names) and defaulted flags are not."""
+    func = scope.func
+    args = func.args
+    positional = args.posonlyargs + args.args
+    if scope.cls is not None and positional:
+        positional = positional[1:]
+    defaults = [None] * (len(positional) - len(args.defaults)) + list(args.defaults)
+    pairs = list(zip(positional, defaults)) + list(zip(args.kwonlyargs, args.kw_defaults))
+    facts: dict[str, bool] = {}
+    for arg, default in pairs:
+        kind = annotation_kind(arg.annotation)
+        if kind is not None:
+            facts[arg.arg] = kind
+        elif default is not None:
+            if isinstance(default, ast.Constant) and default.value is None:
+                continue  # unknown: an optional mask, or an optional flag
+            facts[arg.arg] = False
+        elif SIZE_LIKE_NAME.match(arg.arg):
+            facts[arg.arg] = False
+        else:
+            facts[arg.arg] = True
+    for extra in (args.vararg, args.kwarg):
+        if extra is not None:
+            facts[extra.arg] = False
+    return facts
+
+
+def callee_param_facts(scope: Scope, sites, env_of) -> dict[str, bool]:
+    """Parameters of a called helper: annotated, or tensors at every known call site."""
+    func = scope.func
+    positional = func.args.posonlyargs + func.args.args
+    bound = scope.cls is not None and positional and positional[0].arg in ("self", "cls")
+    params = positional[1:] if bound else positional
+    facts: dict[str, bool] = {}
+    for i, arg in enumerate(params):
+        kind = annotation_kind(arg.annotation)
+        if kind is not None:
+            facts[arg.arg] = kind
+            continue
+        seen = []
+        for site in sites:
+            offset = 0 if (site.bound_self or not bound) else 1
+            call_args = site.call.args
+            value = None
+            if i + offset < len(call_args) and not any(isinstance(a, ast.Starred) for a in call_args[: i + offset + 1]):
+                value = call_args[i + offset]
+            else:
+                for kw in site.call.keywords:
+                    if kw.arg == arg.arg:
+                        value = kw.value
+            if value is None:
+                seen.append(None)
+                continue
+            env = env_of(site.caller)
+            if env is None:
+                seen.append(None)
+            elif env.is_tensor(value):
+                seen.append(True)
+            else:
+                seen.append(False if env.is_known_non_tensor(value) else None)
+        if seen and all(s is True for s in seen) and not SIZE_LIKE_NAME.match(arg.arg):
+            facts[arg.arg] = True
+        elif seen and all(s is False for s in seen):
+            facts[arg.arg] = False
+    for kwarg in func.args.kwonlyargs:
+        kind = annotation_kind(kwarg.annotation)
+        if kind is not None:
+            facts[kwarg.arg] = kind
+    return facts
