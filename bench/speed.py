@@ -110,7 +110,9 @@ def build_tools(args: argparse.Namespace) -> list[Tool]:
         Tool("torchfix", "TorchFix",
              lambda p: [str(peers / "torchfix"), "--jobs", jobs, *p],
              slow_corpora, args.slow_repeat,
-             note="default rule selection (all but TOR3, TOR4, TOR9)"),
+             note="default rule selection (all but TOR3, TOR4, TOR9); it skips files "
+                  "whose text never says 'torch' (1 of the 50 subset files, 994 of the "
+                  "2061 full-tree files) before parsing"),
         Tool("fixit", "Fixit (fixit lint)",
              lambda p: [str(peers / "fixit"), "lint", *p],
              slow_corpora, args.slow_repeat,
