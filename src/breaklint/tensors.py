@@ -75,11 +75,11 @@ NON_TENSOR_ANNOTATIONS = re.compile(
     r"Callable|Any|torch\.Size|Size|torch\.dtype|dtype|torch\.device|device)\b")
 # Parameter names that, in model code, hold sizes and counts rather than tensors.
 SIZE_LIKE_NAME = re.compile(
-    r"^([A-Z]|[a-z]|[A-Z][A-Z0-9]?|.*(size|dim|num|len|length|count|shape|height|width|step|steps|"
-    r"idx|index|offset|stride|ratio|factor|scale|eps|rate|prob|p|k|n|mode|flag|kind|type|name|"
-    r"training|inplace|return_\w+|output_\w+|use_\w+|is_\w+|has_\w+|do_\w+|\w+_first|\w+_only|"
-    r"causal|deterministic|verbose|debug|level|layer_id|layer_idx|block_idx|depth|h|w|t|c|"
-    r"H|W|T|C|B|N|L|D))$")
+    r"^(H|W|C|B|N|L|D|T|S|K|h|w|n|k|p|"
+    r"(num|n|use|is|has|do|return|output|max|min|should|enable|apply)_\w+|"
+    r"\w*?(^|_)(size|sizes|dim|dims|len|length|count|height|width|idx|offset|stride|ratio|factor|eps|"
+    r"rate|prob|mode|flag|kind|type|name|level|depth|first|only|inplace|causal|deterministic|"
+    r"verbose|debug|training|groups|heads|channels|layers|steps))$")
 
 
 def _last(name: Optional[str]) -> str:
@@ -163,6 +163,8 @@ class TensorEnv:
                 if values and all(v is not None and self._value_is_tensor(v) for v in values):
                     self.tensor_names.add(name)
                     changed = True
+            # Answers memoised during this round may predate what it learned.
+            self._memo.clear()
             if not changed:
                 break
         self._memo.clear()

@@ -1,0 +1,223 @@
+"""The analyses every rule relies on: which functions are traced, and which values are tensors."""
+import ast
+import textwrap
+
+import pytest
+
+from breaklint.engine import LintSettings, lint_source
+from breaklint.names import ImportMap
+from breaklint.rules.base import Rule
+from breaklint.scope import ModuleScopes, ScopeSettings
+
+
+class _ReportTensorConditions(Rule):
+    """Test probe: reports every `if` test the tensor inference calls a tensor."""
+
+    code = "BL999"
+    name = "probe"
+    summary = "probe"
+    node_types = (ast.If,)
+
+    def check(self, node, ctx):
+        if ctx.is_tensor(node.test):
+            ctx.report(node.test, "tensor condition")
+
+
+def tensor_condition_lines(source: str) -> list[int]:
+    findings, _ = lint_source(textwrap.dedent(source), "probe.py", LintSettings(rules=[_ReportTensorConditions()]))
+    return [f.row for f in findings]
+
+
+def scopes_of(source: str, **settings) -> dict:
+    tree = ast.parse(textwrap.dedent(source))
+    return ModuleScopes(tree, ImportMap(tree), ScopeSettings(**settings)).scopes
+
+
+def test_forward_of_module_subclasses_direct_and_indirect():
+    scopes = scopes_of("""
+        import torch.nn as nn
+        from torch.nn import Module
+
+        class A(nn.Module):
+            def forward(self, x): return x
+        class B(A):
+            def forward(self, x): return x
+        class C(Module):
+            def forward(self, x): return x
+        class D(nn.Linear):
+            def forward(self, x): return x
+        class NotAModule:
+            def forward(self, x): return x
+        class Fn(torch.autograd.Function):
+            @staticmethod
+            def forward(ctx, x): return x
+    """)
+    assert set(scopes) == {"A.forward", "B.forward", "C.forward", "D.forward"}
+
+
+def test_compiled_functions_and_transitive_callees_keep_their_chain():
+    scopes = scopes_of("""
+        import torch
+        from torch import nn
+
+        def helper(x): return inner(x)
+        def inner(x): return x
+        def unused(x): return x
+
+        @torch.compile
+        def step(x): return helper(x)
+
+        @torch.compile(mode="max-autotune")
+        def step2(x): return x
+
+        def plain(x): return x
+        compiled = torch.compile(plain)
+
+        class Block(nn.Module):
+            def forward(self, x): return self._mix(x)
+            def _mix(self, x): return x
+
+        class Sub(Block):
+            def forward(self, x): return super().forward(x)
+    """)
+    assert scopes["inner"].chain == ("step", "helper", "inner")
+    assert scopes["Block._mix"].chain == ("Block.forward", "Block._mix")
+    assert {"step", "step2", "plain", "helper", "Sub.forward"} <= set(scopes)
+    assert "unused" not in scopes
+
+
+def test_disabled_functions_are_not_traced_and_config_adds_entry_points():
+    source = """
+        import torch
+        from mylib import compiled_fn, BaseLayer
+
+        @torch.compiler.disable
+        def logging_helper(x): return x
+
+        @compiled_fn
+        def f(x): return x
+
+        class Thing(BaseLayer):
+            def run(self, x): return x
+
+        class Model(torch.nn.Module):
+            def forward(self, x): return logging_helper(x)
+    """
+    assert "logging_helper" not in scopes_of(source)
+    assert "f" in scopes_of(source, extra_decorators=("compiled_fn",))
+    assert "f" not in scopes_of(source)
+
+
+@pytest.mark.parametrize("condition", [
+    "x.sum() > 0", "x", "x.any()", "torch.all(x > 0)", "(x * 2).mean() < y.mean()", "not x.any()",
+    "x.max() > 1 and flag", "self.scale.abs().max() > 1", "mask.any()",
+])
+def test_tensor_conditions_are_tensors(condition):
+    assert tensor_condition_lines(f"""
+        import torch
+        from torch import nn
+
+        class M(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.scale = nn.Parameter(torch.ones(3))
+
+            def forward(self, x, y, flag: bool = True, mask=None):
+                if {condition}:
+                    return x
+                return y
+    """) == [11]
+
+
+@pytest.mark.parametrize("condition", [
+    "self.training", "x.shape[0] > 2", "x.size(1) == 3", "x.dim() == 4", "x.ndim == 3", "len(x) > 1",
+    "mask is None", "mask is not None", "isinstance(x, torch.Tensor)", "torch.compiler.is_compiling()",
+    "torch.jit.is_tracing()", "H % 2 == 1", "flag", "self.cfg.use_bias", "x.dtype == torch.float16",
+    "x.device.type == 'cuda'", "x.requires_grad", "x.is_cuda", "3 > 2", "torch.is_grad_enabled()",
+    "n_tokens > 0",
+])
+def test_non_tensor_conditions_stay_silent(condition):
+    assert tensor_condition_lines(f"""
+        import torch
+        from torch import nn
+
+        class M(nn.Module):
+            def forward(self, x, H, W, flag: bool = True, mask=None):
+                n_tokens = x.shape[1]
+                if {condition}:
+                    return x
+                return x
+    """) == []
+
+
+def test_helper_parameters_are_tensors_only_when_every_call_passes_one():
+    source = """
+        import torch
+        from torch import nn
+
+        def clip(t, limit):
+            if t.abs().max() > limit:
+                return t
+            if limit > 3:
+                return t
+            return t
+
+        def maybe(v):
+            if v:
+                return 1
+            return 0
+
+        class M(nn.Module):
+            def forward(self, x):
+                y = clip(x * 2, 5)
+                return maybe(x.shape[0]) + maybe(True) + y
+    """
+    assert tensor_condition_lines(source) == [6]
+
+
+def test_locals_follow_assignments_and_tuple_unpacking():
+    source = """
+        import torch
+        from torch import nn
+
+        class M(nn.Module):
+            def forward(self, x):
+                a, b = x.chunk(2, dim=-1)
+                n, c = x.shape[:2]
+                scores = torch.softmax(a, -1)
+                best = scores.max()
+                count = 0
+                if best > 0.5:
+                    pass
+                if b.sum():
+                    pass
+                if n > c:
+                    pass
+                if count:
+                    pass
+                return x
+    """
+    assert tensor_condition_lines(source) == [12, 14]
+
+
+def test_code_guarded_from_dynamo_is_not_visited():
+    source = """
+        import torch
+        from torch import nn
+
+        class M(nn.Module):
+            def forward(self, x):
+                if not torch.compiler.is_compiling():
+                    if x.sum() > 0:
+                        pass
+                if torch.jit.is_scripting():
+                    if x.sum() > 0:
+                        pass
+                if torch.compiler.is_compiling():
+                    pass
+                else:
+                    if x.sum() > 0:
+                        pass
+                return x
+    """
+    assert tensor_condition_lines(source) == []
