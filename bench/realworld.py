@@ -1,0 +1,340 @@
+"""Real-world precision and recall of breaklint against Dynamo's own break log.
+
+    python bench/realworld.py --out bench/results/realworld.json            # observe what is missing, fix, score
+    python bench/realworld.py --out bench/results/realworld.json --rescore  # static side only (seconds)
+
+1. Each model of bench/models/* runs in its own child process (bench/realworld_observe.py)
+   under a benchmark venv: once eagerly with line tracing over the library's files, once
+   under torch.compile(backend="eager") with the `graph_breaks` log captured.
+   The ground truth is cached in bench/results/realworld_truth.json.
+2. `breaklint check` runs over every library file that a model executed; findings are
+   scored against the break sites (bench/realworld_score.py), beside a grep baseline.
+3. Breaks removed: `breaklint check --fix --unsafe-fixes` on a copy of each library, put
+   first on PYTHONPATH; the models that broke run again, and their eager outputs are
+   compared with the original ones (allclose). Cached in bench/results/realworld_fixed.json.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime
+import importlib
+import json
+import os
+import platform
+import shutil
+import subprocess
+import sys
+import time
+from collections import Counter
+
+BENCH = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, BENCH)
+
+from realworld_score import (SourceLines, breaklint_env, grep_findings, merge_truth, overall, pattern_groups,  # noqa: E402
+                             run_breaklint, score_library)
+from realworld_truth import summarise  # noqa: E402
+
+SPECS = [
+    "models.pyg_models",
+    "models.e3nn_models",
+    "models.diffusers_models",
+    "models.timm_models",
+    "models.torchvision_models",
+    "models.pyg_old_models",
+    "models.diffusers_old_models",
+    "models.timm_old_models",
+]
+# Benchmark venvs live outside the repo; see bench/README-realworld.md for how to build them.
+ENV_PYTHON = {
+    "benchenv": os.environ.get("BENCHENV_PYTHON", "/work/benchenv/bin/python"),
+    "benchenv-tv": os.environ.get("BENCHENV_TV_PYTHON", "/work/benchenv-tv/bin/python"),
+}
+
+
+def load_json(path: str, default):
+    if os.path.exists(path):
+        with open(path, encoding="utf-8") as handle:
+            return json.load(handle)
+    return default
+
+
+def save_json(path: str, data) -> None:
+    os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
+    temporary = path + ".tmp"
+    with open(temporary, "w", encoding="utf-8") as handle:
+        json.dump(data, handle, indent=1, sort_keys=True)
+    os.replace(temporary, path)
+
+
+def run_child(spec, model: str, timeout: int, extra_path: list[str] = (), save_output: str | None = None,
+              compare_output: str | None = None) -> dict:
+    """One model in one child process, niced and single-threaded; never raises."""
+    python = ENV_PYTHON[spec.ENV]
+    command = ["nice", "-n", "10", python, os.path.join(BENCH, "realworld_observe.py"),
+               "--spec", spec.__name__, "--model", model]
+    if save_output:
+        command += ["--save-output", save_output]
+    if compare_output:
+        command += ["--compare-output", compare_output]
+    env = dict(os.environ, OMP_NUM_THREADS="1", MKL_NUM_THREADS="1", HF_HUB_OFFLINE="1",
+               PYTHONPATH=os.pathsep.join([*extra_path, *getattr(spec, "EXTRA_PATH", [])]))
+    started = time.perf_counter()
+    try:
+        completed = subprocess.run(command, capture_output=True, text=True, timeout=timeout, env=env)
+    except subprocess.TimeoutExpired:
+        return {"model": model, "status": "timeout", "error": f"over {timeout}s"}
+    lines = [line for line in completed.stdout.splitlines() if line.startswith("{")]
+    if not lines:
+        return {"model": model, "status": "crash", "error": f"rc={completed.returncode}: {completed.stderr[-1500:]}"}
+    result = json.loads(lines[-1])
+    result["wall_s"] = round(time.perf_counter() - started, 1)
+    return result
+
+
+def observe_all(specs, truth_path: str, outputs_dir: str, timeout: int, refresh: bool, only_models) -> dict:
+    truth = load_json(truth_path, {})
+    os.makedirs(outputs_dir, exist_ok=True)
+    for spec in specs:
+        for model in spec.MODELS:
+            key = f"{spec.__name__}:{model}"
+            if only_models and model not in only_models:
+                continue
+            if key in truth and not refresh:
+                continue
+            observation = run_child(spec, model, timeout, save_output=os.path.join(outputs_dir, _safe(key) + ".pt"))
+            truth[key] = summarise(observation) | {"spec": spec.__name__, "wall_s": observation.get("wall_s")}
+            summary = truth[key]
+            print(f"[observe] {key}: {summary['status']} "
+                  f"{len(summary.get('sites', []))} sites {summary.get('error') or ''}"[:300], flush=True)
+            save_json(truth_path, truth)
+    return truth
+
+
+def _safe(key: str) -> str:
+    return "".join(c if c.isalnum() or c in "-_." else "_" for c in key)
+
+
+def library_key(model: dict) -> str:
+    version = next(iter(model["versions"].values()))
+    return f"{model['library']}=={version} (torch {model['torch']})"
+
+
+def group_by_library(truth: dict) -> dict[str, list[dict]]:
+    groups: dict[str, list[dict]] = {}
+    for model in truth.values():
+        if model.get("status") == "ok":
+            groups.setdefault(library_key(model), []).append(model)
+    return groups
+
+
+def score(truth: dict, breaklint_python: str) -> dict:
+    source = SourceLines()
+    per_library, grep_per_library = {}, {}
+    for library, models in sorted(group_by_library(truth).items()):
+        sites, executed = merge_truth(models)
+        files = sorted(f for f in executed if os.path.exists(f))
+        prefix = os.path.dirname(models[0]["roots"][0])
+        findings = run_breaklint(breaklint_python, files)
+        per_library[library] = score_library(sites, executed, findings, source, prefix)
+        per_library[library]["models"] = len(models)
+        per_library[library]["files"] = len(files)
+        grep_per_library[library] = score_library(sites, executed, grep_findings(files), source, prefix)
+    return {
+        "overall": overall(per_library),
+        "per_library": per_library,
+        "patterns": pattern_groups(per_library),
+        "grep_baseline": {"overall": overall(grep_per_library),
+                          "per_library": {k: {x: v[x] for x in ("recall", "precision", "break_sites",
+                                                                "findings_on_executed_lines")}
+                                          for k, v in grep_per_library.items()}},
+    }
+
+
+def make_fixed_copy(models: list[dict], breaklint_python: str, fixed_root: str) -> tuple[str, dict]:
+    """Copy the library's packages and apply every fix, safe and unsafe."""
+    target = os.path.join(fixed_root, _safe(library_key(models[0])))
+    shutil.rmtree(target, ignore_errors=True)
+    os.makedirs(target)
+    for root in models[0]["roots"]:
+        shutil.copytree(root, os.path.join(target, os.path.basename(root)),
+                        ignore=shutil.ignore_patterns("__pycache__"))
+    command = [breaklint_python, "-m", "breaklint", "check", target, "--fix", "--unsafe-fixes",
+               "--no-cache", "--exit-zero", "--output-format", "json"]
+    completed = subprocess.run(command, capture_output=True, text=True, timeout=900, env=breaklint_env())
+    changed = subprocess.run(["diff", "-rq", *models[0]["roots"][:1], os.path.join(target, os.path.basename(models[0]["roots"][0]))],
+                             capture_output=True, text=True).stdout.count("differ")
+    return target, {"rc": completed.returncode, "files_changed": changed, "stderr": completed.stderr[-1000:]}
+
+
+def breaks_removed(truth: dict, specs_by_name: dict, breaklint_python: str, fixed_path: str, outputs_dir: str,
+                   timeout: int, fixed_root: str) -> dict:
+    results = {}
+    for library, models in sorted(group_by_library(truth).items()):
+        broken = [m for m in models if any(not s.get("outside_library") for s in m["sites"])]
+        if not broken:
+            continue
+        target, fix_run = make_fixed_copy(models, breaklint_python, fixed_root)
+        print(f"[fix] {library}: {fix_run['files_changed']} files changed", flush=True)
+        rows = []
+        for model in broken:
+            key = f"{model['spec']}:{model['model']}"
+            spec = specs_by_name[model["spec"]]
+            observation = run_child(spec, model["model"], timeout, extra_path=[target],
+                                    compare_output=os.path.join(outputs_dir, _safe(key) + ".pt"))
+            after = summarise(observation)
+            before_sites = [s for s in model["sites"] if not s.get("outside_library")]
+            after_sites = [s for s in after.get("sites", []) if not s.get("outside_library")]
+            row = {"model": key, "status": after["status"], "sites_before": len(before_sites),
+                   "sites_after": len(after_sites) if after["status"] == "ok" else None,
+                   "records_before": model.get("break_records"), "records_after": after.get("break_records"),
+                   "outputs_match": observation.get("fixed_matches_original"),
+                   "match_detail": observation.get("fixed_match_detail") or after.get("error"),
+                   "remaining": [f"{os.path.relpath(s['file'], target)}:{s['line']} {s['gb_types'][:1]}"
+                                 for s in after_sites]}
+            print(f"[fix] {key}: {row['sites_before']} -> {row['sites_after']} sites, "
+                  f"outputs match: {row['outputs_match']}", flush=True)
+            rows.append(row)
+        results[library] = {"fix_run": fix_run, "models": rows}
+    save_json(fixed_path, results)
+    return results
+
+
+def removal_summary(fixed: dict) -> dict:
+    rows = [r for lib in fixed.values() for r in lib["models"]]
+    ok = [r for r in rows if r["status"] == "ok"]
+    before = sum(r["sites_before"] for r in ok)
+    after = sum(r["sites_after"] for r in ok)
+    return {
+        "models_with_breaks": len(rows), "models_rerun_ok": len(ok),
+        "models_failing_after_fix": [r["model"] for r in rows if r["status"] != "ok"],
+        "sites_before": before, "sites_after": after,
+        "fraction_removed": round(1 - after / before, 4) if before else None,
+        "outputs_match": sum(1 for r in ok if r["outputs_match"]),
+        "outputs_differ": [r["model"] for r in ok if r["outputs_match"] is False],
+    }
+
+
+def truth_stats(truth: dict) -> dict:
+    statuses = Counter(m.get("status") for m in truth.values())
+    ok = [m for m in truth.values() if m.get("status") == "ok"]
+    gb_types, unique_sites, outside = Counter(), set(), set()
+    for model in ok:
+        for site in model["sites"]:
+            key = (site["file"], site["line"])
+            if site.get("outside_library"):
+                outside.add(key)
+            elif key not in unique_sites:
+                unique_sites.add(key)
+                gb_types[(site["gb_types"] or ["unknown"])[0]] += 1
+    return {
+        "models_attempted": len(truth), "statuses": dict(statuses), "models_ok": len(ok),
+        "models_with_breaks": sum(1 for m in ok if any(not s.get("outside_library") for s in m["sites"])),
+        "unique_break_sites": len(unique_sites), "sites_outside_library": len(outside),
+        "by_gb_type": dict(gb_types.most_common()),
+        "failed_models": {k: m.get("error", "")[:200] for k, m in truth.items() if m.get("status") != "ok"},
+    }
+
+
+def versions_seen(truth: dict) -> dict:
+    seen: dict[str, set] = {}
+    for model in truth.values():
+        if model.get("status") == "ok":
+            for dist, version in model["versions"].items():
+                seen.setdefault(dist, set()).add(version)
+    return {dist: sorted(v) for dist, v in sorted(seen.items())}
+
+
+def breaklint_version(python: str) -> str:
+    completed = subprocess.run([python, "-m", "breaklint", "--version"], capture_output=True, text=True,
+                               env=breaklint_env())
+    return (completed.stdout or completed.stderr).strip().splitlines()[-1] if completed.returncode == 0 else "unknown"
+
+
+def markdown(report: dict) -> str:
+    s, g, t, r = report["score"]["overall"], report["score"]["grep_baseline"]["overall"], report["truth"], report.get("removed")
+    lines = [
+        "### Real-world precision and recall (Dynamo ground truth)",
+        "",
+        f"- Date: {report['date']}; machine: {report['machine']}; breaklint {report['breaklint']}",
+        "- torch and libraries: " + ", ".join(f"{k} {'/'.join(v)}" for k, v in report["versions"].items()),
+        f"- Command: `{report['command']}` (`--rescore` reruns only the static side)",
+        f"- Models: {t['models_ok']} ran ({t['models_attempted']} attempted), {t['models_with_breaks']} with breaks; "
+        f"{t['unique_break_sites']} unique break sites in library source",
+        "",
+        "| library | models | break sites | recall | precision (findings on executed lines) | grep recall | grep precision |",
+        "|---|---|---|---|---|---|---|",
+    ]
+    grep = report["score"]["grep_baseline"]["per_library"]
+    for library, result in report["score"]["per_library"].items():
+        lines.append(f"| {library} | {result['models']} | {result['break_sites']} | {result['recall']} | "
+                     f"{result['precision']} ({result['findings_on_executed_lines']}) | {grep[library]['recall']} | "
+                     f"{grep[library]['precision']} |")
+    lines.append(f"| **overall** | {t['models_ok']} | {s['break_sites']} | **{s['recall']}** | "
+                 f"**{s['precision']}** ({s['findings_on_executed_lines']}) | {g['recall']} | {g['precision']} |")
+    lines += ["", "Break sites by Dynamo gb_type: " + ", ".join(f"{k} {v}" for k, v in t["by_gb_type"].items())]
+    if r:
+        lines += ["", f"Breaks removed by `--fix --unsafe-fixes`: {r['sites_before']} -> {r['sites_after']} break sites "
+                      f"on {r['models_rerun_ok']} models that broke (fraction removed {r['fraction_removed']}); "
+                      f"outputs allclose on {r['outputs_match']}/{r['models_rerun_ok']}; "
+                      f"failing after fix: {len(r['models_failing_after_fix'])}"]
+    return "\n".join(lines) + "\n"
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--out", default=os.path.join(BENCH, "results", "realworld.json"))
+    parser.add_argument("--truth", default=os.path.join(BENCH, "results", "realworld_truth.json"))
+    parser.add_argument("--fixed", default=os.path.join(BENCH, "results", "realworld_fixed.json"))
+    parser.add_argument("--cache-dir", default=os.environ.get("BREAKLINT_BENCH_CACHE", "/work/benchcache"),
+                        help="reference outputs and fixed library copies (outside the repo)")
+    parser.add_argument("--rescore", action="store_true", help="reuse cached truth and fix runs; rerun breaklint only")
+    parser.add_argument("--refresh", action="store_true", help="observe every model again")
+    parser.add_argument("--no-fix", action="store_true", help="skip the breaks-removed stage")
+    parser.add_argument("--spec", action="append", help="only these spec modules (e.g. models.pyg_models)")
+    parser.add_argument("--model", action="append", help="only these model names")
+    parser.add_argument("--observe-only", action="store_true", help="only fill the ground-truth cache")
+    parser.add_argument("--timeout", type=int, default=240)
+    parser.add_argument("--breaklint-python", default=os.environ.get("BREAKLINT_PYTHON", "/work/venv/bin/python"))
+    options = parser.parse_args()
+
+    specs = [importlib.import_module(name) for name in (options.spec or SPECS)]
+    specs_by_name = {spec.__name__: spec for spec in specs}
+    outputs_dir = os.path.join(options.cache_dir, "outputs")
+    if options.rescore:
+        truth = load_json(options.truth, {})
+    else:
+        truth = observe_all(specs, options.truth, outputs_dir, options.timeout, options.refresh, options.model)
+    truth = {k: v for k, v in truth.items() if v.get("spec") in specs_by_name}
+    if options.observe_only:
+        print(json.dumps(truth_stats(truth), indent=1))
+        return 0
+
+    started = time.perf_counter()
+    report = {
+        "date": datetime.date.today().isoformat(),
+        "machine": f"{platform.machine()}, {os.cpu_count()} cores, {platform.system()} (CPU only)",
+        "command": "python bench/realworld.py " + " ".join(sys.argv[1:]),
+        "breaklint": breaklint_version(options.breaklint_python),
+        "versions": versions_seen(truth),
+        "truth": truth_stats(truth),
+        "score": score(truth, options.breaklint_python),
+    }
+    report["score_seconds"] = round(time.perf_counter() - started, 1)
+    if not options.no_fix:
+        fixed = load_json(options.fixed, None) if options.rescore else None
+        if fixed is None:
+            fixed = breaks_removed(truth, specs_by_name, options.breaklint_python, options.fixed, outputs_dir,
+                                   options.timeout, os.path.join(options.cache_dir, "fixed"))
+        report["removed"] = removal_summary(fixed)
+        report["removed_detail"] = fixed
+    save_json(options.out, report)
+    summary = markdown(report)
+    with open(os.path.splitext(options.out)[0] + ".md", "w", encoding="utf-8") as handle:
+        handle.write(summary)
+    print(summary)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,246 @@
+"""Observe one real-world model: executed library lines (eager) and Dynamo break sites.
+
+Runs in a child process under a benchmark venv (see bench/realworld.py), one model per
+process, so that a crash or a hang in one model never takes the run down. Prints one JSON
+object on the last line of stdout.
+
+Ground truth comes from Dynamo's own `graph_breaks` log, never from `explain()` (which
+undercounts) nor from fullgraph=True (which hides `.item()` and dynamic-shape breaks).
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import importlib.metadata
+import json
+import logging
+import os
+import re
+import sys
+import time
+import traceback
+
+BREAK_AT = re.compile(r"Graph break .*?in user code at (.+):(\d+)\s*$")
+GB_URL = re.compile(r"/gb/(gb\d+)\.html")
+TRACEBACK_FRAME = re.compile(r'^\s*File "(.+)", line (\d+), in (.+)$')
+
+
+def parse_break_record(message: str) -> dict:
+    """Split one `__graph_breaks` record into location, gb_type, GB ids and user stack."""
+    lines = message.splitlines()
+    match = BREAK_AT.match(lines[0]) if lines else None
+    record = {
+        "file": match.group(1) if match else None,
+        "line": int(match.group(2)) if match else None,
+        "gb_type": None,
+        "gb_ids": sorted(set(GB_URL.findall(message))),
+        "frame_skipped": "falling back to eager" in message,
+        "stack": [],
+    }
+    reason_lines: list[str] = []
+    in_reason = False
+    for text in lines[1:]:
+        if text.startswith("Graph Break Reason:"):
+            in_reason = True
+            first = text[len("Graph Break Reason:"):].strip()
+            if first:
+                reason_lines.append(first)
+            continue
+        if in_reason:
+            if text.strip():
+                reason_lines.append(text.strip())
+            if len(reason_lines) >= 3:
+                in_reason = False
+        frame = TRACEBACK_FRAME.match(text)
+        if frame and "User code traceback" in message:
+            record["stack"].append([frame.group(1), int(frame.group(2)), frame.group(3)])
+    # "Encountered graph break when attempting to trace X:" and "Failed to handle graph
+    # break gracefully..." are wrappers; the registry gb_type is the next line.
+    for reason in reason_lines:
+        if reason.startswith("Encountered graph break") or reason.startswith("Failed to handle graph break"):
+            continue
+        record["gb_type"] = reason
+        break
+    return record
+
+
+class RecordCollector(logging.Handler):
+    def __init__(self) -> None:
+        super().__init__(level=logging.DEBUG)
+        self.messages: list[str] = []
+
+    def emit(self, record: logging.LogRecord) -> None:
+        try:
+            self.messages.append(record.getMessage())
+        except Exception:  # a broken record must not break the observation
+            pass
+
+
+class LineRecorder:
+    """sys.settrace coverage limited to files under the library roots (cheap elsewhere)."""
+
+    def __init__(self, roots: list[str]) -> None:
+        self.roots = tuple(os.path.realpath(r) + os.sep for r in roots)
+        self.lines: dict[str, set[int]] = {}
+        self._wanted: dict[str, bool] = {}
+
+    def _is_library(self, filename: str) -> bool:
+        wanted = self._wanted.get(filename)
+        if wanted is None:
+            wanted = os.path.realpath(filename).startswith(self.roots)
+            self._wanted[filename] = wanted
+        return wanted
+
+    def _global(self, frame, event, arg):
+        if self._is_library(frame.f_code.co_filename):
+            self.lines.setdefault(os.path.realpath(frame.f_code.co_filename), set()).add(frame.f_lineno)
+            return self._local
+        return None
+
+    def _local(self, frame, event, arg):
+        if event == "line":
+            self.lines[os.path.realpath(frame.f_code.co_filename)].add(frame.f_lineno)
+        return self._local
+
+    def __enter__(self):
+        sys.settrace(self._global)
+        return self
+
+    def __exit__(self, *exc):
+        sys.settrace(None)
+
+
+def flatten_tensors(value, torch) -> list:
+    """Every tensor in a nested output, in a stable order, for allclose."""
+    if isinstance(value, torch.Tensor):
+        return [value.detach().float().cpu()] if value.is_floating_point() else [value.detach().cpu()]
+    if isinstance(value, dict):
+        return [t for k in sorted(value, key=str) for t in flatten_tensors(value[k], torch)]
+    if isinstance(value, (list, tuple)):
+        return [t for v in value for t in flatten_tensors(v, torch)]
+    if hasattr(value, "to_tuple"):  # diffusers/ModelOutput-style dataclasses
+        return flatten_tensors(value.to_tuple(), torch)
+    if hasattr(value, "__dict__") and not callable(value):
+        return flatten_tensors(vars(value), torch)
+    return []
+
+
+def outputs_match(reference: list, candidate: list, torch) -> tuple[bool, str]:
+    if len(reference) != len(candidate):
+        return False, f"{len(reference)} vs {len(candidate)} tensors"
+    for index, (a, b) in enumerate(zip(reference, candidate)):
+        if a.shape != b.shape:
+            return False, f"tensor {index}: shape {tuple(a.shape)} vs {tuple(b.shape)}"
+        if a.is_floating_point():
+            if not torch.allclose(a, b, rtol=1e-4, atol=1e-5, equal_nan=True):
+                return False, f"tensor {index}: max abs diff {(a - b).abs().max().item():.3g}"
+        elif not torch.equal(a, b):
+            return False, f"tensor {index}: integer values differ"
+    return True, "ok"
+
+
+def library_roots(packages: list[str]) -> list[str]:
+    roots = []
+    for name in packages:
+        module = importlib.import_module(name)
+        roots.append(os.path.dirname(os.path.realpath(module.__file__)))
+    return roots
+
+
+def distribution_versions(dists: list[str]) -> dict[str, str]:
+    versions = {}
+    for dist in dists:
+        try:
+            versions[dist] = importlib.metadata.version(dist)
+        except importlib.metadata.PackageNotFoundError:
+            versions[dist] = "unknown"
+    return versions
+
+
+def observe(spec_module: str, model_name: str, save_output: str | None, compare_output: str | None) -> dict:
+    import torch
+    import torch._dynamo
+
+    spec = importlib.import_module(spec_module)
+    roots = library_roots(spec.PACKAGES)
+    result: dict = {
+        "model": model_name,
+        "library": spec.LIBRARY,
+        "torch": torch.__version__,
+        "python": sys.version.split()[0],
+        "versions": distribution_versions(spec.DISTRIBUTIONS),
+        "roots": roots,
+    }
+    torch.set_num_threads(1)
+    torch.manual_seed(0)
+    started = time.perf_counter()
+    model, args, kwargs = spec.build(model_name)
+    if hasattr(model, "eval"):
+        model.eval()
+
+    recorder = LineRecorder(roots)
+    with torch.no_grad():
+        torch.manual_seed(1)
+        with recorder:
+            eager_out = model(*args, **kwargs)
+    eager_tensors = flatten_tensors(eager_out, torch)
+    result["executed"] = {f: sorted(lines) for f, lines in recorder.lines.items()}
+    result["eager_s"] = round(time.perf_counter() - started, 2)
+
+    if save_output:
+        torch.save(eager_tensors, save_output)
+    if compare_output:
+        reference = torch.load(compare_output)
+        ok, detail = outputs_match(reference, eager_tensors, torch)
+        result["fixed_matches_original"] = ok
+        result["fixed_match_detail"] = detail
+
+    torch._dynamo.reset()
+    torch._logging.set_logs(graph_breaks=True)
+    collector = RecordCollector()
+    break_logger = logging.getLogger("torch._dynamo.symbolic_convert.__graph_breaks")
+    break_logger.addHandler(collector)
+    torch._dynamo.utils.counters.clear()
+    compiled = torch.compile(model, backend="eager", fullgraph=False)
+    started = time.perf_counter()
+    with torch.no_grad():
+        torch.manual_seed(1)
+        compiled_out = compiled(*args, **kwargs)
+    result["compile_s"] = round(time.perf_counter() - started, 2)
+    ok, detail = outputs_match(eager_tensors, flatten_tensors(compiled_out, torch), torch)
+    result["compiled_matches_eager"] = ok
+    result["breaks"] = [parse_break_record(m) for m in collector.messages]
+    counters = torch._dynamo.utils.counters
+    result["counters"] = {
+        "graph_break": dict(counters.get("graph_break", {})),
+        "frames": dict(counters.get("frames", {})),
+        "unimplemented": len(counters.get("unimplemented", {})),
+    }
+    return result
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--spec", required=True, help="module under bench/models, e.g. models.timm_models")
+    parser.add_argument("--model", required=True)
+    parser.add_argument("--save-output")
+    parser.add_argument("--compare-output")
+    options = parser.parse_args()
+    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+    # Keep Dynamo's own log chatter off stdout: the last stdout line is our JSON.
+    logging.basicConfig(stream=sys.stderr)
+    try:
+        result = observe(options.spec, options.model, options.save_output, options.compare_output)
+        result["status"] = "ok"
+    except BaseException as error:  # report, never crash the harness
+        result = {"model": options.model, "status": "error",
+                  "error": f"{type(error).__name__}: {error}"[:2000],
+                  "traceback": traceback.format_exc()[-4000:]}
+    sys.stdout.write("\n" + json.dumps(result) + "\n")
+    sys.stdout.flush()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,179 @@
+"""Score static findings against Dynamo's break sites (pure Python, no torch, fast).
+
+recall    = break sites with a finding on that line / break sites
+precision = findings on executed lines that are break sites / findings on executed lines
+
+A finding covers the lines from its start row to its end row when that span is short
+(a multi-line call reports its break on an inner line); a long span covers its start row
+only, so that a finding on a whole block cannot claim every break inside it.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import subprocess
+from collections import Counter, defaultdict
+
+from realworld_truth import expand_lines
+
+MAX_COVER_SPAN = 3
+GREP_BASELINE = re.compile(r"\.item\(\)|\bprint\(|\.tolist\(\)|\blogger\.")
+
+
+def merge_truth(models: list[dict]) -> tuple[dict, dict]:
+    """Union over models of one library: sites by (file, line) and executed lines by file."""
+    sites: dict[tuple[str, int], dict] = {}
+    executed: dict[str, set[int]] = defaultdict(set)
+    for model in models:
+        if model.get("status") != "ok":
+            continue
+        for file, ranges in model["executed"].items():
+            executed[os.path.realpath(file)].update(expand_lines(ranges))
+        for site in model["sites"]:
+            if site.get("outside_library"):
+                continue
+            key = (site["file"], site["line"])
+            merged = sites.setdefault(key, dict(site, models=[]))
+            merged["models"].append(model["model"])
+            for gb_type in site["gb_types"]:
+                if gb_type not in merged["gb_types"]:
+                    merged["gb_types"].append(gb_type)
+            executed[site["file"]].add(site["line"])
+    return sites, executed
+
+
+def breaklint_env() -> dict:
+    """Run the checkout's breaklint even where it is not pip-installed."""
+    source = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "src")
+    path = os.pathsep.join(p for p in (source, os.environ.get("PYTHONPATH", "")) if p)
+    return dict(os.environ, PYTHONPATH=path)
+
+
+def run_breaklint(python: str, files: list[str], extra_args: tuple[str, ...] = ()) -> list[dict]:
+    """`breaklint check FILES --output-format json`; chunked so argv stays small."""
+    findings: list[dict] = []
+    for start in range(0, len(files), 400):
+        chunk = files[start:start + 400]
+        command = [python, "-m", "breaklint", "check", *chunk, "--output-format", "json",
+                   "--no-cache", "--exit-zero", *extra_args]
+        completed = subprocess.run(command, capture_output=True, text=True, timeout=900, env=breaklint_env())
+        if completed.returncode not in (0, 1) or not completed.stdout.strip():
+            raise RuntimeError(f"breaklint failed ({completed.returncode}): {completed.stderr[-2000:]}")
+        findings.extend(json.loads(completed.stdout))
+    return findings
+
+
+def grep_findings(files: list[str]) -> list[dict]:
+    """The transformers-mlinter-style baseline: a regex on each source line."""
+    findings = []
+    for file in files:
+        with open(file, encoding="utf-8", errors="replace") as handle:
+            for number, text in enumerate(handle, start=1):
+                if text.lstrip().startswith("#"):
+                    continue
+                if GREP_BASELINE.search(text):
+                    findings.append({"code": "GREP", "message": "grep baseline", "filename": file,
+                                     "location": {"row": number, "column": 1},
+                                     "end_location": {"row": number, "column": len(text)}})
+    return findings
+
+
+def covered_lines(finding: dict) -> range:
+    row = finding["location"]["row"]
+    end = (finding.get("end_location") or {}).get("row", row)
+    if end - row > MAX_COVER_SPAN:
+        end = row
+    return range(row, end + 1)
+
+
+class SourceLines:
+    def __init__(self) -> None:
+        self._cache: dict[str, list[str]] = {}
+
+    def __call__(self, file: str, line: int) -> str:
+        if file not in self._cache:
+            try:
+                with open(file, encoding="utf-8", errors="replace") as handle:
+                    self._cache[file] = handle.read().splitlines()
+            except OSError:
+                self._cache[file] = []
+        lines = self._cache[file]
+        return lines[line - 1].strip() if 0 < line <= len(lines) else ""
+
+
+def score_library(sites: dict, executed: dict, findings: list[dict], source: SourceLines, root_prefix: str) -> dict:
+    by_line: dict[tuple[str, int], list[dict]] = defaultdict(list)
+    for finding in findings:
+        file = os.path.realpath(finding["filename"])
+        for line in covered_lines(finding):
+            by_line[(file, line)].append(finding)
+
+    def short(file: str) -> str:
+        return os.path.relpath(file, root_prefix)
+
+    hits, misses = [], []
+    for key, site in sorted(sites.items()):
+        record = {"site": f"{short(key[0])}:{key[1]}", "gb_types": site["gb_types"],
+                  "via": site.get("via"), "frame_skipped": site.get("frame_skipped", False),
+                  "models": sorted(set(site["models"])), "source": source(*key)}
+        if by_line.get(key):
+            record["codes"] = sorted({f["code"] for f in by_line[key]})
+            hits.append(record)
+        else:
+            misses.append(record)
+
+    true_positives, false_positives, unexecuted = 0, [], 0
+    for finding in findings:
+        file = os.path.realpath(finding["filename"])
+        lines = covered_lines(finding)
+        if not any(line in executed.get(file, ()) for line in lines):
+            unexecuted += 1
+            continue
+        if any((file, line) in sites for line in lines):
+            true_positives += 1
+        else:
+            row = finding["location"]["row"]
+            false_positives.append({"site": f"{short(file)}:{row}", "code": finding["code"],
+                                    "message": finding.get("message", ""), "source": source(file, row)})
+
+    judged = true_positives + len(false_positives)
+    return {
+        "break_sites": len(sites),
+        "sites_hit": len(hits),
+        "recall": round(len(hits) / len(sites), 4) if sites else None,
+        "findings_on_executed_lines": judged,
+        "true_positives": true_positives,
+        "precision": round(true_positives / judged, 4) if judged else None,
+        "findings_on_unexecuted_lines": unexecuted,
+        "gb_types": dict(Counter(t for s in sites.values() for t in s["gb_types"][:1]).most_common()),
+        "misses": misses,
+        "false_positives": false_positives,
+        "hits": hits,
+    }
+
+
+def overall(per_library: dict[str, dict]) -> dict:
+    sites = sum(r["break_sites"] for r in per_library.values())
+    hit = sum(r["sites_hit"] for r in per_library.values())
+    judged = sum(r["findings_on_executed_lines"] for r in per_library.values())
+    true_positives = sum(r["true_positives"] for r in per_library.values())
+    return {
+        "break_sites": sites, "sites_hit": hit, "recall": round(hit / sites, 4) if sites else None,
+        "findings_on_executed_lines": judged, "true_positives": true_positives,
+        "precision": round(true_positives / judged, 4) if judged else None,
+    }
+
+
+def pattern_groups(per_library: dict[str, dict]) -> dict:
+    """Misses grouped by gb_type and false positives grouped by code, for study."""
+    misses: dict[str, list[str]] = defaultdict(list)
+    false_positives: dict[str, list[str]] = defaultdict(list)
+    for library, result in per_library.items():
+        for miss in result["misses"]:
+            key = miss["gb_types"][0] if miss["gb_types"] else "unknown"
+            misses[key].append(f"{library} {miss['site']}: {miss['source']}")
+        for fp in result["false_positives"]:
+            false_positives[fp["code"]].append(f"{library} {fp['site']}: {fp['source']}")
+    return {"misses_by_gb_type": dict(misses), "false_positives_by_code": dict(false_positives)}
