@@ -1,0 +1,206 @@
+"""One confirm phase in a fresh process: `python -m breaklint.confirm.worker REQUEST.json`.
+
+The parent (runner.py) owns timeouts. Here we only turn every failure into a one-line message that
+names its phase, written to the result file; a crash or hang leaves the progress file behind so the
+parent can still name the phase.
+"""
+from __future__ import annotations
+
+import json
+import os
+import sys
+import traceback
+
+
+class PhaseFailure(Exception):
+    def __init__(self, phase: str, message: str):
+        super().__init__(message)
+        self.phase = phase
+
+
+class Progress:
+    def __init__(self, path: str | None):
+        self.path = path
+        self.phase = "start"
+
+    def enter(self, phase: str) -> None:
+        self.phase = phase
+        if self.path:
+            with open(self.path, "w", encoding="utf-8") as fh:
+                fh.write(phase)
+
+
+def describe_exception(exc: BaseException) -> str:
+    name = type(exc).__name__
+    text = str(exc).strip().splitlines()[0] if str(exc).strip() else ""
+    if "out of memory" in str(exc).lower() or name == "OutOfMemoryError":
+        return f"CUDA out of memory: {text}" if "CUDA" not in text else text
+    return f"{name}: {text}" if text else name
+
+
+def resolve_device(requested: str) -> str:
+    import torch
+
+    if requested == "auto":
+        return "cuda" if torch.cuda.is_available() else "cpu"
+    return requested
+
+
+def to_device(obj, device: str):
+    import torch
+
+    if isinstance(obj, torch.Tensor):
+        return obj.to(device)
+    if isinstance(obj, tuple):
+        return tuple(to_device(o, device) for o in obj)
+    if isinstance(obj, list):
+        return [to_device(o, device) for o in obj]
+    if isinstance(obj, dict):
+        return {k: to_device(v, device) for k, v in obj.items()}
+    return obj
+
+
+def build(req: dict, progress: Progress):
+    """Import the target, call its factory (seeded), move it to the device."""
+    import torch
+
+    from .target import TargetError, call_factory, import_target_module, module_root, parse_target
+
+    progress.enter("import")
+    try:
+        spec = parse_target(req["target"], req.get("cwd"))
+        module = import_target_module(spec, req.get("root_override"))
+        progress.enter("factory")
+        torch.manual_seed(req.get("seed", 0))
+        model, args, kwargs = call_factory(module, spec)
+    except TargetError as exc:
+        raise PhaseFailure(exc.phase, str(exc)) from exc
+    device = resolve_device(req.get("device", "auto"))
+    if device != "cpu":
+        progress.enter(f"move to {device}")
+        if isinstance(model, torch.nn.Module):
+            model = model.to(device)
+        args, kwargs = to_device(args, device), to_device(kwargs, device)
+    info = {
+        "module_file": os.path.abspath(getattr(module, "__file__", "") or ""),
+        "module_root": module_root(spec, module),
+        "device": device,
+        "device_name": torch.cuda.get_device_name() if device == "cuda" else "cpu",
+        "torch_version": torch.__version__,
+    }
+    return model, args, kwargs, info
+
+
+def load_reference(req: dict, model, progress: Progress) -> dict:
+    """Inputs, outputs and weights the original model saved, with the weights loaded into `model`."""
+    import torch
+
+    progress.enter("load reference")
+    ref = torch.load(req["artifacts"], weights_only=False, map_location="cpu")
+    device = resolve_device(req.get("device", "auto"))
+    ref["args"], ref["kwargs"] = to_device(ref["args"], device), to_device(ref["kwargs"], device)
+    transfer = {"loaded": 0, "skipped": [], "missing": []}
+    if ref.get("state_dict") is not None and isinstance(model, torch.nn.Module):
+        progress.enter("state_dict transfer")
+        own = model.state_dict()
+        # Keep only what the fix did not change: same name, same shape.
+        usable = {k: v for k, v in ref["state_dict"].items() if k in own and own[k].shape == v.shape}
+        transfer["skipped"] = sorted(set(ref["state_dict"]) - set(usable))
+        transfer["missing"] = sorted(set(own) - set(usable))
+        model.load_state_dict(usable, strict=False)
+        transfer["loaded"] = len(usable)
+    ref["transfer"] = transfer
+    return ref
+
+
+def do_observe(req: dict, progress: Progress) -> dict:
+    import torch
+
+    from .breaklog import UserCode
+    from .observe import observe
+
+    model, args, kwargs, info = build(req, progress)
+    reference = None
+    if req.get("reference_from"):
+        reference = load_reference(req, model, progress)
+        args, kwargs = reference["args"], reference["kwargs"]
+    progress.enter("eager")
+    from .linetrace import executed_user_lines
+
+    try:
+        output, executed = executed_user_lines(lambda: model(*args, **kwargs), UserCode())
+    except BaseException as exc:  # noqa: BLE001
+        raise PhaseFailure("eager", f"model failed in eager mode: {describe_exception(exc)}") from exc
+    result = {"info": info, "executed_lines": executed}
+    if req.get("save_artifacts"):
+        state = model.state_dict() if isinstance(model, torch.nn.Module) else None
+        torch.save({"args": to_device(args, "cpu"), "kwargs": to_device(kwargs, "cpu"),
+                    "output": to_device(output, "cpu"), "state_dict": to_device(dict(state), "cpu") if state else None},
+                   req["artifacts"])
+    if reference is not None:
+        from .compare import compare_outputs
+
+        progress.enter("compare outputs")
+        cmp = compare_outputs(reference["output"], to_device(output, "cpu"), req.get("rtol", 1e-4), req.get("atol", 1e-5))
+        result["comparison"] = cmp.to_dict()
+        result["transfer"] = reference["transfer"]
+    progress.enter("observe (dynamo)")
+    try:
+        obs = observe(model, args, kwargs, run_eager_first=False)
+    except BaseException as exc:  # noqa: BLE001
+        raise PhaseFailure("observe (dynamo)", f"torch.compile(backend='eager') failed: {describe_exception(exc)}") from exc
+    result["observation"] = obs.to_dict()
+    return result
+
+
+def do_bench(req: dict, progress: Progress) -> dict:
+    import torch
+
+    from .observe import reset_dynamo
+    from .timing import time_callable, time_first_call
+
+    model, args, kwargs, info = build(req, progress)
+    ref = load_reference(req, model, progress)
+    args, kwargs = ref["args"], ref["kwargs"]
+    device = info["device"]
+    result = {"info": info, "timings": {}}
+    knobs = dict(min_runs=req.get("min_runs", 20), min_seconds=req.get("min_seconds", 0.3))
+    with torch.no_grad():
+        if req.get("bench_eager"):
+            progress.enter("bench eager")
+            t = time_callable(lambda: model(*args, **kwargs), device, **knobs)
+            result["timings"]["eager"] = t.to_dict()
+        reset_dynamo()
+        progress.enter("inductor compile")
+        compiled = torch.compile(model, mode=req.get("mode") or None)
+        try:
+            first_ms = time_first_call(lambda: compiled(*args, **kwargs), device)
+        except BaseException as exc:  # noqa: BLE001
+            raise PhaseFailure("inductor compile", f"Inductor failed: {describe_exception(exc)}") from exc
+        progress.enter("bench compiled")
+        t = time_callable(lambda: compiled(*args, **kwargs), device, **knobs)
+        t.first_call_ms = first_ms
+        result["timings"]["compiled"] = t.to_dict()
+    return result
+
+
+ACTIONS = {"observe": do_observe, "bench": do_bench}
+
+
+def main(argv: list[str]) -> int:
+    with open(argv[0], encoding="utf-8") as fh:
+        req = json.load(fh)
+    progress = Progress(req.get("progress"))
+    try:
+        payload = {"ok": True, **ACTIONS[req["action"]](req, progress)}
+    except PhaseFailure as exc:
+        payload = {"ok": False, "phase": exc.phase, "error": str(exc), "traceback": traceback.format_exc()}
+    except BaseException as exc:  # noqa: BLE001  anything else still gets its phase named
+        payload = {"ok": False, "phase": progress.phase, "error": describe_exception(exc), "traceback": traceback.format_exc()}
+    with open(req["result"], "w", encoding="utf-8") as fh:
+        json.dump(payload, fh)
+    return 0 if payload["ok"] else 3
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
