@@ -154,7 +154,7 @@ class FileLinter:
         scopes = ModuleScopes(tree, imports, self.settings.scope)
         if not scopes.scopes:
             return []
-        lines = self.source.splitlines()
+        lines = source_lines(self.source)
         file = FileInfo(self.path, self.source, lines, tree, imports, scopes)
         dispatch: dict[type, list[Rule]] = {}
         for rule in self.settings.rules:
@@ -290,6 +290,18 @@ class FileLinter:
             if finding.code in wanted:
                 return True
         return False
+
+
+_LINE_BREAK = re.compile(r"\r\n|\r|\n")
+
+
+def source_lines(source: str) -> list[str]:
+    """Lines as Python numbers them: str.splitlines() also splits at form feeds and other Unicode
+    separators, which would shift every row after them."""
+    lines = _LINE_BREAK.split(source)
+    if lines and lines[-1] == "":
+        lines.pop()
+    return lines
 
 
 def lint_source(source: str, path: str, settings: LintSettings) -> tuple[list[Finding], int]:

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import ast
 import difflib
+import re
 import os
 import tempfile
 from dataclasses import dataclass, field
@@ -70,6 +71,12 @@ def apply_edits(source: str, fixes: list[Fix]) -> tuple[str, list[Fix]]:
     return text, applied
 
 
+def lines_keepends(source: str) -> list[str]:
+    """Like str.splitlines(keepends=True) but only at real line breaks, as Python counts rows
+    (a form feed inside a line stays in it)."""
+    return re.findall(r"[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+$", source)
+
+
 def ensure_imports(source: str, modules: set[str]) -> str:
     """Add `import X` once for each module a fix used and the file does not import by that name."""
     if not modules:
@@ -91,7 +98,12 @@ def ensure_imports(source: str, modules: set[str]) -> str:
         else:
             break
     newline = "\r\n" if "\r\n" in source else "\n"
-    lines = source.splitlines(keepends=True)
+    lines = lines_keepends(source)
+    if insert_after == 0:
+        # Keep a shebang, an encoding declaration and leading comments first: PEP 263 wants the
+        # coding line on line 1 or 2.
+        while insert_after < len(lines) and lines[insert_after].lstrip().startswith("#"):
+            insert_after += 1
     if insert_after and insert_after <= len(lines) and not lines[insert_after - 1].endswith(("\n", "\r")):
         lines[insert_after - 1] += newline
     new = "".join(f"import {m}{newline}" for m in missing)
@@ -122,7 +134,12 @@ def fix_source(source: str, path: str, settings: LintSettings, unsafe: bool = Fa
         applied_total += len(applied)
         all_fixes.extend(applied)
     else:
+        # Still changing after MAX_ROUNDS: keep what was done (it parses) and say so, as ruff does.
         findings, _ = lint_source(current, path, settings)
+        if not any(wanted(f.fix, unsafe) for f in findings):
+            return FixOutcome(source=current, applied=applied_total, remaining=findings, fixes=all_fixes)
+        return FixOutcome(source=current, applied=applied_total, remaining=findings, fixes=all_fixes,
+                          error=f"fixes did not converge after {MAX_ROUNDS} rounds; please report it")
     return FixOutcome(source=current, applied=applied_total, remaining=findings, fixes=all_fixes)
 
 
@@ -143,7 +160,7 @@ def parse_error(source: str) -> Optional[str]:
 
 def unified_diff(path: str, before: str, after: str) -> str:
     return "".join(difflib.unified_diff(
-        before.splitlines(keepends=True), after.splitlines(keepends=True),
+        lines_keepends(before), lines_keepends(after),
         fromfile=f"a/{os.path.relpath(path)}", tofile=f"b/{os.path.relpath(path)}"))
 
 

@@ -76,6 +76,8 @@ class FileError:
 
     path: str
     message: str
+    # A crash inside breaklint itself (a rule bug), not a problem with the file: exit code 2.
+    internal: bool = False
 
 
 @dataclass
