@@ -40,26 +40,22 @@ def main() -> None:
 @click.option("--fix", is_flag=True, help="Apply safe fixes in place.")
 @click.option("--unsafe-fixes", is_flag=True, help="Also apply (or, with --diff, show) unsafe fixes.")
 @click.option("--diff", is_flag=True, help="Print the fixes as a unified diff; write nothing.")
-@click.option("--show-fixes", is_flag=True, help="List the available fixes under the findings.")
+@click.option("--show-fixes", is_flag=True, help="List the fixes applied (with --fix) or available.")
 @click.option("--output-format", type=click.Choice(["text", "json", "sarif", "github"]), default="text",
               show_default=True)
 @click.option("--statistics", is_flag=True, help="Count findings per rule instead of listing them.")
 @click.option("--exit-zero", is_flag=True, help="Exit 0 even when findings remain.")
 @click.option("-j", "--jobs", type=click.IntRange(min=1), default=None, help="Processes (default: all cores).")
 @click.option("--no-cache", is_flag=True, help="Ignore and do not write the results cache.")
-@click.option("-q", "--quiet", is_flag=True, help="Print findings only; no summary when clean.")
+@click.option("-q", "--quiet", is_flag=True, help="Print findings only: no summary, no progress bar.")
 @click.option("--config", "config_file", type=click.Path(dir_okay=False), default=None,
               help="Read settings from this pyproject.toml instead of the nearest one.")
 @click.option("--target-torch", default=None, help="The torch version to judge patterns against (e.g. 2.13).")
 def check(paths, select, ignore, extend_select, fix, unsafe_fixes, diff, show_fixes, output_format, statistics,
           exit_zero, jobs, no_cache, quiet, config_file, target_torch) -> None:
     """Lint PATHS (default: the current folder) for graph-break hazards."""
-    from .fixes import fix_source, unified_diff, wanted, write_atomic
-    from .model import FileError
     from .report import text as text_report
-    from .runner import check_paths, lint_settings
-    from .engine import read_source_with_encoding
-    from .files import matching_ignores
+    from .runner import check_paths, fix_paths
 
     paths = list(paths) or ["."]
     try:
@@ -68,95 +64,94 @@ def check(paths, select, ignore, extend_select, fix, unsafe_fixes, diff, show_fi
         settings.enabled_rules()
     except ConfigError as exc:
         fail(str(exc))
-    console = Console(stderr=False, highlight=False, soft_wrap=False)
-    progress = _Progress(enabled=output_format == "text" and not quiet and Console(stderr=True).is_terminal)
+    console = Console(highlight=False, soft_wrap=True)
+    progress = Progress(enabled=output_format == "text" and not quiet, is_terminal=Console(stderr=True).is_terminal)
     try:
         result = check_paths(paths, settings, jobs=jobs, use_cache=not no_cache, on_progress=progress.update)
     finally:
         progress.stop()
 
-    applied = 0
-    diffs: list[str] = []
+    fixes = None
     if fix or diff:
-        local = lint_settings(settings)
-        by_file: dict[str, list] = {}
-        for finding in result.findings:
-            by_file.setdefault(finding.path, []).append(finding)
-        kept = []
-        for path, findings in by_file.items():
-            if not any(wanted(f.fix, unsafe_fixes) for f in findings):
-                kept.extend(findings)
-                continue
-            try:
-                source, encoding = read_source_with_encoding(path)
-            except (OSError, ValueError) as exc:
-                result.errors.append(FileError(path, f"cannot read for fixing: {exc}"))
-                kept.extend(findings)
-                continue
-            outcome = fix_source(source, path, local, unsafe=unsafe_fixes)
-            if outcome.error:
-                result.errors.append(FileError(path, outcome.error))
-            ignored = matching_ignores(path, settings.per_file_ignores, settings.root)
-            kept.extend(f for f in outcome.remaining if f.code not in ignored)
-            if outcome.changed:
-                if diff:
-                    diffs.append(unified_diff(path, source, outcome.source))
-                else:
-                    write_atomic(path, outcome.source, encoding)
-                applied += outcome.applied
-        result.findings = sorted(kept, key=lambda f: f.sort_key())
+        fixes = fix_paths(result, settings, unsafe=unsafe_fixes, write=not diff)
 
     if diff:
         # Like ruff: the diff is the output; exit 1 when there is something to apply.
-        sys.stdout.write("".join(diffs))
-        for error in result.errors:
-            click.echo(f"{os.path.relpath(error.path)}: error: {error.message}", err=True)
+        sys.stdout.write("".join(fixes.diffs))
+        _errors_to_stderr(result)
         if not quiet:
-            click.echo(f"Would fix {applied} "
-                       f"{'problem' if applied == 1 else 'problems'} in {len(diffs)} files.", err=True)
-        sys.exit(EXIT_FINDINGS if diffs and not exit_zero else EXIT_CLEAN)
+            click.echo(f"Would fix {fixes.applied} {_plural(fixes.applied, 'problem')} "
+                       f"in {len(fixes.diffs)} {_plural(len(fixes.diffs), 'file')}.", err=True)
+        sys.exit(EXIT_ERROR if _internal(result) else
+                 EXIT_FINDINGS if fixes.diffs and not exit_zero else EXIT_CLEAN)
 
+    applied = fixes.applied if fixes else 0
     if output_format == "text":
         text_report.render(result, console, show_fixes=show_fixes, statistics=statistics, applied=applied,
-                           quiet=quiet)
+                           quiet=quiet, fixed=fixes.fixed if fixes else None)
     else:
         from .report import github, json_format, sarif
 
-        renderer = {"json": json_format, "sarif": sarif, "github": github}[output_format]
-        rendered = renderer.render(result)
-        if rendered:
-            click.echo(rendered)
-        for error in result.errors:
-            if output_format != "github":
-                click.echo(f"{os.path.relpath(error.path)}: error: {error.message}", err=True)
+        if statistics and output_format == "json":
+            click.echo(json_format.render_statistics(result))
+        else:
+            renderer = {"json": json_format, "sarif": sarif, "github": github}[output_format]
+            rendered = renderer.render(result)
+            if rendered:
+                click.echo(rendered)
+        if output_format != "github":  # github annotations already carry the errors
+            _errors_to_stderr(result)
+    if _internal(result):
+        sys.exit(EXIT_ERROR)
     failed = bool(result.findings or result.errors)
     sys.exit(EXIT_FINDINGS if failed and not exit_zero else EXIT_CLEAN)
 
 
-class _Progress:
-    """A rich progress bar that appears only when linting takes more than a moment on a terminal."""
+def _plural(n: int, word: str) -> str:
+    return word if n == 1 else word + "s"
+
+
+def _internal(result) -> bool:
+    return any(error.internal for error in result.errors)
+
+
+def _errors_to_stderr(result) -> None:
+    for error in result.errors:
+        click.echo(f"{os.path.relpath(error.path)}: error: {error.message}", err=True)
+
+
+class Progress:
+    """A rich progress bar on stderr that appears only on a terminal, only once linting has taken
+    more than DELAY seconds, and only while files are left (a fast or cached run shows nothing)."""
 
     DELAY = 0.4
 
-    def __init__(self, enabled: bool):
-        self.enabled = enabled
-        self.started = time.monotonic()
+    def __init__(self, enabled: bool, is_terminal: bool, clock=time.monotonic):
+        self.enabled = enabled and is_terminal
+        self.clock = clock
+        self.started = clock()
         self.bar = None
         self.task = None
 
-    def update(self, done: int, total: int) -> None:
-        if not self.enabled or total == 0:
-            return
-        if self.bar is None:
-            if time.monotonic() - self.started < self.DELAY or done >= total:
-                return
-            from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+    def should_show(self, done: int, total: int) -> bool:
+        return (self.enabled and total > 0 and done < total
+                and self.clock() - self.started >= self.DELAY)
 
-            self.bar = Progress(TextColumn("linting"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
-                                console=Console(stderr=True), transient=True)
+    def update(self, done: int, total: int) -> None:
+        if self.bar is None:
+            if not self.should_show(done, total):
+                return
+            self.bar = self._make_bar()
             self.bar.start()
             self.task = self.bar.add_task("lint", total=total)
         self.bar.update(self.task, completed=done, total=total)
+
+    def _make_bar(self):
+        from rich.progress import BarColumn, MofNCompleteColumn, TextColumn, TimeElapsedColumn
+        from rich.progress import Progress as RichProgress
+
+        return RichProgress(TextColumn("linting"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+                            console=Console(stderr=True), transient=True)
 
     def stop(self) -> None:
         if self.bar is not None:

@@ -55,9 +55,31 @@ class Settings:
         """What the cache must be invalidated by: rules, scope options and the torch target."""
         from . import __version__
 
-        parts = [__version__, self.torch_version(), ",".join(r.code for r in self.enabled_rules()),
+        parts = [__version__, code_stamp(), self.torch_version(), ",".join(r.code for r in self.enabled_rules()),
                  ",".join(self.compile_decorators), ",".join(self.module_base_classes)]
         return "|".join(parts)
+
+
+_CODE_STAMP: Optional[str] = None
+
+
+def code_stamp() -> str:
+    """Size and mtime of breaklint's own modules: a rule edited in a checkout invalidates the cache
+    even though the version number did not move."""
+    global _CODE_STAMP
+    if _CODE_STAMP is None:
+        import hashlib
+
+        package = os.path.dirname(os.path.abspath(__file__))
+        digest = hashlib.blake2b(digest_size=8)
+        for directory, subdirs, names in os.walk(package):
+            subdirs[:] = sorted(d for d in subdirs if d != "__pycache__")
+            for name in sorted(names):
+                if name.endswith(".py"):
+                    stat = os.stat(os.path.join(directory, name))
+                    digest.update(f"{directory}/{name}:{stat.st_size}:{stat.st_mtime_ns};".encode())
+        _CODE_STAMP = digest.hexdigest()
+    return _CODE_STAMP
 
 
 def installed_torch_version() -> Optional[str]:

@@ -27,8 +27,9 @@ def _excluded(rel_path: str, patterns: Iterable[str]) -> bool:
 
 
 def discover(paths: Iterable[str], exclude: Iterable[str] = (), root: str = ".") -> tuple[list[str], list[str]]:
-    """(files, missing paths). A file named explicitly is linted even if a folder pattern excludes it
-    (pre-commit passes files by name), as ruff does."""
+    """(files, missing paths). A file named explicitly skips the default excludes (like ruff) but not
+    the user's `exclude` patterns: pre-commit passes every staged file by name, and a configured
+    exclude must still hold there (ruff needs --force-exclude for that)."""
     patterns = tuple(DEFAULT_EXCLUDES) + tuple(exclude)
     files: list[str] = []
     missing: list[str] = []
@@ -43,7 +44,9 @@ def discover(paths: Iterable[str], exclude: Iterable[str] = (), root: str = ".")
 
     for given in paths:
         if os.path.isfile(given):
-            add(given)
+            rel = os.path.normpath(os.path.relpath(os.path.abspath(given), root))
+            if not _excluded(rel, tuple(exclude)):
+                add(given)
             continue
         if not os.path.isdir(given):
             missing.append(given)
@@ -61,10 +64,15 @@ def discover(paths: Iterable[str], exclude: Iterable[str] = (), root: str = ".")
 
 
 def matching_ignores(path: str, per_file_ignores: dict[str, list[str]], root: str) -> set[str]:
-    """Codes that `per-file-ignores` switches off for one file."""
+    """Codes or prefixes that `per-file-ignores` switches off for one file."""
     rel = os.path.relpath(os.path.abspath(path), root).replace(os.sep, "/")
     codes: set[str] = set()
     for pattern, ignored in per_file_ignores.items():
         if fnmatch.fnmatch(rel, pattern) or fnmatch.fnmatch(os.path.basename(rel), pattern):
             codes.update(c.upper() for c in ignored)
     return codes
+
+
+def is_ignored(code: str, prefixes: Iterable[str]) -> bool:
+    """Whether a per-file-ignores entry ("BL201", "BL2", "ALL") covers `code`."""
+    return any(p == "ALL" or code.startswith(p) for p in prefixes)

@@ -4,13 +4,16 @@ from __future__ import annotations
 import multiprocessing
 import os
 import sys
+import traceback
 from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass, field
 from typing import Callable, Optional
 
+from . import engine
 from .cache import ResultCache
 from .config import Settings
-from .engine import LintSettings, lint_file
-from .files import discover, matching_ignores
+from .engine import LintSettings
+from .files import discover, is_ignored, matching_ignores
 from .model import CheckResult, FileError
 from .scope import ScopeSettings
 
@@ -29,13 +32,25 @@ def lint_settings(settings: Settings) -> LintSettings:
     )
 
 
+def lint_one(path: str, settings: LintSettings) -> tuple:
+    """engine.lint_file, but a crash inside breaklint (a rule bug) becomes an internal error for this
+    file instead of ending the whole run."""
+    try:
+        return engine.lint_file(path, settings)
+    except Exception as exc:  # noqa: BLE001 - anything a rule raises
+        frame = traceback.extract_tb(exc.__traceback__)[-1]
+        where = f"{os.path.basename(frame.filename)}:{frame.lineno}"
+        message = f"internal error ({type(exc).__name__}: {exc} at {where}); please report it"
+        return [], FileError(os.path.abspath(path), message, internal=True), 0, 0
+
+
 def _init_worker(settings: Settings) -> None:
     global _worker_settings
     _worker_settings = lint_settings(settings)
 
 
 def _lint_chunk(paths: list[str]):
-    return [(path, lint_file(path, _worker_settings)) for path in paths]
+    return [(path, lint_one(path, _worker_settings)) for path in paths]
 
 
 def default_jobs() -> int:
@@ -52,7 +67,7 @@ def check_paths(paths: list[str], settings: Optional[Settings] = None, jobs: Opt
     result = CheckResult(errors=[FileError(os.path.abspath(p), "no such file or directory") for p in missing])
     cache = ResultCache(settings.root, settings.fingerprint()) if use_cache else None
     outcomes: dict[str, tuple] = {}
-    todo = []
+    todo: list[str] = []
     for path in files:
         hit = cache.lookup(path) if cache else None
         if hit is not None:
@@ -65,7 +80,9 @@ def check_paths(paths: list[str], settings: Optional[Settings] = None, jobs: Opt
     jobs = jobs or default_jobs()
     if jobs > 1 and len(todo) >= PARALLEL_THRESHOLD:
         context = multiprocessing.get_context("fork" if sys.platform.startswith("linux") else "spawn")
-        chunks = [todo[i:i + CHUNK] for i in range(0, len(todo), CHUNK)]
+        # Small chunks keep all workers busy when a few files are much larger than the rest.
+        chunk = max(1, min(CHUNK, len(todo) // (jobs * 4) or 1))
+        chunks = [todo[i:i + chunk] for i in range(0, len(todo), chunk)]
         with ProcessPoolExecutor(max_workers=jobs, mp_context=context, initializer=_init_worker,
                                  initargs=(settings,)) as pool:
             for batch in pool.map(_lint_chunk, chunks):
@@ -77,19 +94,22 @@ def check_paths(paths: list[str], settings: Optional[Settings] = None, jobs: Opt
     else:
         local = lint_settings(settings)
         for path in todo:
-            outcomes[path] = lint_file(path, local)
+            outcomes[path] = lint_one(path, local)
             done += 1
             if on_progress:
                 on_progress(done, len(files))
+    fresh = set(todo)
     for path in files:
         findings, error, lines, suppressed = outcomes[path]
-        if cache is not None and error is None and path in todo:
+        if cache is not None and error is None and path in fresh:
             cache.store(path, (findings, lines, suppressed))
         if error is not None:
             result.errors.append(error)
             continue
-        ignored = matching_ignores(path, settings.per_file_ignores, settings.root) if settings.per_file_ignores else ()
-        result.findings.extend(f for f in findings if f.code not in ignored)
+        if settings.per_file_ignores:
+            ignored = matching_ignores(path, settings.per_file_ignores, settings.root)
+            findings = [f for f in findings if not is_ignored(f.code, ignored)]
+        result.findings.extend(findings)
         result.files_checked += 1
         result.lines_checked += lines
         result.suppressed += suppressed
@@ -97,3 +117,65 @@ def check_paths(paths: list[str], settings: Optional[Settings] = None, jobs: Opt
         cache.save()
     result.findings.sort(key=lambda f: f.sort_key())
     return result
+
+
+@dataclass
+class FixReport:
+    applied: int = 0
+    # path -> the fixes applied to it, for --show-fixes
+    fixed: dict[str, list] = field(default_factory=dict)
+    diffs: list[str] = field(default_factory=list)
+
+
+def fix_paths(result: CheckResult, settings: Settings, unsafe: bool, write: bool) -> FixReport:
+    """Apply the wanted fixes of every file that has one (write=False: only compute the diffs).
+    `result.findings` becomes what is left; a file whose fix fails is left untouched and reported."""
+    from .engine import read_source_with_encoding
+    from .fixes import fix_source, unified_diff, wanted, write_atomic
+
+    report = FixReport()
+    local = lint_settings(settings)
+    by_file: dict[str, list] = {}
+    for finding in result.findings:
+        by_file.setdefault(finding.path, []).append(finding)
+    kept = []
+    for path, findings in by_file.items():
+        if not any(wanted(f.fix, unsafe) for f in findings):
+            kept.extend(findings)
+            continue
+        try:
+            source, encoding = read_source_with_encoding(path)
+        except (OSError, ValueError) as exc:
+            result.errors.append(FileError(path, f"cannot read for fixing: {exc}"))
+            kept.extend(findings)
+            continue
+        try:
+            outcome = fix_source(source, path, local, unsafe=unsafe)
+        except Exception as exc:  # noqa: BLE001 - a rule bug must not end the run
+            result.errors.append(FileError(path, f"internal error while fixing ({type(exc).__name__}: {exc}); "
+                                                 "file left unchanged", internal=True))
+            kept.extend(findings)
+            continue
+        if outcome.error:
+            result.errors.append(FileError(path, outcome.error))
+        remaining = outcome.remaining
+        if settings.per_file_ignores:
+            ignored = matching_ignores(path, settings.per_file_ignores, settings.root)
+            remaining = [f for f in remaining if not is_ignored(f.code, ignored)]
+        if not outcome.changed:
+            kept.extend(remaining)
+            continue
+        if write:
+            try:
+                write_atomic(path, outcome.source, encoding)
+            except (OSError, UnicodeEncodeError) as exc:
+                result.errors.append(FileError(path, f"cannot write the fixed file ({exc}); left unchanged"))
+                kept.extend(findings)
+                continue
+        else:
+            report.diffs.append(unified_diff(path, source, outcome.source))
+        kept.extend(remaining)
+        report.applied += outcome.applied
+        report.fixed[path] = outcome.fixes
+    result.findings = sorted(kept, key=lambda f: f.sort_key())
+    return report

@@ -1,9 +1,19 @@
-"""ruff's JSON schema, so that tools written for ruff read breaklint's output unchanged."""
+"""ruff's JSON schema, so that tools written for ruff read breaklint's output unchanged.
+
+The keys are exactly ruff's (measured on ruff 0.17: cell, code, end_location, filename, fix, location,
+message, name, noqa_row, severity, url), sorted as ruff sorts them. Rows and columns are 1-based,
+`filename` is absolute. breaklint's frame-skip escalation is already in the message text.
+"""
 from __future__ import annotations
 
 import json
+import os
 
 from ..model import CheckResult, Finding
+
+
+def _location(loc) -> dict:
+    return {"column": loc.column, "row": loc.row}
 
 
 def finding_to_dict(finding: Finding) -> dict:
@@ -14,25 +24,32 @@ def finding_to_dict(finding: Finding) -> dict:
     if finding.fix is not None:
         fix = {
             "applicability": finding.fix.applicability,
+            "edits": [{"content": e.content, "end_location": _location(e.end), "location": _location(e.start)}
+                      for e in finding.fix.edits],
             "message": finding.fix.message,
-            "edits": [{"content": e.content,
-                       "location": {"row": e.start.row, "column": e.start.column},
-                       "end_location": {"row": e.end.row, "column": e.end.column}} for e in finding.fix.edits],
         }
     return {
+        "cell": None,  # ruff's notebook cell index; breaklint lints .py files only
         "code": finding.code,
-        "message": finding.message,
-        "filename": finding.path,
-        "location": {"row": finding.start.row, "column": finding.start.column},
-        "end_location": {"row": finding.end.row, "column": finding.end.column},
+        "end_location": _location(finding.end),
+        "filename": os.path.abspath(finding.path),
         "fix": fix,
-        "url": rule.url() if rule else None,
+        "location": _location(finding.start),
+        "message": finding.message,
+        "name": rule.name if rule else None,
         "noqa_row": finding.noqa_row,
-        # breaklint's own fields, after ruff's: the frame-skip escalation and the Dynamo ids.
-        "frame_skip": finding.frame_skip,
-        "gb_ids": list(finding.gb_ids),
+        "severity": "error",  # ruff reports every lint diagnostic as "error"
+        "url": rule.url() if rule else None,
     }
 
 
 def render(result: CheckResult) -> str:
     return json.dumps([finding_to_dict(f) for f in result.findings], indent=2)
+
+
+def render_statistics(result: CheckResult) -> str:
+    """`--statistics --output-format json`: ruff's shape, one object per code."""
+    from .text import statistics_rows
+
+    return json.dumps([{"code": r["code"], "name": r["name"], "count": r["count"], "fixable": r["fixable"]}
+                       for r in statistics_rows(result)], indent=2)

@@ -60,7 +60,7 @@ def render(result: CheckResult) -> str:
             "tool": {"driver": {"name": "breaklint", "version": __version__,
                                 "informationUri": "https://breaklint.dev", "rules": sarif_rules}},
             "results": results,
-            "invocations": [{"executionSuccessful": True, "toolExecutionNotifications": notifications}],
+            "invocations": [{"executionSuccessful": not any(e.internal for e in result.errors), "toolExecutionNotifications": notifications}],
         }],
     }
     return json.dumps(log, indent=2)

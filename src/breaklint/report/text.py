@@ -1,47 +1,74 @@
-"""The terminal report: a rich table of findings, then a summary line."""
+"""The terminal report: one line per finding (ruff's `path:row:col: CODE [*] message`), then a summary."""
 from __future__ import annotations
 
 import os
 from collections import Counter
+from typing import Optional
 
 from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
-from ..model import CheckResult
+from ..model import CheckResult, Finding
 
 
-def fix_label(finding) -> str:
+def fix_label(finding: Finding) -> str:
+    """ruff's marks: [*] a safe fix exists, [unsafe] only an unsafe one, nothing when there is none."""
     if finding.fix is None:
         return ""
     return "[*]" if finding.fix.applicability == "safe" else "[unsafe]"
 
 
+def finding_line(finding: Finding) -> Text:
+    line = Text()
+    line.append(os.path.relpath(finding.path), style="bold")
+    line.append(f":{finding.start.row}:{finding.start.column}: ", style="cyan")
+    line.append(finding.code, style="bold red")
+    label = fix_label(finding)
+    if label:
+        line.append(" ")
+        line.append(label, style="green" if label == "[*]" else "yellow")
+    line.append(" ")
+    line.append(finding.message)
+    return line
+
+
 def render(result: CheckResult, console: Console, show_fixes: bool = False, statistics: bool = False,
-           applied: int = 0, quiet: bool = False) -> None:
+           applied: int = 0, quiet: bool = False, fixed: Optional[dict] = None) -> None:
     for error in result.errors:
-        console.print(Text(f"{os.path.relpath(error.path)}: error: {error.message}", style="red"),
-                      soft_wrap=True)
+        console.print(Text(f"{os.path.relpath(error.path)}: error: {error.message}", style="red"))
     if statistics:
         render_statistics(result, console)
-    elif result.findings and not quiet:
-        table = Table(show_header=True, header_style="bold", box=None, pad_edge=False)
-        table.add_column("location", style="cyan", no_wrap=True)
-        table.add_column("code", style="bold red", no_wrap=True)
-        table.add_column("message")
-        table.add_column("fix", style="green", no_wrap=True)
-        for f in result.findings:
-            table.add_row(f"{os.path.relpath(f.path)}:{f.start.row}:{f.start.column}", f.code,
-                          f.message + (" [frame skip]" if f.frame_skip and "skips the whole" not in f.message else ""),
-                          fix_label(f))
-        console.print(table)
-        if show_fixes:
-            for f in result.findings:
-                if f.fix is not None:
-                    console.print(f"  {f.code} {os.path.relpath(f.path)}:{f.start.row}: {f.fix.message} "
-                                  f"({f.fix.applicability})")
-    if not quiet or result.findings:
+    else:
+        for finding in result.findings:
+            console.print(finding_line(finding))
+    if show_fixes:
+        render_fixes(result, console, fixed)
+    if not quiet:
         console.print(summary(result, applied))
+
+
+def render_fixes(result: CheckResult, console: Console, fixed: Optional[dict]) -> None:
+    """With --fix: what was applied, per file. Without: what --fix / --unsafe-fixes would do."""
+    if fixed is not None:
+        if not fixed:
+            return
+        console.print(f"\nFixed {sum(len(v) for v in fixed.values())} problems:")
+        for path, fixes in sorted(fixed.items()):
+            console.print(f"- {os.path.relpath(path)}:")
+            for message, count in Counter(f.message for f in fixes).most_common():
+                console.print(f"    {count} x {message}")
+        return
+    available = [f for f in result.findings if f.fix is not None]
+    if available:
+        console.print("\nAvailable fixes:")
+        for f in available:
+            console.print(f"- {os.path.relpath(f.path)}:{f.start.row}:{f.start.column}: {f.code} "
+                          f"{f.fix.message} ({f.fix.applicability})")
+
+
+def _plural(n: int, word: str) -> str:
+    return f"{n} {word}" if n == 1 else f"{n} {word}s"
 
 
 def summary(result: CheckResult, applied: int = 0) -> str:
@@ -50,12 +77,12 @@ def summary(result: CheckResult, applied: int = 0) -> str:
     unsafe = sum(1 for f in result.findings if f.fix is not None and f.fix.applicability == "unsafe")
     parts = []
     if applied:
-        parts.append(f"Fixed {applied} {'problem' if applied == 1 else 'problems'}.")
+        parts.append(f"Fixed {_plural(applied, 'problem')}.")
     if n == 0 and not result.errors:
-        parts.append(f"All checks passed ({result.files_checked} files).")
+        parts.append(f"All checks passed ({_plural(result.files_checked, 'file')}).")
     else:
-        parts.append(f"Found {n} {'problem' if n == 1 else 'problems'} in {result.files_checked} files"
-                     + (f", {len(result.errors)} unreadable" if result.errors else "") + ".")
+        parts.append(f"Found {_plural(n, 'problem')} in {_plural(result.files_checked, 'file')}"
+                     + (f"; {_plural(len(result.errors), 'error')}" if result.errors else "") + ".")
         if safe:
             parts.append(f"{safe} fixable with --fix.")
         if unsafe:
@@ -63,15 +90,24 @@ def summary(result: CheckResult, applied: int = 0) -> str:
     return " ".join(parts)
 
 
-def render_statistics(result: CheckResult, console: Console) -> None:
+def statistics_rows(result: CheckResult) -> list[dict]:
     from ..rules import rule_by_code
 
     counts = Counter(f.code for f in result.findings)
     fixable = Counter(f.code for f in result.findings if f.fix is not None)
+    rows = []
+    for code, count in sorted(counts.items(), key=lambda item: (-item[1], item[0])):
+        rule = rule_by_code(code)
+        rows.append({"code": code, "name": rule.name if rule else "", "count": count,
+                     "fixable": fixable[code] > 0, "fixable_count": fixable[code]})
+    return rows
+
+
+def render_statistics(result: CheckResult, console: Console) -> None:
     table = Table(show_header=True, header_style="bold", box=None)
     for column in ("count", "code", "name", "fixable"):
         table.add_column(column)
-    for code, count in counts.most_common():
-        rule = rule_by_code(code)
-        table.add_row(str(count), code, rule.name if rule else "", str(fixable[code]) if fixable[code] else "")
+    for row in statistics_rows(result):
+        table.add_row(str(row["count"]), row["code"], row["name"],
+                      str(row["fixable_count"]) if row["fixable_count"] else "")
     console.print(table)
