@@ -116,7 +116,8 @@ def _safe(key: str) -> str:
 
 
 def library_key(model: dict) -> str:
-    version = next(iter(model["versions"].values()))
+    versions = model["versions"]
+    version = versions.get(model["library"]) or next(v for k, v in versions.items() if k != "torch")
     return f"{model['library']}=={version} (torch {model['torch']})"
 
 
@@ -168,10 +169,11 @@ def make_fixed_copy(models: list[dict], breaklint_python: str, fixed_root: str) 
 
 
 def breaks_removed(truth: dict, specs_by_name: dict, breaklint_python: str, fixed_path: str, outputs_dir: str,
-                   timeout: int, fixed_root: str) -> dict:
+                   timeout: int, fixed_root: str, only_models=None) -> dict:
     results = {}
     for library, models in sorted(group_by_library(truth).items()):
-        broken = [m for m in models if any(not s.get("outside_library") for s in m["sites"])]
+        broken = [m for m in models if any(not s.get("outside_library") for s in m["sites"])
+                  and (not only_models or m["model"] in only_models)]
         if not broken:
             continue
         target, fix_run = make_fixed_copy(models, breaklint_python, fixed_root)
@@ -196,7 +198,7 @@ def breaks_removed(truth: dict, specs_by_name: dict, breaklint_python: str, fixe
                   f"outputs match: {row['outputs_match']}", flush=True)
             rows.append(row)
         results[library] = {"fix_run": fix_run, "models": rows}
-    save_json(fixed_path, results)
+    save_json(fixed_path, load_json(fixed_path, {}) | results)
     return results
 
 
@@ -256,7 +258,7 @@ def markdown(report: dict) -> str:
     lines = [
         "### Real-world precision and recall (Dynamo ground truth)",
         "",
-        f"- Date: {report['date']}; machine: {report['machine']}; breaklint {report['breaklint']}",
+        f"- Date: {report['date']}; machine: {report['machine']}; {report['breaklint']}",
         "- torch and libraries: " + ", ".join(f"{k} {'/'.join(v)}" for k, v in report["versions"].items()),
         f"- Command: `{report['command']}` (`--rescore` reruns only the static side)",
         f"- Models: {t['models_ok']} ran ({t['models_attempted']} attempted), {t['models_with_breaks']} with breaks; "
@@ -289,6 +291,7 @@ def main() -> int:
     parser.add_argument("--cache-dir", default=os.environ.get("BREAKLINT_BENCH_CACHE", "/work/benchcache"),
                         help="reference outputs and fixed library copies (outside the repo)")
     parser.add_argument("--rescore", action="store_true", help="reuse cached truth and fix runs; rerun breaklint only")
+    parser.add_argument("--refix", action="store_true", help="reuse cached truth; rerun the fix-and-rerun stage")
     parser.add_argument("--refresh", action="store_true", help="observe every model again")
     parser.add_argument("--no-fix", action="store_true", help="skip the breaks-removed stage")
     parser.add_argument("--spec", action="append", help="only these spec modules (e.g. models.pyg_models)")
@@ -301,7 +304,7 @@ def main() -> int:
     specs = [importlib.import_module(name) for name in (options.spec or SPECS)]
     specs_by_name = {spec.__name__: spec for spec in specs}
     outputs_dir = os.path.join(options.cache_dir, "outputs")
-    if options.rescore:
+    if options.rescore or options.refix:
         truth = load_json(options.truth, {})
     else:
         truth = observe_all(specs, options.truth, outputs_dir, options.timeout, options.refresh, options.model)
@@ -322,10 +325,10 @@ def main() -> int:
     }
     report["score_seconds"] = round(time.perf_counter() - started, 1)
     if not options.no_fix:
-        fixed = load_json(options.fixed, None) if options.rescore else None
+        fixed = load_json(options.fixed, None) if options.rescore and not options.refix else None
         if fixed is None:
             fixed = breaks_removed(truth, specs_by_name, options.breaklint_python, options.fixed, outputs_dir,
-                                   options.timeout, os.path.join(options.cache_dir, "fixed"))
+                                   options.timeout, os.path.join(options.cache_dir, "fixed"), options.model)
         report["removed"] = removal_summary(fixed)
         report["removed_detail"] = fixed
     save_json(options.out, report)

@@ -10,6 +10,8 @@ only, so that a finding on a whole block cannot claim every break inside it.
 
 from __future__ import annotations
 
+import ast
+import functools
 import json
 import os
 import re
@@ -35,8 +37,11 @@ def merge_truth(models: list[dict]) -> tuple[dict, dict]:
             if site.get("outside_library"):
                 continue
             key = (site["file"], site["line"])
-            merged = sites.setdefault(key, dict(site, models=[]))
+            merged = sites.setdefault(key, dict(site, models=[], gb_types=[], skip_stack=[], frame_skipped=False))
             merged["models"].append(model["model"])
+            merged["frame_skipped"] = merged.get("frame_skipped") or site.get("frame_skipped", False)
+            merged["skip_stack"] = merged.get("skip_stack", []) + [
+                f for f in site.get("skip_stack", []) if f not in merged.get("skip_stack", [])]
             for gb_type in site["gb_types"]:
                 if gb_type not in merged["gb_types"]:
                     merged["gb_types"].append(gb_type)
@@ -103,6 +108,40 @@ class SourceLines:
         return lines[line - 1].strip() if 0 < line <= len(lines) else ""
 
 
+@functools.lru_cache(maxsize=None)
+def _function_spans(file: str) -> tuple[tuple[int, int], ...]:
+    try:
+        with open(file, encoding="utf-8", errors="replace") as handle:
+            tree = ast.parse(handle.read())
+    except (OSError, SyntaxError):
+        return ()
+    return tuple((node.lineno, node.end_lineno) for node in ast.walk(tree)
+                 if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)))
+
+
+def enclosing_function(file: str, line: int) -> tuple[int, int] | None:
+    """Line span of the innermost def around `line` (for frames that Dynamo skipped)."""
+    best = None
+    for start, end in _function_spans(file):
+        if start <= line <= end and (best is None or start >= best[0]):
+            best = (start, end)
+    return best
+
+
+def skipped_spans(sites: dict) -> dict[str, list[tuple[int, int]]]:
+    """After a whole-frame skip Dynamo traces nothing more of that function, so a finding
+    later in it can be neither confirmed nor refuted: it is counted apart, not as a false positive."""
+    spans: dict[str, list[tuple[int, int]]] = defaultdict(list)
+    for (file, line), site in sites.items():
+        if not site.get("frame_skipped"):
+            continue
+        for frame_file, frame_line in [[file, line], *site.get("skip_stack", [])]:
+            span = enclosing_function(frame_file, frame_line)
+            if span:
+                spans[frame_file].append((frame_line, span[1]))
+    return spans
+
+
 def score_library(sites: dict, executed: dict, findings: list[dict], source: SourceLines, root_prefix: str) -> dict:
     by_line: dict[tuple[str, int], list[dict]] = defaultdict(list)
     for finding in findings:
@@ -124,17 +163,20 @@ def score_library(sites: dict, executed: dict, findings: list[dict], source: Sou
         else:
             misses.append(record)
 
-    true_positives, false_positives, unexecuted = 0, [], 0
+    masked_spans = skipped_spans(sites)
+    true_positives, false_positives, unexecuted, masked = 0, [], 0, []
     for finding in findings:
         file = os.path.realpath(finding["filename"])
         lines = covered_lines(finding)
         if not any(line in executed.get(file, ()) for line in lines):
             unexecuted += 1
             continue
+        row = finding["location"]["row"]
         if any((file, line) in sites for line in lines):
             true_positives += 1
+        elif any(start < row <= end for start, end in masked_spans.get(file, ())):
+            masked.append({"site": f"{short(file)}:{row}", "code": finding["code"], "source": source(file, row)})
         else:
-            row = finding["location"]["row"]
             false_positives.append({"site": f"{short(file)}:{row}", "code": finding["code"],
                                     "message": finding.get("message", ""), "source": source(file, row)})
 
@@ -147,6 +189,7 @@ def score_library(sites: dict, executed: dict, findings: list[dict], source: Sou
         "true_positives": true_positives,
         "precision": round(true_positives / judged, 4) if judged else None,
         "findings_on_unexecuted_lines": unexecuted,
+        "findings_after_a_frame_skip": masked,
         "gb_types": dict(Counter(t for s in sites.values() for t in s["gb_types"][:1]).most_common()),
         "misses": misses,
         "false_positives": false_positives,

@@ -60,7 +60,13 @@ def break_sites(observation: dict) -> list[dict]:
         key = (os.path.realpath(file), line)
         site = sites.setdefault(key, {
             "file": key[0], "line": line, "gb_types": [], "gb_ids": [], "frame_skipped": False, "via": via,
+            "skip_stack": [],
         })
+        if record.get("frame_skipped"):
+            # The frames that may have fallen back to eager: later lines in them went untraced.
+            for frame in record.get("stack", []):
+                if _under(frame[0], roots) and [os.path.realpath(frame[0]), frame[1]] not in site["skip_stack"]:
+                    site["skip_stack"].append([os.path.realpath(frame[0]), frame[1]])
         if record.get("gb_type") and record["gb_type"] not in site["gb_types"]:
             site["gb_types"].append(record["gb_type"])
         for gb_id in record.get("gb_ids", []):

@@ -83,8 +83,8 @@ def _inputs(name, model):
         return (pos,)
     if name == "FullyConnectedNet":
         return (torch.randn(POINTS, 6, generator=generator),)
-    width = getattr(model, "irreps_in", None)
-    width = width.dim if width is not None and hasattr(width, "dim") else 16
+    irreps = getattr(model, "irreps_in", None) or getattr(model, "irreps", None)
+    width = irreps.dim if irreps is not None and hasattr(irreps, "dim") else 16
     return (torch.randn(POINTS, width, generator=generator),)
 
 
