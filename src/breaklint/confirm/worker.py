@@ -184,7 +184,14 @@ def do_bench(req: dict, progress: Progress) -> dict:
     return result
 
 
-ACTIONS = {"observe": do_observe, "bench": do_bench}
+def do_calibrate(req: dict, progress: Progress) -> dict:
+    from .calibrate import worker_calibrate
+
+    progress.enter("calibrate")
+    return worker_calibrate(req)
+
+
+ACTIONS = {"observe": do_observe, "bench": do_bench, "calibrate": do_calibrate}
 
 
 def main(argv: list[str]) -> int:
