@@ -322,7 +322,11 @@ def read_source_with_encoding(path: str) -> tuple[str, str]:
     try:
         encoding, _ = tokenize.detect_encoding(io.BytesIO(data).readline)
         text = data.decode(encoding)
-    except (SyntaxError, LookupError) as exc:
+    except SyntaxError as exc:
+        if "encoding declaration" in str(exc):
+            raise ValueError("not valid utf-8 text and no PEP 263 encoding declaration") from None
+        raise ValueError(f"cannot decode: {exc}") from None
+    except LookupError as exc:
         raise ValueError(f"cannot decode: {exc}") from None
     except UnicodeDecodeError as exc:
         raise ValueError(f"not valid {exc.encoding} text (byte {exc.start})") from None
