@@ -1,0 +1,168 @@
+"""-j/--jobs, the results cache, --no-cache, and the progress bar's logic."""
+import json
+
+import pytest
+
+import breaklint
+import breaklint.config
+import breaklint.engine
+import breaklint.runner
+from breaklint.cli import Progress
+from cli_helpers import CLEAN, HAZARD, invoke, write
+
+
+@pytest.fixture
+def big_tree(project):
+    """40 files (> runner.PARALLEL_THRESHOLD) in nested folders, every third one with a hazard."""
+    for i in range(40):
+        text = HAZARD if i % 3 == 0 else CLEAN
+        write(project / "src" / f"pkg{i % 4}" / f"mod{i}.py", text.replace("class Net", f"class Net{i}"))
+    return project
+
+
+@pytest.fixture
+def lint_calls(monkeypatch):
+    """Count files actually linted (cache misses) in this process."""
+    calls = []
+    real = breaklint.engine.lint_file
+
+    def counting(path, settings):
+        calls.append(path)
+        return real(path, settings)
+
+    monkeypatch.setattr(breaklint.engine, "lint_file", counting)
+    return calls
+
+
+def test_parallel_gives_the_same_results_as_serial(big_tree, monkeypatch):
+    pools = []
+    real_pool = breaklint.runner.ProcessPoolExecutor
+
+    def spy(*args, **kwargs):
+        pools.append(kwargs.get("max_workers"))
+        return real_pool(*args, **kwargs)
+
+    monkeypatch.setattr(breaklint.runner, "ProcessPoolExecutor", spy)
+    serial = invoke("check", "--no-cache", "-j", "1", "--output-format", "json", "src")
+    assert pools == []
+    parallel = invoke("check", "--no-cache", "--jobs", "2", "--output-format", "json", "src")
+    assert pools == [2]  # the pool really ran
+    assert serial.exit_code == parallel.exit_code == 1
+    assert json.loads(serial.stdout) == json.loads(parallel.stdout)
+    assert len(json.loads(serial.stdout)) == 14
+    assert invoke("check", "-j", "0", "src").exit_code == 2  # usage error
+
+
+def test_unchanged_tree_is_served_from_cache(big_tree, lint_calls):
+    first = invoke("check", "-j", "1", "--output-format", "json", "src")
+    assert len(lint_calls) == 40
+    lint_calls.clear()
+    second = invoke("check", "-j", "1", "--output-format", "json", "src")
+    assert lint_calls == []  # nothing re-linted
+    assert json.loads(first.stdout) == json.loads(second.stdout) and second.exit_code == 1
+    assert (big_tree / ".breaklint_cache").is_dir()
+
+
+def test_edited_file_is_relinted(big_tree, lint_calls):
+    invoke("check", "-j", "1", "src")
+    lint_calls.clear()
+    edited = big_tree / "src" / "pkg1" / "mod1.py"
+    edited.write_text(HAZARD.replace("x * 2", "x * 3"))
+    result = invoke("check", "-j", "1", "--output-format", "json", "src")
+    assert lint_calls == [str(edited)]
+    assert str(edited) in {f["filename"] for f in json.loads(result.stdout)}
+
+
+def test_same_size_edit_is_relinted(big_tree, lint_calls):
+    """Size and mtime are only a shortcut: content decides (an edit within one mtime tick)."""
+    target = big_tree / "src" / "pkg0" / "mod0.py"
+    invoke("check", "-j", "1", "src")
+    lint_calls.clear()
+    import os
+
+    stat = os.stat(target)
+    target.write_text(HAZARD.replace("x * 2", "x * 5").replace("class Net", "class Net0"))
+    os.utime(target, ns=(stat.st_atime_ns, stat.st_mtime_ns + 1))
+    invoke("check", "-j", "1", "src")
+    assert lint_calls == [str(target)]
+
+
+def test_cache_is_keyed_by_settings_and_version(big_tree, lint_calls, monkeypatch):
+    invoke("check", "-j", "1", "src")
+    lint_calls.clear()
+    invoke("check", "-j", "1", "--select", "BL201", "src")   # other rules: other results
+    assert len(lint_calls) == 40
+    lint_calls.clear()
+    invoke("check", "-j", "1", "--target-torch", "2.11", "src")
+    assert len(lint_calls) == 40
+    lint_calls.clear()
+    monkeypatch.setattr(breaklint, "__version__", "99.0")
+    invoke("check", "-j", "1", "src")
+    assert len(lint_calls) == 40
+
+
+def test_no_cache_neither_reads_nor_writes(big_tree, lint_calls):
+    invoke("check", "--no-cache", "-j", "1", "src")
+    assert not (big_tree / ".breaklint_cache").exists()
+    invoke("check", "-j", "1", "src")
+    lint_calls.clear()
+    invoke("check", "--no-cache", "-j", "1", "src")
+    assert len(lint_calls) == 40
+
+
+def test_corrupt_cache_is_ignored(big_tree, lint_calls):
+    invoke("check", "-j", "1", "src")
+    for pickle_file in (big_tree / ".breaklint_cache").glob("*.pickle"):
+        pickle_file.write_bytes(b"garbage")
+    lint_calls.clear()
+    result = invoke("check", "-j", "1", "src")
+    assert result.exit_code == 1 and len(lint_calls) == 40
+
+
+class FakeClock:
+    def __init__(self):
+        self.now = 100.0
+
+    def __call__(self):
+        return self.now
+
+
+def test_progress_appears_only_on_a_terminal_after_a_moment():
+    clock = FakeClock()
+    progress = Progress(enabled=True, is_terminal=True, clock=clock)
+    assert not progress.should_show(1, 100)          # too early
+    clock.now += Progress.DELAY
+    assert progress.should_show(1, 100)
+    assert not progress.should_show(100, 100)        # already done (e.g. all cached)
+    assert not progress.should_show(0, 0)            # nothing to lint
+    assert not Progress(enabled=True, is_terminal=False, clock=clock).should_show(1, 100)
+    late = Progress(enabled=False, is_terminal=True, clock=clock)  # --quiet or a machine format
+    clock.now += 10
+    assert not late.should_show(1, 100)
+
+
+def test_progress_bar_starts_and_stops(monkeypatch):
+    clock = FakeClock()
+    progress = Progress(enabled=True, is_terminal=True, clock=clock)
+    events = []
+
+    class Bar:
+        def start(self): events.append("start")
+        def add_task(self, name, total): events.append(("task", total)); return 1
+        def update(self, task, completed, total): events.append(("update", completed))
+        def stop(self): events.append("stop")
+
+    monkeypatch.setattr(progress, "_make_bar", lambda: Bar())
+    progress.update(0, 50)
+    assert events == []
+    clock.now += 1
+    progress.update(10, 50)
+    progress.update(50, 50)
+    progress.stop()
+    assert events == ["start", ("task", 50), ("update", 10), ("update", 50), "stop"]
+
+
+def test_no_progress_output_when_not_a_terminal(big_tree, monkeypatch):
+    monkeypatch.setattr(Progress, "DELAY", 0.0)
+    result = invoke("check", "--no-cache", "-j", "1", "src")
+    assert "linting" not in result.stderr
