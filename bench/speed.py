@@ -87,15 +87,17 @@ def build_tools(args: argparse.Namespace) -> list[Tool]:
     jobs = str(args.jobs)
     peers = args.peers_venv / "bin"
     bl = [args.breaklint_python, "-m", "breaklint", "check"]
+    # An uninstalled checkout (--breaklint-src src) is put on breaklint's path only.
+    bl_env = {"PYTHONPATH": str(Path(args.breaklint_src).resolve())} if args.breaklint_src else {}
     both = ("full", "subset")
     slow_corpora = both if args.slow_peers_full else ("subset",)
     return [
         Tool("breaklint_cold", "breaklint (cold, --no-cache)",
              lambda p: [*bl, *p, "-j", jobs, "--no-cache", "--exit-zero", "--quiet"],
-             both, args.repeat),
+             both, args.repeat, env=bl_env),
         Tool("breaklint_warm", "breaklint (warm cache)",
              lambda p: [*bl, *p, "-j", jobs, "--exit-zero", "--quiet"],
-             both, args.repeat, prime_cache=True,
+             both, args.repeat, env=bl_env, prime_cache=True,
              note="run once to fill the cache (untimed), then timed re-runs"),
         Tool("ruff", "ruff check (default rules)",
              lambda p: [str(peers / "ruff"), "check", "--isolated", "--no-cache",
@@ -158,9 +160,10 @@ def measure(tool: Tool, corpus: Corpus, paths: list[str], jobs: int, cwd: Path) 
     return m
 
 
-def tool_version(argv: list[str]) -> str:
+def tool_version(argv: list[str], env: dict | None = None) -> str:
     try:
-        out = subprocess.run(argv, capture_output=True, text=True, timeout=60)
+        out = subprocess.run(argv, capture_output=True, text=True, timeout=60,
+                             env={**os.environ, **(env or {})})
     except (OSError, subprocess.TimeoutExpired) as exc:
         return f"unavailable ({exc})"
     text = (out.stdout or out.stderr).strip().split()
@@ -172,9 +175,10 @@ def versions(args: argparse.Namespace) -> dict:
     peers = args.peers_venv / "bin"
     git = subprocess.run(["git", "-C", str(REPO), "rev-parse", "--short", "HEAD"],
                          capture_output=True, text=True)
+    bl_env = {"PYTHONPATH": str(Path(args.breaklint_src).resolve())} if args.breaklint_src else {}
     return {
         "breaklint": tool_version([args.breaklint_python, "-c",
-                                   "import importlib.metadata as m; print(m.version('breaklint'))"]),
+                                   "import breaklint; print(breaklint.__version__)"], bl_env),
         "breaklint_git": git.stdout.strip() or "unknown",
         "torchfix": tool_version([str(peers / "torchfix"), "--version"]),
         "fixit": tool_version([str(peers / "fixit"), "--version"]),
@@ -202,9 +206,10 @@ def machine() -> dict:
             "os": platform.platform()}
 
 
-def breaklint_available(python: str) -> bool:
+def breaklint_available(python: str, src: str) -> bool:
+    env = {**os.environ, "PYTHONPATH": str(Path(src).resolve())} if src else None
     probe = subprocess.run([python, "-m", "breaklint", "check", "--help"],
-                           capture_output=True, text=True)
+                           capture_output=True, text=True, env=env)
     return probe.returncode == 0
 
 
@@ -335,6 +340,8 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     p.add_argument("--slow-repeat", type=int, default=1, help="timed runs of TorchFix and Fixit")
     p.add_argument("--corpus-root", type=Path, default=DEFAULT_CORPUS_ROOT)
     p.add_argument("--breaklint-python", default=DEFAULT_BREAKLINT_PYTHON)
+    p.add_argument("--breaklint-src", default="",
+                   help="run breaklint from this source dir (PYTHONPATH) instead of the installed one")
     p.add_argument("--peers-venv", type=Path, default=DEFAULT_PEERS_VENV)
     p.add_argument("--only", default="", help="comma list of tool keys to run")
     p.add_argument("--slow-peers-full", action="store_true",
@@ -363,7 +370,7 @@ def main(argv: list[str] | None = None) -> int:
         previous = {(m["tool"], m["corpus"]): {**m, "reused_from": m.get("reused_from", old["date"])}
                     for m in old["measurements"]}
 
-    have_breaklint = breaklint_available(args.breaklint_python)
+    have_breaklint = breaklint_available(args.breaklint_python, args.breaklint_src)
     if not have_breaklint:
         print(f"note: `{args.breaklint_python} -m breaklint check` is not runnable; "
               "skipping breaklint", file=sys.stderr)
