@@ -1,0 +1,303 @@
+"""BL401: operators whose output shape depends on tensor values (nonzero, x[mask], unique, ...).
+
+Measured on torch 2.13 (GB0036 "Dynamic shape operator" for every form below): nonzero/argwhere,
+one-argument torch.where, unique/unique_consecutive, masked_select, bincount (even with minlength),
+repeat_interleave with tensor repeats and no output_size, and indexing with a boolean mask, read or
+`+=`. A plain write `x[mask] = v` and indexing with an integer tensor do not break.
+"""
+from __future__ import annotations
+
+import ast
+from typing import Optional
+
+from .base import Example, Rule
+
+ALWAYS_DYNAMIC = {"nonzero", "argwhere", "unique", "unique_consecutive", "masked_select", "bincount"}
+STATIC_FORM = {
+    "nonzero": "torch.nonzero_static(x, size=...)",
+    "argwhere": "torch.nonzero_static(x, size=...)",
+    "where": "the three-argument torch.where(cond, a, b)",
+    "masked_select": "masked_fill / three-argument torch.where",
+    "unique": "a fixed-size form (e.g. scatter into a tensor of known size)",
+    "unique_consecutive": "a fixed-size form",
+    "bincount": "torch.zeros(n).scatter_add_(...) with a known n",
+    "repeat_interleave": "repeat_interleave(..., output_size=N)",
+    "mask": "masked_fill / three-argument torch.where",
+}
+MASK_METHODS = {"bool", "isnan", "isinf", "isfinite", "isneginf", "isposinf", "logical_not", "logical_and",
+                "logical_or", "logical_xor", "eq", "ne", "gt", "lt", "ge", "le", "greater", "less",
+                "greater_equal", "less_equal", "not_equal", "signbit"}
+MASK_FUNCTIONS = {"torch." + m for m in MASK_METHODS - {"bool"}} | {"torch.isin"}
+
+
+class DynamicShapeOp(Rule):
+    code = "BL401"
+    name = "dynamic-shape-op"
+    summary = "an operator whose output shape depends on tensor values (nonzero, x[mask], unique...) breaks the graph"
+    gb_ids = ("GB0036",)
+    fix_availability = None
+    node_types = (ast.Call, ast.Subscript)
+    verdicts = {"2.13": True}
+
+    def check(self, node, ctx) -> None:
+        what = self._call_kind(node, ctx) if isinstance(node, ast.Call) else self._mask_index(node, ctx)
+        if what is None:
+            return
+        label = "boolean-mask indexing x[mask]" if what == "mask" else f"{what}()"
+        ctx.report(node, f"{label} has a data-dependent output shape, which breaks the graph; use "
+                         f"{STATIC_FORM[what]}, or set torch._dynamo.config.capture_dynamic_output_shape_ops = True")
+
+    # -- calls --------------------------------------------------------------------------------------
+    def _call_kind(self, node: ast.Call, ctx) -> Optional[str]:
+        func = node.func
+        qual = ctx.qualify(func) or ""
+        if qual.startswith("torch.") and qual.count(".") == 1:
+            short = qual[len("torch."):]
+            if short in ALWAYS_DYNAMIC:
+                return short
+            if short == "where" and _only_condition(node):
+                return "where"
+            if short == "repeat_interleave":
+                if len(node.args) == 1 and not node.keywords:
+                    return short  # repeat_interleave(repeats): the output size is repeats.sum()
+                repeats = _argument(node, 1, "repeats")
+                if repeats is not None and ctx.is_tensor(repeats) and not _has_keyword(node, "output_size"):
+                    return short
+            return None
+        if isinstance(func, ast.Attribute) and ctx.is_tensor(func.value):
+            if func.attr in ALWAYS_DYNAMIC:
+                return func.attr
+            if func.attr == "repeat_interleave":
+                repeats = _argument(node, 0, "repeats")
+                if repeats is not None and ctx.is_tensor(repeats) and not _has_keyword(node, "output_size"):
+                    return func.attr
+        return None
+
+    # -- x[mask] --------------------------------------------------------------------------------------
+    def _mask_index(self, node: ast.Subscript, ctx) -> Optional[str]:
+        if isinstance(node.ctx, ast.Store):
+            parent = ctx.parent
+            if not (isinstance(parent, ast.AugAssign) and parent.target is node):
+                return None  # x[mask] = v is an index_put with a static shape
+        elif not isinstance(node.ctx, ast.Load):
+            return None
+        if not ctx.is_tensor(node.value):
+            return None
+        parts = node.slice.elts if isinstance(node.slice, ast.Tuple) else [node.slice]
+        masks = _MaskFacts.of(ctx)
+        if any(masks.is_mask(p, ctx) for p in parts):
+            return "mask"
+        return None
+
+    VALID = [
+        Example("""
+import torch
+import torch.nn.functional as F
+
+
+@torch.compile
+def clean(x, idx):
+    keep = x > 0
+    x = x.masked_fill(~keep, 0.0)       # static shape
+    y = torch.where(keep, x, -x)        # three-argument where
+    z = x[idx]                          # integer indexing
+    w = x.clone()
+    w[keep] = 1.0                       # a masked write does not break
+    r = torch.repeat_interleave(x, 2)   # int repeats
+    return y + z.sum() + w + r[:4]
+
+
+def factory():
+    return clean, (torch.randn(4), torch.tensor([0, 2]))
+"""),
+    ]
+    INVALID = [
+        Example("""
+import torch
+from torch import nn
+
+
+class Pool(nn.Module):
+    def forward(self, x, lengths):
+        valid = lengths > 0
+        kept = x[valid]
+        return kept.mean(0)
+
+
+def factory():
+    return Pool(), (torch.randn(5, 3), torch.tensor([1, 0, 2, 3, 0]))
+"""),
+        Example("""
+import torch
+
+
+@torch.compile
+def route(scores):
+    hits = torch.nonzero(scores > 0.5)
+    return hits.float().sum() + 1
+
+
+def factory():
+    return route, (torch.rand(8),)
+"""),
+        Example("""
+import torch
+
+
+@torch.compile
+def select(x):
+    picked = torch.masked_select(x, x.isnan().logical_not())
+    return picked * 2
+
+
+def factory():
+    return select, (torch.randn(6),)
+"""),
+        Example("""
+import torch
+
+
+@torch.compile
+def expand(x, counts):
+    return torch.repeat_interleave(x, counts) + 1
+
+
+def factory():
+    return expand, (torch.randn(4), torch.tensor([1, 2, 0, 3]))
+"""),
+        Example("""
+import torch
+
+
+@torch.compile
+def histogram(labels):
+    return torch.bincount(labels, minlength=4).float() / labels.numel()
+
+
+def factory():
+    return histogram, (torch.randint(0, 4, (16,)),)
+"""),
+        Example("""
+import torch
+
+
+@torch.compile
+def bump(x):
+    x = x.clone()
+    x[x > 0] += 1.0
+    return x
+
+
+def factory():
+    return bump, (torch.randn(6),)
+"""),
+    ]
+
+
+def _only_condition(node: ast.Call) -> bool:
+    if any(isinstance(a, ast.Starred) for a in node.args) or any(k.arg is None for k in node.keywords):
+        return False
+    return len(node.args) + len(node.keywords) == 1
+
+
+def _argument(node: ast.Call, index: int, keyword: str) -> Optional[ast.AST]:
+    if any(isinstance(a, ast.Starred) for a in node.args[: index + 1]):
+        return None
+    if len(node.args) > index:
+        return node.args[index]
+    for kw in node.keywords:
+        if kw.arg == keyword:
+            return kw.value
+    return None
+
+
+def _has_keyword(node: ast.Call, name: str) -> bool:
+    return any(k.arg == name or k.arg is None for k in node.keywords)
+
+
+class _MaskFacts:
+    """Which local names of one traced function surely hold a boolean tensor."""
+
+    def __init__(self, func):
+        self.assigned: dict[str, list[Optional[ast.AST]]] = {}
+        for node in ast.walk(func):
+            if isinstance(node, ast.Assign):
+                for target in node.targets:
+                    self._bind(target, node.value)
+            elif isinstance(node, (ast.AnnAssign, ast.AugAssign, ast.NamedExpr)):
+                self._bind(node.target, node.value if not isinstance(node, ast.AugAssign) else None)
+            elif isinstance(node, (ast.For, ast.AsyncFor, ast.comprehension, ast.withitem)):
+                target = node.optional_vars if isinstance(node, ast.withitem) else node.target
+                if target is not None:
+                    self._bind(target, None)
+            elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)) and node is not func:
+                for arg in ast.walk(node.args):
+                    if isinstance(arg, ast.arg):
+                        self.assigned.setdefault(arg.arg, []).append(None)
+        for arg in ast.walk(func.args):
+            if isinstance(arg, ast.arg):
+                self.assigned.setdefault(arg.arg, []).append(None)  # a parameter: dtype unknown
+        self._memo: dict[str, bool] = {}
+
+    def _bind(self, target, value) -> None:
+        if isinstance(target, ast.Name):
+            self.assigned.setdefault(target.id, []).append(value)
+        elif isinstance(target, (ast.Tuple, ast.List, ast.Starred)):
+            for elt in (target.elts if not isinstance(target, ast.Starred) else [target.value]):
+                self._bind(elt, None)
+
+    @classmethod
+    def of(cls, ctx) -> "_MaskFacts":
+        cache = ctx.file.__dict__.setdefault("_bl401_masks", {})
+        key = id(ctx.scope.func)
+        if key not in cache:
+            cache[key] = cls(ctx.scope.func)
+        return cache[key]
+
+    def is_mask(self, expr: ast.AST, ctx, depth: int = 0) -> bool:
+        if depth > 8:
+            return False
+        if isinstance(expr, ast.Compare):
+            if any(isinstance(op, (ast.Is, ast.IsNot, ast.In, ast.NotIn)) for op in expr.ops):
+                return False
+            return ctx.is_tensor(expr)
+        if isinstance(expr, ast.UnaryOp) and isinstance(expr.op, ast.Invert):
+            return self.is_mask(expr.operand, ctx, depth + 1)
+        if isinstance(expr, ast.BinOp) and isinstance(expr.op, (ast.BitAnd, ast.BitOr, ast.BitXor)):
+            return self.is_mask(expr.left, ctx, depth + 1) and self.is_mask(expr.right, ctx, depth + 1)
+        if isinstance(expr, ast.Subscript):
+            return self.is_mask(expr.value, ctx, depth + 1)
+        if isinstance(expr, ast.NamedExpr):
+            return self.is_mask(expr.value, ctx, depth + 1)
+        if isinstance(expr, ast.Name):
+            return self._name_is_mask(expr.id, ctx, depth)
+        if isinstance(expr, ast.Call):
+            return self._call_is_mask(expr, ctx)
+        return False
+
+    def _name_is_mask(self, name: str, ctx, depth: int) -> bool:
+        if name not in self._memo:
+            self._memo[name] = False  # cycle guard
+            values = self.assigned.get(name, [])
+            self._memo[name] = bool(values) and all(
+                v is not None and self.is_mask(v, ctx, depth + 1) for v in values)
+        return self._memo[name]
+
+    def _call_is_mask(self, call: ast.Call, ctx) -> bool:
+        func = call.func
+        qual = ctx.qualify(func) or ""
+        if qual in MASK_FUNCTIONS:
+            return True
+        if qual.startswith("torch.") and any(
+                k.arg == "dtype" and (ctx.qualify(k.value) or "") == "torch.bool" for k in call.keywords):
+            return True
+        if isinstance(func, ast.Attribute):
+            receiver_ok = ctx.is_tensor(func.value) or (
+                func.attr == "bool" and not ctx.is_known_non_tensor(func.value))
+            if not receiver_ok:
+                return False
+            if func.attr in MASK_METHODS:
+                return True
+            if func.attr == "to" and call.args and (ctx.qualify(call.args[0]) or "") == "torch.bool":
+                return True
+        return False

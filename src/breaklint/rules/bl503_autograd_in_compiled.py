@@ -1,0 +1,103 @@
+"""BL503: `.backward()` or torch.autograd.grad/backward inside traced code.
+
+Measured on torch 2.13: Tensor.backward() breaks with GB0123, torch.autograd.grad with GB9186
+(trace_autograd_ops is off), torch.autograd.backward with GB0007 (a skipped function).
+"""
+from __future__ import annotations
+
+import ast
+
+from .base import Example, Rule
+
+AUTOGRAD_FUNCTIONS = {"torch.autograd.grad", "torch.autograd.backward"}
+
+
+class AutogradInCompiled(Rule):
+    code = "BL503"
+    name = "autograd-in-compiled"
+    summary = "loss.backward() / torch.autograd.grad inside traced code breaks the graph"
+    gb_ids = ("GB0123", "GB9186", "GB0007")
+    fix_availability = None
+    node_types = (ast.Call,)
+    verdicts = {"2.13": True}
+
+    def check(self, node: ast.Call, ctx) -> None:
+        func = node.func
+        qual = ctx.qualify(func) or ""
+        if qual in AUTOGRAD_FUNCTIONS:
+            what = qual + "()"
+        elif isinstance(func, ast.Attribute) and func.attr == "backward" and self._tensor_like(func.value, ctx):
+            what = ".backward()"
+        else:
+            return
+        ctx.report(node, f"{what} inside traced code breaks the graph; compile the forward and loss only, and "
+                         f"call backward outside the compiled function (compiled autograd handles the rest)")
+
+    @staticmethod
+    def _tensor_like(receiver: ast.AST, ctx) -> bool:
+        if ctx.is_tensor(receiver):
+            return True
+        # `loss.backward()`: nothing but a tensor has a zero-argument backward in model code; a class
+        # name (MyFunction.backward(ctx, g)) or super() is an autograd.Function, not a tensor.
+        if ctx.is_known_non_tensor(receiver):
+            return False
+        if isinstance(receiver, ast.Name):
+            return not receiver.id[:1].isupper() and receiver.id not in ("self", "cls", "ctx")
+        return False
+
+    VALID = [
+        Example("""
+import torch
+from torch import nn
+
+
+class Net(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.lin = nn.Linear(4, 1)
+
+    def forward(self, x):
+        return self.lin(x).sum()
+
+
+def train_step(model, x):
+    loss = torch.compile(model)(x)
+    loss.backward()  # outside the compiled region
+    return loss
+
+
+def factory():
+    return Net(), (torch.randn(2, 4),)
+"""),
+    ]
+    INVALID = [
+        Example("""
+import torch
+
+
+@torch.compile
+def step(w, x):
+    loss = (x @ w).pow(2).mean()
+    loss.backward()
+    return loss.detach()
+
+
+def factory():
+    return step, (torch.randn(4, 1, requires_grad=True), torch.randn(3, 4))
+"""),
+        Example("""
+import torch
+from torch import nn
+
+
+class Penalty(nn.Module):
+    def forward(self, x):
+        y = (x * x).sum()
+        (g,) = torch.autograd.grad(y, x, create_graph=True)
+        return g.norm()
+
+
+def factory():
+    return Penalty(), (torch.randn(3, requires_grad=True),)
+"""),
+    ]
