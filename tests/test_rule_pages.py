@@ -1,0 +1,58 @@
+"""Every registered rule has a page rules/<CODE>.md in ruff's shape, whose Example triggers the rule
+and whose "Use instead" does not (both blocks linted as whole modules with only that rule on)."""
+import os
+import re
+
+import pytest
+
+from breaklint.engine import LintSettings, lint_source
+from breaklint.rules import all_rules
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+SECTIONS = ("What it does", "Why does it break the graph", "Example", "Use instead", "Fix safety",
+            "Torch versions")
+RULES = all_rules()
+
+
+def _page(rule) -> str:
+    path = os.path.join(ROOT, "rules", f"{rule.code}.md")
+    assert os.path.isfile(path), f"{rule.code} has no page rules/{rule.code}.md"
+    with open(path, encoding="utf-8") as handle:
+        return handle.read()
+
+
+def _sections(text: str) -> dict[str, str]:
+    parts = re.split(r"^## +(.+?)\s*$", text, flags=re.MULTILINE)
+    return {parts[i].strip(): parts[i + 1] for i in range(1, len(parts) - 1, 2)}
+
+
+def _python_blocks(section: str) -> list[str]:
+    return re.findall(r"```python\n(.*?)```", section, flags=re.DOTALL)
+
+
+def _codes(rule, source: str) -> list[str]:
+    findings, _ = lint_source(source, f"{rule.code}.md.py", LintSettings(rules=[rule()]))
+    return [f.code for f in findings]
+
+
+@pytest.mark.parametrize("rule", RULES, ids=[r.code for r in RULES])
+def test_page_has_title_and_sections(rule):
+    text = _page(rule)
+    assert text.splitlines()[0].strip() == f"# {rule.code}: {rule.name}"
+    sections = _sections(text)
+    missing = [s for s in SECTIONS if s not in sections]
+    assert not missing, f"rules/{rule.code}.md lacks sections {missing}"
+    for name in SECTIONS:
+        assert sections[name].strip(), f"rules/{rule.code}.md: section '{name}' is empty"
+    for gb in rule.gb_ids:
+        assert gb in sections["Why does it break the graph"], f"rules/{rule.code}.md does not name {gb}"
+
+
+@pytest.mark.parametrize("rule", RULES, ids=[r.code for r in RULES])
+def test_page_example_triggers_and_use_instead_does_not(rule):
+    sections = _sections(_page(rule))
+    example = _python_blocks(sections.get("Example", ""))
+    instead = _python_blocks(sections.get("Use instead", ""))
+    assert len(example) == 1 and len(instead) == 1, f"rules/{rule.code}.md needs one python block in each"
+    assert rule.code in _codes(rule, example[0]), f"rules/{rule.code}.md: the Example does not trigger the rule"
+    assert not _codes(rule, instead[0]), f"rules/{rule.code}.md: 'Use instead' triggers the rule"
