@@ -181,6 +181,11 @@ def list_rules(target_torch: Optional[str], output_format: str) -> None:
 
         click.echo(json.dumps({"torch": version, "rules": rows}, indent=2))
         return
+    console = Console()
+    if not console.is_terminal:  # piped: one plain line per rule, never wrapped
+        for row in rows:
+            click.echo("  ".join([row["code"], row["name"], row["fix"], row["breaks"], " ".join(row["gb_ids"])]))
+        return
     from rich.table import Table
 
     table = Table(title=f"breaklint rules (verdicts for torch {version})", header_style="bold")
@@ -188,7 +193,7 @@ def list_rules(target_torch: Optional[str], output_format: str) -> None:
         table.add_column(column)
     for row in rows:
         table.add_row(row["code"], row["name"], row["fix"], row["breaks"], " ".join(row["gb_ids"]))
-    Console().print(table)
+    console.print(table)
 
 
 def rule_page_path(code: str) -> Optional[Path]:
