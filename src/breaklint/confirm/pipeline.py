@@ -88,11 +88,14 @@ class TargetReport:
             out.append(f"{len(self.joined.missed)} break(s) missed by the static rules")
         if self.outputs_equal is False:
             out.append("a fix changed the model's outputs")
+        if self.bench_failure:
+            out.append(self.bench_failure.one_line())
         return out
 
     @property
     def exit_code(self) -> int:
-        if not self.loaded:
+        # The original failing in any phase (Inductor included) means we could not confirm it: 2.
+        if not self.loaded or (self.bench_failure and not self.bench_failure.fixed):
             return 2
         return 1 if self.problems() else 0
 

@@ -56,8 +56,8 @@ def print_terminal(reports: list[TargetReport], console=None, verbose: bool = Fa
 
     console = console or Console(emoji=False)
     table = Table(title="breaklint confirm", caption=LEGEND, show_lines=False)
-    for _, title in COLUMNS:
-        table.add_column(title, overflow="fold")
+    for key, title in COLUMNS:
+        table.add_column(title, overflow="fold", no_wrap=key != "target")
     for r in reports:
         row = summary_row(r)
         table.add_row(*[row[k] for k, _ in COLUMNS])
@@ -102,10 +102,8 @@ def _print_details(console, r: TargetReport, verbose: bool) -> None:
                           if v and v.get("first_call_ms") is not None)
         console.print(f"  first call (compile): {first}")
     for failure in (r.bench_failure, r.failure):
-        if failure:
-            console.print(f"  [red]{escape(failure.one_line())}[/]")
-            if verbose and failure.traceback:
-                console.print(escape(failure.traceback))
+        if failure and verbose and failure.traceback:
+            console.print(escape(failure.traceback))
     if r.static_error:
         console.print(f"  [yellow]static check failed: {escape(r.static_error)}[/]")
     for p in r.written:

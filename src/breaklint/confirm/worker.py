@@ -62,8 +62,6 @@ def to_device(obj, device: str):
 
 def build(req: dict, progress: Progress):
     """Import the target, call its factory (seeded), move it to the device."""
-    import torch
-
     from .target import TargetError, call_factory, import_target_module, module_root, parse_target
 
     progress.enter("import")
@@ -71,10 +69,13 @@ def build(req: dict, progress: Progress):
         spec = parse_target(req["target"], req.get("cwd"))
         module = import_target_module(spec, req.get("root_override"))
         progress.enter("factory")
-        torch.manual_seed(req.get("seed", 0))
+        if "torch" in sys.modules:  # the target imported it; seed so original and fixed build alike
+            sys.modules["torch"].manual_seed(req.get("seed", 0))
         model, args, kwargs = call_factory(module, spec)
     except TargetError as exc:
         raise PhaseFailure(exc.phase, str(exc)) from exc
+    progress.enter("import torch")
+    import torch
     device = resolve_device(req.get("device", "auto"))
     if device != "cpu":
         progress.enter(f"move to {device}")
