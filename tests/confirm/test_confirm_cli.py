@@ -105,3 +105,34 @@ def test_inductor_compile_error_names_the_phase(monkeypatch):
     code, text = run(f"{TARGETS}:with_kwargs", "--min-runs", "3")
     flat = " ".join(text.split())
     assert code == 2 and "failed in phase 'inductor compile'" in flat and "InvalidCxxCompiler" in flat
+
+
+def test_write_applies_fixes_to_the_users_file_after_verification(tmp_path):
+    src = open(TARGETS, encoding="utf-8").read()
+    target = tmp_path / "model.py"
+    target.write_text(src)
+    code, text = run(f"{target}:print_net", "--no-bench", "--write")
+    assert code == 0, text
+    fixed = target.read_text()
+    assert fixed != src and "torch.compiler.is_compiling()" in fixed
+    # The written file now compiles into one graph with no break.
+    code, text = run(f"{target}:print_net", "--no-bench", "--json", str(tmp_path / "again.json"))
+    data = json.loads((tmp_path / "again.json").read_text())["targets"][0]
+    assert code == 0 and data["before"]["breaks"] == [] and data["fixes_applied"] == 0
+
+
+@pytest.mark.slow
+def test_bench_times_eager_compiled_and_fixed_on_cpu(tmp_path):
+    out = tmp_path / "r.json"
+    code, text = run(f"{TARGETS}:print_net", "--min-runs", "5", "--json", str(out))
+    assert code == 0, text
+    data = json.loads(out.read_text())["targets"][0]
+    t = data["timings"]
+    assert set(t) == {"eager", "compiled_original", "compiled_fixed"}
+    assert all(v["method"] == "perf_counter" and v["median_ms"] > 0 and v["runs"] >= 5 for v in t.values())
+    assert t["compiled_original"]["first_call_ms"] > 0 and t["compiled_fixed"]["first_call_ms"] > 0
+    assert t["eager"]["first_call_ms"] is None
+    sp = data["speedups"]
+    assert sp["compiled_fixed_vs_compiled_original"] == pytest.approx(
+        t["compiled_original"]["median_ms"] / t["compiled_fixed"]["median_ms"])
+    assert data["timing_device"] == "cpu" and "CPU timings" in " ".join(text.split())

@@ -11,6 +11,7 @@ import io
 import os
 import sys
 import tempfile
+import warnings
 from dataclasses import asdict, dataclass, field
 
 
@@ -60,7 +61,9 @@ def run_example_sources(items: list[dict], workdir: str | None = None) -> list[E
                 spec.loader.exec_module(module)
                 torch.manual_seed(0)
                 model, args, kwargs = normalize_factory_result(module.factory(), TargetSpec(path, None, path, "factory"))
-                with contextlib.redirect_stdout(io.StringIO()):  # examples print; keep our output clean
+                # Examples print and warn by design; keep the caller's output clean.
+                with contextlib.redirect_stdout(io.StringIO()), warnings.catch_warnings():
+                    warnings.simplefilter("ignore")
                     obs = observe(model, args, kwargs)
                 result.breaks = obs.break_count > 0
                 result.break_count = obs.break_count
