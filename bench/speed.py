@@ -1,6 +1,7 @@
 """Time `breaklint check` against TorchFix, Fixit and ruff on one corpus.
 
     /work/venv/bin/python bench/speed.py            # everything, ~10 min on 2 cores
+    /work/venv/bin/python bench/speed.py --breaklint-src src   # a checkout, not the install
 
 Every tool gets the same cores (`taskset`) and the same job count, and every
 number is divided by the same physical line count. The corpus is a pinned
@@ -54,6 +55,7 @@ class Tool:
     repeat: int
     env: dict = field(default_factory=dict)
     prime_cache: bool = False  # run once untimed first, then time the warm runs
+    env_shown: dict | None = None  # how env is printed in the report, when not verbatim
     note: str = ""
 
 
@@ -87,17 +89,17 @@ def build_tools(args: argparse.Namespace) -> list[Tool]:
     jobs = str(args.jobs)
     peers = args.peers_venv / "bin"
     bl = [args.breaklint_python, "-m", "breaklint", "check"]
-    # An uninstalled checkout (--breaklint-src src) is put on breaklint's path only.
-    bl_env = {"PYTHONPATH": str(Path(args.breaklint_src).resolve())} if args.breaklint_src else {}
+    bl_env = breaklint_env(args)
+    bl_shown = {"PYTHONPATH": f"<copy of {args.breaklint_src}>"} if bl_env else None
     both = ("full", "subset")
     slow_corpora = both if args.slow_peers_full else ("subset",)
     return [
         Tool("breaklint_cold", "breaklint (cold, --no-cache)",
              lambda p: [*bl, *p, "-j", jobs, "--no-cache", "--exit-zero", "--quiet"],
-             both, args.repeat, env=bl_env),
+             both, args.repeat, env=bl_env, env_shown=bl_shown),
         Tool("breaklint_warm", "breaklint (warm cache)",
              lambda p: [*bl, *p, "-j", jobs, "--exit-zero", "--quiet"],
-             both, args.repeat, env=bl_env, prime_cache=True,
+             both, args.repeat, env=bl_env, env_shown=bl_shown, prime_cache=True,
              note="run once to fill the cache (untimed), then timed re-runs"),
         Tool("ruff", "ruff check (default rules)",
              lambda p: [str(peers / "ruff"), "check", "--isolated", "--no-cache",
@@ -145,7 +147,7 @@ def measure(tool: Tool, corpus: Corpus, paths: list[str], jobs: int, cwd: Path) 
     where = paths[0] if len(paths) == 1 else f"<the {len(paths)} {corpus.name} files>"
     shown = " ".join(where if a == "\0" else shlex.quote(a)
                      for a in ["taskset", "-c", core_list(jobs), *tool.argv(["\0"])])
-    env_prefix = " ".join(f"{k}={v}" for k, v in tool.env.items())
+    env_prefix = " ".join(f"{k}={v}" for k, v in (tool.env_shown or tool.env).items())
     m = Measurement(tool.key, corpus.name, [], [], [], [], (env_prefix + " " + shown).strip(),
                     0, "")
     if tool.prime_cache:
@@ -175,11 +177,13 @@ def versions(args: argparse.Namespace) -> dict:
     peers = args.peers_venv / "bin"
     git = subprocess.run(["git", "-C", str(REPO), "rev-parse", "--short", "HEAD"],
                          capture_output=True, text=True)
-    bl_env = {"PYTHONPATH": str(Path(args.breaklint_src).resolve())} if args.breaklint_src else {}
+    bl_env = breaklint_env(args)
+    dirty = subprocess.run(["git", "-C", str(REPO), "status", "--porcelain", "--", "src"],
+                           capture_output=True, text=True).stdout.strip()
     return {
         "breaklint": tool_version([args.breaklint_python, "-c",
                                    "import breaklint; print(breaklint.__version__)"], bl_env),
-        "breaklint_git": git.stdout.strip() or "unknown",
+        "breaklint_git": (git.stdout.strip() or "unknown") + ("+uncommitted" if dirty else ""),
         "torchfix": tool_version([str(peers / "torchfix"), "--version"]),
         "fixit": tool_version([str(peers / "fixit"), "--version"]),
         "ruff": tool_version([str(peers / "ruff"), "--version"]),
@@ -206,10 +210,22 @@ def machine() -> dict:
             "os": platform.platform()}
 
 
-def breaklint_available(python: str, src: str) -> bool:
-    env = {**os.environ, "PYTHONPATH": str(Path(src).resolve())} if src else None
+def breaklint_env(args: argparse.Namespace) -> dict:
+    """An uninstalled checkout goes on breaklint's path only, never on the peers'."""
+    return {"PYTHONPATH": args.breaklint_snapshot} if args.breaklint_snapshot else {}
+
+
+def snapshot_source(src: str, into: Path) -> str:
+    """Copy src/breaklint aside so that edits made while we measure (the checkout is shared)
+    neither mix two versions into one table nor invalidate the warm cache between runs."""
+    shutil.copytree(Path(src).resolve() / "breaklint", into / "breaklint",
+                    ignore=shutil.ignore_patterns("__pycache__"))
+    return str(into)
+
+
+def breaklint_available(python: str, env: dict) -> bool:
     probe = subprocess.run([python, "-m", "breaklint", "check", "--help"],
-                           capture_output=True, text=True, env=env)
+                           capture_output=True, text=True, env={**os.environ, **env})
     return probe.returncode == 0
 
 
@@ -229,6 +245,8 @@ def ratios(results: dict) -> list[dict]:
                         "corpus": corpus, "breaklint": mode, "peer": peer,
                         # >1 means breaklint is faster than the peer.
                         "speedup": theirs["wall_best_s"] / mine["wall_best_s"],
+                        # The same on CPU seconds: steadier when others share the machine.
+                        "cpu_speedup": min(theirs["cpu_s"]) / min(mine["cpu_s"]),
                     })
     return rows
 
@@ -276,6 +294,10 @@ def summarise(m: Measurement, corpus: Corpus, tool: Tool) -> dict:
     }
 
 
+def verdict(speedup: float) -> str:
+    return f"{speedup:.1f}x faster" if speedup >= 1 else f"{1 / speedup:.1f}x slower"
+
+
 def format_table(results: dict) -> str:
     head = f"{'tool':32} {'corpus':10} {'lines':>9} {'wall s':>9} {'cpu s':>9} {'lines/s':>10} {'runs':>4}"
     rows = [head, "-" * len(head)]
@@ -286,9 +308,7 @@ def format_table(results: dict) -> str:
     rows.append("")
     for r in results["ratios"]:
         rows.append(f"{r['breaklint']:15} vs {r['peer']:9} on {r['corpus']:7}: "
-                    f"{r['speedup']:8.2f}x faster" if r["speedup"] >= 1 else
-                    f"{r['breaklint']:15} vs {r['peer']:9} on {r['corpus']:7}: "
-                    f"{1 / r['speedup']:8.2f}x slower")
+                    f"wall {verdict(r['speedup']):>14}, CPU {verdict(r['cpu_speedup']):>14}")
     rows.append("")
     for g in results["goals"]:
         rows.append(f"[{'MET ' if g['met'] else 'MISS'}] {g['goal']}: {g['detail']}")
@@ -319,11 +339,11 @@ def markdown(results: dict, invocation: str) -> str:
     for m in results["measurements"]:
         lines.append(f"| {m['label']} | {m['corpus']} | {m['wall_best_s']:.3f} | "
                      f"{min(m['cpu_s']):.2f} | {m['lines_per_s']:,} | {len(m['wall_s'])} |")
-    lines += ["", "| breaklint | peer | corpus | breaklint is |", "|---|---|---|---:|"]
+    lines += ["", "| breaklint | peer | corpus | breaklint's wall time | breaklint's CPU time |",
+              "|---|---|---|---:|---:|"]
     for r in results["ratios"]:
-        verdict = (f"{r['speedup']:.1f}x faster" if r["speedup"] >= 1
-                   else f"{1 / r['speedup']:.1f}x slower")
-        lines.append(f"| {r['breaklint']} | {r['peer']} | {r['corpus']} | {verdict} |")
+        lines.append(f"| {r['breaklint']} | {r['peer']} | {r['corpus']} | "
+                     f"{verdict(r['speedup'])} | {verdict(r['cpu_speedup'])} |")
     lines += ["", "| goal | met | measured |", "|---|---|---|"]
     for g in results["goals"]:
         lines.append(f"| {g['goal']} | {'yes' if g['met'] else '**no**'} | {g['detail']} |")
@@ -341,7 +361,8 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     p.add_argument("--corpus-root", type=Path, default=DEFAULT_CORPUS_ROOT)
     p.add_argument("--breaklint-python", default=DEFAULT_BREAKLINT_PYTHON)
     p.add_argument("--breaklint-src", default="",
-                   help="run breaklint from this source dir (PYTHONPATH) instead of the installed one")
+                   help="run breaklint from this source dir (e.g. src), copied aside at the start, "
+                        "instead of the installed one")
     p.add_argument("--peers-venv", type=Path, default=DEFAULT_PEERS_VENV)
     p.add_argument("--only", default="", help="comma list of tool keys to run")
     p.add_argument("--slow-peers-full", action="store_true",
@@ -360,6 +381,9 @@ def main(argv: list[str] | None = None) -> int:
     corpora = {"full": full_corpus(package_dir), "subset": modeling_subset(package_dir)}
     corpus_paths = {"full": [str(package_dir)],
                     "subset": [str(f) for f in corpora["subset"].files]}
+    snapshot_dir = tempfile.TemporaryDirectory(prefix="breaklint-src-")
+    args.breaklint_snapshot = (snapshot_source(args.breaklint_src, Path(snapshot_dir.name))
+                               if args.breaklint_src else "")
     tools = build_tools(args)
     only = {k for k in args.only.split(",") if k}
     reuse = {k for k in args.reuse.split(",") if k}
@@ -370,7 +394,8 @@ def main(argv: list[str] | None = None) -> int:
         previous = {(m["tool"], m["corpus"]): {**m, "reused_from": m.get("reused_from", old["date"])}
                     for m in old["measurements"]}
 
-    have_breaklint = breaklint_available(args.breaklint_python, args.breaklint_src)
+    versions_at_start = versions(args)  # the snapshot's commit, not whatever HEAD is by the end
+    have_breaklint = breaklint_available(args.breaklint_python, breaklint_env(args))
     if not have_breaklint:
         print(f"note: `{args.breaklint_python} -m breaklint check` is not runnable; "
               "skipping breaklint", file=sys.stderr)
@@ -406,7 +431,7 @@ def main(argv: list[str] | None = None) -> int:
         "date": dt.datetime.now(dt.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
         "jobs": args.jobs,
         "machine": machine(),
-        "versions": versions(args),
+        "versions": versions_at_start,
         "corpora": {k: c.as_json() for k, c in corpora.items()},
         "measurements": measurements,
         "invocation": invocation,
