@@ -92,7 +92,7 @@ def build(name):
     import torch
     from e3nn import math, nn, o3
     from e3nn.nn.models import gate_points_2102 as g2102
-    from e3nn.nn.models import v2106
+    from e3nn.nn.models.v2106 import gate_points_networks as v2106
 
     Pair, Fn = _wrappers()
     namespace = {"torch": torch, "o3": o3, "nn": nn, "math": math, "v2106": v2106, "g2102": g2102,
