@@ -145,6 +145,26 @@ def involved_files(before: Observation, executed: dict[str, list[int]], module_f
     return sorted(f for f in files if f and os.path.isfile(f) and f.endswith(".py"))
 
 
+def unshadow(obs: Observation, shadow_root: str, user_root: str) -> Observation:
+    """Name the user's files instead of their shadow copies (line numbers stay those of the fixed text)."""
+    prefix = os.path.realpath(shadow_root) + os.sep
+
+    def back(path: str | None) -> str | None:
+        if path and os.path.realpath(path).startswith(prefix):
+            return os.path.join(user_root, os.path.realpath(path)[len(prefix):])
+        return path
+
+    for b in obs.breaks:
+        b.file = back(b.file)
+        b.reported_at = (back(b.reported_at.rsplit(":", 1)[0]) + ":" + b.reported_at.rsplit(":", 1)[1]
+                         if ":" in b.reported_at else b.reported_at)
+        for fr in b.user_stack:
+            fr.file = back(fr.file)
+    for sf in obs.skipped_frames:
+        sf.file, sf.break_file = back(sf.file), back(sf.break_file)
+    return obs
+
+
 def static_findings(files: list[str], root: str, config_file: str | None) -> list[FindingRef]:
     from ..config import Settings, load_settings
     from ..engine import check_paths
@@ -216,7 +236,7 @@ def _confirm(report: TargetReport, spec, opts: ConfirmOptions, work: str, cwd: s
         r = run_worker({**base, "action": "observe", "root_override": shadow_root, "reference_from": True},
                        opts.timeout, work, opts.env)
         if r.ok:
-            report.after = Observation.from_dict(r.data["observation"])
+            report.after = unshadow(Observation.from_dict(r.data["observation"]), shadow_root, root)
             report.comparison = r.data.get("comparison")
             report.transfer = r.data.get("transfer")
         else:

@@ -57,7 +57,7 @@ def print_terminal(reports: list[TargetReport], console=None, verbose: bool = Fa
     console = console or Console(emoji=False)
     table = Table(title="breaklint confirm", caption=LEGEND, show_lines=False)
     for key, title in COLUMNS:
-        table.add_column(title, overflow="fold", no_wrap=key != "target")
+        table.add_column(title, overflow="fold", no_wrap=key != "target", min_width=16 if key == "target" else None)
     for r in reports:
         row = summary_row(r)
         table.add_row(*[row[k] for k, _ in COLUMNS])
@@ -91,7 +91,8 @@ def _print_details(console, r: TargetReport, verbose: bool) -> None:
             console.print(f"  [yellow]not breaking on this torch[/] {escape(_rel(f.path))}:{f.row}: {f.code}")
     if r.after is not None:
         for b in r.after.breaks:
-            console.print(f"  [magenta]after fix[/] {escape(_rel(b.file))}:{b.line}: {escape(b.gb_type)} [{b.gb_id}]")
+            console.print(f"  [magenta]after fix[/] {escape(_rel(b.file))}:{b.line} (line in the fixed text): "
+                          f"{escape(b.gb_type)} [{b.gb_id}]")
     if r.comparison:
         c = r.comparison
         console.print(f"  outputs {'equal' if c['equal'] else '[red]DIFFER[/]'} (rtol={c['rtol']:g}, atol={c['atol']:g}, "
