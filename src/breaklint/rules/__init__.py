@@ -2,21 +2,35 @@
 from __future__ import annotations
 
 from .base import Example, Rule, parse_version
+from .bl103_item_call import ItemCall
+from .bl104_tolist_call import TolistCall
 from .bl201_print import PrintInCompiledCode
+from .bl202_logging_call import LoggingCall
+from .bl203_warnings_warn import WarningsWarn
+from .bl204_debugger_call import DebuggerCall
 from .bl301_module_in_forward import ModuleInForward
 from .bl302_parameter_in_forward import ParameterInForward
 from .bl303_grad_mode_in_forward import GradModeInForward
 from .bl401_dynamic_shape_op import DynamicShapeOp
 from .bl402_one_hot_without_num_classes import OneHotWithoutNumClasses
+from .bl501_explicit_graph_break import ExplicitGraphBreak
+from .bl502_untraceable_call import UntraceableCall
 from .bl503_autograd_in_compiled import AutogradInCompiled
 
 _RULES: list[type[Rule]] = [
+    ItemCall,
+    TolistCall,
     PrintInCompiledCode,
+    LoggingCall,
+    WarningsWarn,
+    DebuggerCall,
     ModuleInForward,
     ParameterInForward,
     GradModeInForward,
     DynamicShapeOp,
     OneHotWithoutNumClasses,
+    ExplicitGraphBreak,
+    UntraceableCall,
     AutogradInCompiled,
 ]
 

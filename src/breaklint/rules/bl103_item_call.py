@@ -1,0 +1,150 @@
+"""BL103: a Python scalar pulled out of a tensor (`.item()`, `float(t)`, `int(t)`, `bool(t)`)
+outside a branch condition. Inside an if/while/ternary test the same call is BL102's."""
+from __future__ import annotations
+
+import ast
+from typing import Optional
+
+from .base import Example, Rule
+
+SCALAR_BUILTINS = ("float", "int", "bool")
+# Receivers whose `.item()` is not a tensor's: numpy scalars and arrays.
+NON_TORCH_ROOTS = ("numpy.", "np.", "math.")
+
+
+def in_branch_condition(node: ast.AST, parents: list[ast.AST]) -> bool:
+    """True when `node` sits in the test of an if/while statement or of a ternary (BL102's ground).
+
+    Only the innermost statement counts: a call in an `if` body is not in its condition.
+    """
+    path = parents + [node]
+    for i in range(len(path) - 2, -1, -1):
+        ancestor, child = path[i], path[i + 1]
+        if isinstance(ancestor, ast.IfExp) and child is ancestor.test:
+            return True
+        if isinstance(ancestor, (ast.If, ast.While)):
+            return child is ancestor.test
+        if isinstance(ancestor, ast.stmt):
+            return False
+    return False
+
+
+def scalar_extraction(node: ast.Call, ctx) -> Optional[str]:
+    """The spelling of a tensor -> Python scalar conversion, or None when `node` is not one."""
+    func = node.func
+    if isinstance(func, ast.Attribute) and func.attr == "item" and not node.args and not node.keywords:
+        receiver = func.value
+        if ctx.is_known_non_tensor(receiver) or isinstance(receiver, (ast.Constant, ast.JoinedStr)):
+            return None
+        if (ctx.qualify(receiver) or "").startswith(NON_TORCH_ROOTS):
+            return None
+        return ".item()"
+    if isinstance(func, ast.Name) and func.id in SCALAR_BUILTINS and len(node.args) == 1 \
+            and not node.keywords and not ctx.file.imports.is_bound(func.id):
+        if ctx.is_tensor(node.args[0]):
+            return f"{func.id}(tensor)"
+    return None
+
+
+class ItemCall(Rule):
+    code = "BL103"
+    name = "item-call"
+    summary = ".item() / float(t) / int(t) / bool(t) turns a tensor into a Python scalar and breaks the graph"
+    gb_ids = ("GB0124",)
+    fix_availability = None
+    node_types = (ast.Call,)
+    # 2.13: measured on CPU (y.sum().item(), float/int/bool of a tensor: GB0124 each).
+    # 2.11 and 2.15: from shared/CATALOGUE.md.
+    verdicts = {"2.11": True, "2.13": True, "2.15": True}
+
+    def check(self, node: ast.Call, ctx) -> None:
+        what = scalar_extraction(node, ctx)
+        if what is None or in_branch_condition(node, ctx.parents):
+            return
+        ctx.report(node, f"{what} copies a tensor value into Python and breaks the graph; keep it a "
+                         "tensor, state its range with torch._check, or set "
+                         "torch._dynamo.config.capture_scalar_outputs = True")
+
+    VALID = [
+        Example("""
+import torch
+from torch import nn
+
+
+class Scale(nn.Module):
+    def forward(self, x):
+        n = int(x.shape[0])          # a size, not a tensor
+        s = float(x.size(-1)) ** 0.5
+        return x * x.sum() / (n * s)  # the sum stays a tensor
+
+
+def report(model, x):
+    return model(x).sum().item()     # outside traced code: fine
+
+
+def factory():
+    return Scale(), (torch.randn(4, 3),)
+"""),
+            # In a condition it is BL102's finding, not this rule's (it does break: not runnable here).
+        Example("""
+import torch
+from torch import nn
+
+
+class Clip(nn.Module):
+    def forward(self, x):
+        if x.abs().max().item() > 10:
+            x = x / 10
+        y = x * 2 if float(x.sum()) > 0 else x
+        return y
+
+
+def factory():
+    return Clip(), (torch.randn(4),)
+""", runnable=False),
+    ]
+    INVALID = [
+        Example("""
+import torch
+from torch import nn
+
+
+class Normalize(nn.Module):
+    def forward(self, x):
+        y = x + 1
+        scale = y.abs().max().item()
+        return y / scale
+
+
+def factory():
+    return Normalize(), (torch.randn(8),)
+"""),
+        Example("""
+import torch
+
+
+@torch.compile
+def pad_to_longest(x, lengths):
+    width = int(lengths.max())
+    return x[:, :width] * 2
+
+
+def factory():
+    return pad_to_longest, (torch.randn(2, 6), torch.tensor([3, 5]))
+"""),
+        Example("""
+import torch
+from torch import nn
+
+
+class Gate(nn.Module):
+    def forward(self, x):
+        y = torch.sigmoid(x)
+        self.last_open = bool(y.mean() > 0.5)
+        return y * x
+
+
+def factory():
+    return Gate(), (torch.randn(4),)
+"""),
+    ]

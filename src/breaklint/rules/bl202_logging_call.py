@@ -1,0 +1,254 @@
+"""BL202: logging calls in traced code: `logger.info(...)`, `logging.warning(...)`,
+`self.logger.debug(...)`, transformers' `logger.warning_once(...)`."""
+from __future__ import annotations
+
+import ast
+import re
+from typing import Optional
+
+from ..names import dotted
+from ..rewrite import guard_fix
+from .base import Example, Rule
+
+LOGGER_METHODS = {"debug", "info", "warning", "warn", "error", "exception", "critical", "fatal", "log",
+                  "warning_once", "info_once"}
+# Functions of the `logging` module that log (not getLogger, basicConfig...).
+MODULE_FUNCTIONS = {"debug", "info", "warning", "warn", "error", "exception", "critical", "fatal", "log"}
+LOGGER_NAME = re.compile(r"^_*(logger|log|LOGGER|LOG|Logger)$")
+# Factories whose result is a logging.Logger: logging.getLogger, transformers' / diffusers' get_logger.
+LOGGER_FACTORY = re.compile(r"(^|\.)(getLogger|get_logger)$")
+
+
+def logger_bindings(tree: ast.Module, imports) -> set[str]:
+    """Dotted names (`logger`, `self.log`, `_LOG`) assigned from a logger factory in this file."""
+    bound: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Assign):
+            targets, value = node.targets, node.value
+        elif isinstance(node, ast.AnnAssign) and node.value is not None:
+            targets, value = [node.target], node.value
+        else:
+            continue
+        if not (isinstance(value, ast.Call) and LOGGER_FACTORY.search(imports.qualify(value.func) or "")):
+            continue
+        for target in targets:
+            name = dotted(target)
+            if name:
+                bound.add(name)
+    return bound
+
+
+def _last_name(node: ast.AST) -> Optional[str]:
+    if isinstance(node, ast.Name):
+        return node.id
+    if isinstance(node, ast.Attribute):
+        return node.attr
+    return None
+
+
+class LoggingCall(Rule):
+    code = "BL202"
+    name = "logging-call"
+    summary = "logging calls (logger.info, logging.warning, logger.warning_once) break the graph"
+    # Logger methods: GB0291. Module-level logging.*(): GB4841 ("Unsupported python_type() call").
+    gb_ids = ("GB0291", "GB4841")
+    fix_availability = "safe"
+    node_types = (ast.Call,)
+    # 2.13: measured on CPU, including logger.debug on a logger whose level disables it (it still
+    # breaks: Dynamo does not look at the level). 2.11 and 2.15: from shared/CATALOGUE.md.
+    verdicts = {"2.11": True, "2.13": True, "2.15": True}
+
+    def __init__(self):
+        # One file at a time: the tree is kept so that its id cannot be reused by another file's.
+        self._tree: Optional[ast.Module] = None
+        self._names: set[str] = set()
+
+    def check(self, node: ast.Call, ctx) -> None:
+        func = node.func
+        if isinstance(func, ast.Name):  # from logging import warning
+            qual = ctx.qualify(func) or ""
+            method = qual.rpartition(".")[2]
+            if qual != f"logging.{method}" or method not in MODULE_FUNCTIONS:
+                return
+        elif isinstance(func, ast.Attribute):
+            method = func.attr
+            if not self._is_logging(method, func.value, node, ctx):
+                return
+        else:
+            return
+        stmt = ctx.statement
+        fix = None
+        if isinstance(stmt, ast.Expr) and stmt.value is node:
+            fix = guard_fix(ctx, stmt, "the log call")
+        ctx.report(node, f"logging call .{method}() breaks the graph; guard it with "
+                         "`if not torch.compiler.is_compiling():` or move it out of compiled code", fix)
+
+    def _is_logging(self, method: str, receiver: ast.AST, node: ast.Call, ctx) -> bool:
+        if ctx.qualify(receiver) == "logging":
+            return method in MODULE_FUNCTIONS
+        if method not in LOGGER_METHODS or ctx.is_tensor(receiver):
+            return False
+        if method == "log" and len(node.args) + len(node.keywords) < 2:
+            return False  # Logger.log(level, msg); a one-argument .log() is math, not logging
+        if isinstance(receiver, ast.Call):  # logging.getLogger(__name__).info(...)
+            return bool(LOGGER_FACTORY.search(ctx.qualify(receiver.func) or ""))
+        name = dotted(receiver)
+        if name is None:
+            return False
+        if name in self._logger_names(ctx):
+            return True
+        return bool(LOGGER_NAME.match(_last_name(receiver) or ""))
+
+    def _logger_names(self, ctx) -> set[str]:
+        if self._tree is not ctx.file.tree:
+            self._tree = ctx.file.tree
+            self._names = logger_bindings(ctx.file.tree, ctx.file.imports)
+        return self._names
+
+    VALID = [
+        Example("""
+import logging
+
+import torch
+from torch import nn
+
+logger = logging.getLogger(__name__)
+
+
+class Net(nn.Module):
+    def forward(self, x):
+        if not torch.compiler.is_compiling():
+            logger.info("input %s", tuple(x.shape))
+        y = x.log()                  # Tensor.log, not logging
+        return torch.log(y.exp())
+
+
+def train_step(model, x):
+    logger.info("step")              # outside traced code: fine
+    return model(x)
+
+
+def factory():
+    return Net(), (torch.rand(4) + 1,)
+"""),
+    ]
+    INVALID = [
+        Example("""
+import logging
+
+import torch
+from torch import nn
+
+logger = logging.getLogger(__name__)
+
+
+class Net(nn.Module):
+    def forward(self, x):
+        y = x * 2
+        logger.debug("y %s", tuple(y.shape))  # level off: still a break
+        return y + 1
+
+
+def factory():
+    return Net(), (torch.randn(4),)
+""", fixed="""
+import logging
+
+import torch
+from torch import nn
+
+logger = logging.getLogger(__name__)
+
+
+class Net(nn.Module):
+    def forward(self, x):
+        y = x * 2
+        if not torch.compiler.is_compiling():
+            logger.debug("y %s", tuple(y.shape))  # level off: still a break
+        return y + 1
+
+
+def factory():
+    return Net(), (torch.randn(4),)
+"""),
+        Example("""
+import logging
+
+import torch
+
+
+@torch.compile
+def step(x):
+    y = x.relu()
+    logging.warning(
+        "root logger: %d items", y.numel()
+    )
+    return y * 2
+
+
+def factory():
+    return step, (torch.randn(4),)
+""", fixed="""
+import logging
+
+import torch
+
+
+@torch.compile
+def step(x):
+    y = x.relu()
+    if not torch.compiler.is_compiling():
+        logging.warning(
+            "root logger: %d items", y.numel()
+        )
+    return y * 2
+
+
+def factory():
+    return step, (torch.randn(4),)
+"""),
+        Example("""
+import logging
+
+import torch
+from torch import nn
+
+
+class Block(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.events = logging.getLogger("block")
+        self.proj = nn.Linear(4, 4)
+
+    def forward(self, x):
+        h = self.proj(x)
+        self.events.info("projected")
+        return h.relu()
+
+
+def factory():
+    return Block(), (torch.randn(2, 4),)
+""", fixed="""
+import logging
+
+import torch
+from torch import nn
+
+
+class Block(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.events = logging.getLogger("block")
+        self.proj = nn.Linear(4, 4)
+
+    def forward(self, x):
+        h = self.proj(x)
+        if not torch.compiler.is_compiling():
+            self.events.info("projected")
+        return h.relu()
+
+
+def factory():
+    return Block(), (torch.randn(2, 4),)
+"""),
+    ]

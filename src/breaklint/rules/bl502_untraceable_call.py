@@ -1,0 +1,205 @@
+"""BL502: calls Dynamo cannot trace and runs eagerly in a graph break: clocks, RNG seeding,
+NumPy's scalar random draws, copying tensors, printing a tensor to a string, data_ptr() compared.
+
+Every sub-pattern below was measured on torch 2.13 CPU; patterns that looked similar but do not
+break there are deliberately absent (see the comments)."""
+from __future__ import annotations
+
+import ast
+from typing import Optional
+
+from .base import Example, Rule
+
+# GB0007 "Attempted to call function marked as skipped". time.sleep is unmeasured: left out.
+CLOCKS = {f"time.{name}" for name in (
+    "time", "time_ns", "perf_counter", "perf_counter_ns", "monotonic", "monotonic_ns",
+    "process_time", "process_time_ns")}
+# GB0007. torch.seed() does NOT break on 2.13 (measured): left out.
+SEEDS = {"torch.manual_seed", "torch.random.manual_seed", "torch.cuda.manual_seed",
+         "torch.cuda.manual_seed_all"}
+# NumPy random draws that produce a Python scalar (GB0033, data-dependent) or that Dynamo's numpy
+# tracing does not support (GB0294). Array draws such as np.random.randn(4) or normal(size=4),
+# np.random.seed and np.random.shuffle do NOT break on 2.13 (measured): left out.
+NP_ALWAYS = {"default_rng", "permutation", "choice"}
+NP_SCALAR_NO_ARGS = {"rand", "randn", "random"}  # a scalar only when called without a size
+NP_SCALAR_TWO_PARAMS = {"randint", "uniform", "normal"}  # (low, high) / (loc, scale), no size
+
+
+def _np_random_break(node: ast.Call, qual: str) -> bool:
+    if not qual.startswith("numpy.random.") or qual.count(".") != 2:
+        return False
+    name = qual.rsplit(".", 1)[1]
+    if name in NP_ALWAYS:
+        return True
+    has_size = any(kw.arg == "size" for kw in node.keywords)
+    if any(isinstance(a, ast.Starred) for a in node.args) or any(kw.arg is None for kw in node.keywords):
+        return False
+    if name in NP_SCALAR_NO_ARGS:
+        return not node.args and not node.keywords
+    if name in NP_SCALAR_TWO_PARAMS:
+        return not has_size and len(node.args) <= 2
+    return False
+
+
+def _holds_tensor(node: ast.AST, ctx) -> bool:
+    if ctx.is_tensor(node):
+        return True
+    if isinstance(node, (ast.List, ast.Tuple)):
+        return any(ctx.is_tensor(e) for e in node.elts)
+    return False
+
+
+def untraceable(node: ast.Call, ctx) -> Optional[str]:
+    """What is wrong with this call, as a message, or None."""
+    func = node.func
+    qual = ctx.qualify(func) or ""
+    if qual in CLOCKS:
+        return f"{qual}() is skipped by Dynamo and breaks the graph; time outside the compiled " \
+               "region (or use torch.cuda.Event / the profiler)"
+    if qual in SEEDS:
+        return f"{qual}() breaks the graph; seed once before calling the compiled code"
+    if _np_random_break(node, qual):
+        return f"np.random.{qual.rsplit('.', 1)[1]}() breaks the graph here; use torch's RNG " \
+               "(torch.rand, torch.randint, torch.randperm)"
+    if qual == "copy.deepcopy" and node.args and _holds_tensor(node.args[0], ctx):
+        return "copy.deepcopy() of a tensor breaks the graph; use .clone()"
+    if qual == "copy.copy" and node.args and ctx.is_tensor(node.args[0]):
+        return "copy.copy() of a tensor breaks the graph; use the tensor itself or .clone()"
+    if isinstance(func, ast.Name) and func.id in ("repr", "str") and len(node.args) == 1 \
+            and not node.keywords and not ctx.file.imports.is_bound(func.id) and ctx.is_tensor(node.args[0]):
+        return f"{func.id}() of a tensor needs its values and breaks the graph; format it outside " \
+               "compiled code or guard it with `if not torch.compiler.is_compiling():`"
+    if isinstance(func, ast.Attribute) and func.attr == "data_ptr" and not node.args \
+            and isinstance(ctx.parent, (ast.Compare, ast.BinOp)) and not ctx.is_known_non_tensor(func.value):
+        # Reading data_ptr() is traced; comparing it breaks (GB5976), arithmetic on it skips the frame.
+        return "comparing or computing with .data_ptr() breaks the graph; compare tensors with " \
+               "`a is b` or track aliasing outside compiled code"
+    return None
+
+
+class UntraceableCall(Rule):
+    code = "BL502"
+    name = "untraceable-call"
+    summary = "clocks, seeding, NumPy scalar RNG, deepcopy/repr of tensors, data_ptr() comparisons break the graph"
+    gb_ids = ("GB0007", "GB0033", "GB0294", "GB4198", "GB0208", "GB0569", "GB0059", "GB5976", "GB0088")
+    fix_availability = None
+    node_types = (ast.Call,)
+    # 2.13: every sub-pattern measured on CPU (np.random with numpy installed). 2.11 and 2.15 come
+    # from shared/CATALOGUE.md for clocks, manual_seed, deepcopy of a tensor, repr and data_ptr.
+    # random.random() breaks on 2.13 but not on 2.15 (catalogue): a rule has one verdict per
+    # version, so it is left out rather than flagged wrongly for 2.15 users.
+    verdicts = {"2.11": True, "2.13": True, "2.15": True}
+
+    def check(self, node: ast.Call, ctx) -> None:
+        message = untraceable(node, ctx)
+        if message is not None:
+            ctx.report(node, message)
+
+    VALID = [
+        Example("""
+import copy
+import time
+
+import torch
+from torch import nn
+
+
+class Net(nn.Module):
+    def forward(self, x):
+        cfg = copy.deepcopy({"scale": 2})   # no tensor inside: traced
+        label = f"shape {x.shape}"           # f-strings do not break
+        y = x.view(-1)
+        ptr = y.data_ptr()                   # reading it is fine; comparing it is not
+        return y * cfg["scale"], label, ptr
+
+
+def timed(model, x):
+    start = time.perf_counter()              # outside traced code: fine
+    model(x)
+    return time.perf_counter() - start
+
+
+def factory():
+    return Net(), (torch.randn(4),)
+"""),
+    ]
+    INVALID = [
+        Example("""
+import time
+
+import torch
+from torch import nn
+
+
+class Net(nn.Module):
+    def forward(self, x):
+        start = time.perf_counter()
+        y = x * 2
+        return y, start
+
+
+def factory():
+    return Net(), (torch.randn(4),)
+"""),
+        Example("""
+import torch
+
+
+@torch.compile
+def noisy(x):
+    y = x * 2
+    torch.manual_seed(0)
+    return y + torch.randn_like(y)
+
+
+def factory():
+    return noisy, (torch.randn(4),)
+"""),
+        Example("""
+import copy
+
+import torch
+from torch import nn
+
+
+class Net(nn.Module):
+    def forward(self, x):
+        y = x + 1
+        snapshot = copy.deepcopy(y)
+        text = repr(y)
+        return snapshot * 2, text
+
+
+def factory():
+    return Net(), (torch.randn(4),)
+"""),
+        Example("""
+import torch
+from torch import nn
+
+
+class Net(nn.Module):
+    def forward(self, x):
+        y = x.view(-1)
+        if y.data_ptr() == x.data_ptr():
+            return y * 2
+        return y
+
+
+def factory():
+    return Net(), (torch.randn(4),)
+"""),
+        # Not runnable: numpy is not a breaklint dependency.
+        Example("""
+import numpy as np
+import torch
+from torch import nn
+
+
+class Net(nn.Module):
+    def forward(self, x):
+        y = x + 1
+        jitter = np.random.uniform(0.0, 0.1)
+        return y * (1 + jitter)
+""", runnable=False),
+    ]
