@@ -129,10 +129,17 @@ def test_github_annotations(hazard):
     result = invoke("check", "--output-format", "github", "pkg", "missing.py")
     assert result.exit_code == 1
     lines = result.stdout.strip().splitlines()
-    assert lines[0] == ("::warning title=breaklint (BL201),file=pkg/a.py,line=7,col=9,endLine=7,endColumn=28::"
+    assert lines[0] == ("::warning file=pkg/a.py,line=7,col=9,endLine=7,endColumn=28,title=breaklint (BL201)::"
                         "pkg/a.py:7:9: BL201 print() breaks the graph; guard it with `if not "
                         "torch.compiler.is_compiling():` or remove it")
-    assert lines[1] == "::error title=breaklint,file=missing.py::missing.py: no such file or directory"
+    assert lines[1] == "::error file=missing.py,title=breaklint::missing.py: no such file or directory"
+
+
+def test_github_escapes_special_characters(project, monkeypatch):
+    register(monkeypatch, fake_rule("BL901", "hazard"))
+    write(project / "we,ird:name.py", HAZARD.replace('print("x", x.shape)', "hazard(x)"))
+    line = invoke("check", "--output-format", "github", ".").stdout.strip()
+    assert line.startswith("::warning file=we%2Cird%3Aname.py,line=7,")
 
 
 def test_text_report_and_summary(hazard):

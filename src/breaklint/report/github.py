@@ -1,5 +1,5 @@
 """GitHub Actions workflow annotations, shaped like ruff's:
-`::warning title=breaklint (CODE),file=PATH,line=R,col=C,endLine=R,endColumn=C::PATH:R:C: CODE message`."""
+`::warning file=PATH,line=R,col=C,endLine=R,endColumn=C,title=breaklint (CODE)::PATH:R:C: CODE message`."""
 from __future__ import annotations
 
 import os
@@ -20,10 +20,10 @@ def render(result: CheckResult) -> str:
     for f in result.findings:
         path = os.path.relpath(f.path)
         lines.append(
-            f"::warning title={_escape_property(f'breaklint ({f.code})')},file={_escape_property(path)},"
-            f"line={f.start.row},col={f.start.column},endLine={f.end.row},endColumn={f.end.column}"
+            f"::warning file={_escape_property(path)},line={f.start.row},col={f.start.column},"
+            f"endLine={f.end.row},endColumn={f.end.column},title={_escape_property(f'breaklint ({f.code})')}"
             f"::{_escape(f'{path}:{f.start.row}:{f.start.column}: {f.code} {f.message}')}")
     for e in result.errors:
         path = os.path.relpath(e.path)
-        lines.append(f"::error title=breaklint,file={_escape_property(path)}::{_escape(f'{path}: {e.message}')}")
+        lines.append(f"::error file={_escape_property(path)},title=breaklint::{_escape(f'{path}: {e.message}')}")
     return "\n".join(lines)
