@@ -221,3 +221,43 @@ def test_code_guarded_from_dynamo_is_not_visited():
                 return x
     """
     assert tensor_condition_lines(source) == []
+
+
+def test_lowercase_single_letters_are_not_sizes():
+    # `h` is an RNN's hidden state: found as a missed break by the greedy-decoder fixture.
+    assert tensor_condition_lines("""
+        import torch
+        from torch import nn
+
+        class Cell(nn.Module):
+            def forward(self, x, h):
+                if h.norm() > 1:
+                    return x
+                return h
+    """) == [7]
+
+
+def test_same_file_helpers_returning_tensors_are_tensors():
+    assert tensor_condition_lines("""
+        import torch
+        from torch import nn
+
+        def any_padding(mask):
+            return mask.any()
+
+        def describe(mask):
+            return "padded"
+
+        class Attn(nn.Module):
+            def _has_padding(self, mask):
+                return (mask == 0).any()
+
+            def forward(self, x, mask):
+                if self._has_padding(mask):
+                    x = x * 2
+                if any_padding(mask):
+                    x = x * 3
+                if describe(mask):
+                    x = x * 4
+                return x
+    """) == [16, 18]

@@ -169,17 +169,40 @@ class FileLinter:
             if scope.qualname in envs:
                 return envs[scope.qualname]
             envs[scope.qualname] = None  # cycle guard: recursion sees "unknown"
-            facts = None
-            if scope.cls is not None:
-                if scope.cls.name not in class_facts:
-                    class_facts[scope.cls.name] = ClassFacts(scope.cls, imports)
-                facts = class_facts[scope.cls.name]
+            facts = class_facts_of(scope)
             if scope.is_entry:
                 params = entry_param_facts(scope)
             else:
                 params = callee_param_facts(scope, scopes.call_sites.get(scope.qualname, []), env_of)
-            envs[scope.qualname] = TensorEnv(scope, scopes, imports, facts, params)
+            envs[scope.qualname] = TensorEnv(scope, scopes, imports, facts, params, returns_tensor)
             return envs[scope.qualname]
+
+        returns: dict[str, bool] = {}
+
+        def returns_tensor(call: ast.Call, caller: Scope) -> bool:
+            """Does a same-file function called here return a tensor on every path? Judged in a
+            throwaway env (parameters unknown) so that the answer never depends on which scope's
+            env happened to be built first."""
+            target = scopes.resolve_call(caller, call)
+            if target is None:
+                return False
+            qualname = target[2]
+            if qualname not in returns:
+                returns[qualname] = False  # recursion guard
+                callee = scopes.scopes.get(qualname)
+                if callee is not None:
+                    facts = class_facts_of(callee)
+                    env = TensorEnv(callee, scopes, imports, facts, {}, returns_tensor)
+                    values = [r.value for r in _returns_of(callee.func)]
+                    returns[qualname] = bool(values) and all(v is not None and env.is_tensor(v) for v in values)
+            return returns[qualname]
+
+        def class_facts_of(scope: Scope) -> Optional[ClassFacts]:
+            if scope.cls is None:
+                return None
+            if scope.cls.name not in class_facts:
+                class_facts[scope.cls.name] = ClassFacts(scope.cls, imports)
+            return class_facts[scope.cls.name]
 
         ctx = NodeContext(file, self)
         for scope in scopes.scopes.values():
@@ -302,6 +325,19 @@ def source_lines(source: str) -> list[str]:
     if lines and lines[-1] == "":
         lines.pop()
     return lines
+
+
+def _returns_of(func) -> list[ast.Return]:
+    """The return statements of a function itself, not of functions nested in it."""
+    found, stack = [], list(func.body)
+    while stack:
+        node = stack.pop()
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)):
+            continue
+        if isinstance(node, ast.Return):
+            found.append(node)
+        stack.extend(ast.iter_child_nodes(node))
+    return found
 
 
 def lint_source(source: str, path: str, settings: LintSettings) -> tuple[list[Finding], int]:

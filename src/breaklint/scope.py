@@ -192,7 +192,7 @@ class ModuleScopes:
         while queue:
             scope = queue.popleft()
             for call in _calls_in(scope.func):
-                target = self._resolve_call(scope, call)
+                target = self.resolve_call(scope, call)
                 if target is None:
                     continue
                 cls, func, qualname, bound_self = target
@@ -209,7 +209,7 @@ class ModuleScopes:
                     names.append(node.args[0].id)
         return names
 
-    def _resolve_call(self, scope: Scope, call: ast.Call):
+    def resolve_call(self, scope: Scope, call: ast.Call):
         func = call.func
         # self.method(...) and super().method(...)
         if isinstance(func, ast.Attribute) and scope.cls is not None:

@@ -75,7 +75,7 @@ NON_TENSOR_ANNOTATIONS = re.compile(
     r"Callable|Any|torch\.Size|Size|torch\.dtype|dtype|torch\.device|device)\b")
 # Parameter names that, in model code, hold sizes and counts rather than tensors.
 SIZE_LIKE_NAME = re.compile(
-    r"^(H|W|C|B|N|L|D|T|S|K|h|w|n|k|p|"
+    r"^(H|W|C|B|N|L|D|T|S|K|"
     r"(num|n|use|is|has|do|return|output|max|min|should|enable|apply)_\w+|"
     r"\w*?(^|_)(size|sizes|dim|dims|len|length|count|height|width|idx|offset|stride|ratio|factor|eps|"
     r"rate|prob|mode|flag|kind|type|name|level|depth|first|only|inplace|causal|deterministic|"
@@ -122,8 +122,11 @@ class TensorEnv:
     """Tensor facts for the names of one traced function."""
 
     def __init__(self, scope: Scope, scopes: ModuleScopes, imports: ImportMap,
-                 class_facts: Optional[ClassFacts], param_is_tensor: dict[str, bool]):
+                 class_facts: Optional[ClassFacts], param_is_tensor: dict[str, bool],
+                 call_returns_tensor=None):
         self.scope = scope
+        # Answers "does this call of a same-file function return a tensor?" (engine-provided).
+        self.call_returns_tensor = call_returns_tensor
         self.imports = imports
         self.class_facts = class_facts
         self.self_name = _self_name(scope.func) if scope.cls is not None else None
@@ -258,6 +261,8 @@ class TensorEnv:
 
     def _call_is_tensor(self, node: ast.Call) -> bool:
         func = node.func
+        if self.call_returns_tensor is not None and self.call_returns_tensor(node, self.scope):
+            return True
         qual = normalize_torch(self.imports.qualify(func)) or ""
         if qual.startswith("torch."):
             if qual in NON_TENSOR_TORCH_FUNCS or qual.startswith(NON_TENSOR_NAMESPACES):
