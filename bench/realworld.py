@@ -112,8 +112,9 @@ def observe_all(specs, truth_path: str, outputs_dir: str, timeout: int, refresh:
             summary = truth[key]
             print(f"[observe] {key}: {summary['status']} "
                   f"{len(summary.get('sites', []))} sites {summary.get('error') or ''}"[:300], flush=True)
-            save_json(truth_path, truth)
-    return truth
+            # Merge into what is on disk: another run may have added models meanwhile.
+            save_json(truth_path, load_json(truth_path, {}) | {key: truth[key]})
+    return load_json(truth_path, {}) | truth
 
 
 def _safe(key: str) -> str:

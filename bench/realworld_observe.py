@@ -196,6 +196,14 @@ def observe(spec_module: str, model_name: str, save_output: str | None, compare_
         result["fixed_matches_original"] = ok
         result["fixed_match_detail"] = detail
 
+    # A fresh model (same seed, same weights) for the compiled run: many models set state
+    # lazily on their first call (torchvision's poolers, cached graphs), and the eager run
+    # must not hide those lines from Dynamo.
+    torch.manual_seed(0)
+    model, args, kwargs = spec.build(model_name)
+    if hasattr(model, "eval"):
+        model.eval()
+
     torch._dynamo.reset()
     torch._logging.set_logs(graph_breaks=True)
     collector = RecordCollector()

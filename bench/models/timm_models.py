@@ -6,15 +6,12 @@ DISTRIBUTIONS = ["timm", "torch"]
 ENV = "benchenv-tv"  # timm imports torchvision
 
 MODELS = [
-    "resnet18", "seresnext26d_32x4d", "resnest14d", "res2net50_14w_8s", "dla34", "dpn48b",
-    "efficientnet_b0", "mobilenetv3_small_050", "ghostnetv2_100", "rexnet_100", "regnety_002", "densenet121",
-    "cspresnet50", "hrnet_w18_small", "tresnet_m", "vit_tiny_patch16_224", "deit_tiny_distilled_patch16_224",
-    "beit_base_patch16_224", "cait_xxs24_224", "convit_tiny", "crossvit_tiny_240", "pit_ti_224",
-    "tnt_s_patch16_224", "twins_svt_small", "swin_tiny_patch4_window7_224", "swinv2_cr_tiny_ns_224",
-    "maxvit_nano_rw_256", "efficientformerv2_s0", "levit_128s", "mobilevit_xxs", "poolformer_s12",
-    "convnext_atto", "edgenext_xx_small", "nest_tiny", "xcit_nano_12_p16_224", "gcvit_xxtiny", "fastvit_t8",
-    "tiny_vit_5m_224", "eva02_tiny_patch14_224", "mixer_s32_224", "volo_d1_224", "visformer_tiny",
-    "hiera_tiny_224", "mambaout_femto", "davit_tiny", "skresnet18",
+    "resnet18", "seresnext26d_32x4d", "resnest14d", "dla34", "efficientnet_b0", "mobilenetv3_small_050",
+    "ghostnetv2_100", "regnety_002", "hrnet_w18_small", "tresnet_m", "vit_tiny_patch16_224",
+    "beit_base_patch16_224", "cait_xxs24_224", "convit_tiny", "crossvit_tiny_240", "tnt_s_patch16_224",
+    "twins_svt_small", "swin_tiny_patch4_window7_224", "maxvit_nano_rw_256", "levit_128s", "mobilevit_xxs",
+    "nest_tiny", "xcit_nano_12_p16_224", "gcvit_xxtiny", "fastvit_t8", "eva02_tiny_patch14_224",
+    "volo_d1_224", "hiera_tiny_224", "davit_tiny", "efficientformerv2_s0",
 ]
 
 
