@@ -36,11 +36,6 @@ COMPOSITES = {"attention_padding.py", "greedy_decoder.py", "moe_router.py", "nor
 # Rule bugs the fixtures expose, written up in /work/notes/fixture-findings.md. Strict xfail: once the
 # rule is fixed the test passes, fails as XPASS, and the entry must go. Fixtures are never bent to a bug.
 KNOWN_RULE_BUGS = {
-    ("static", "greedy_decoder.py"): "BL101 misses line 25: forward parameter `h` is taken for a size "
-                                     "(tensors.SIZE_LIKE_NAME), so `h.norm(...)` is not known as a tensor",
-    ("static", "bl101_helper_predicate.py"): "BL101 misses line 19: a same-file helper returning "
-                                             "`padding_mask.any()` is not inferred to return a tensor",
-    ("fix", "greedy_decoder.py"): "same miss: line 25 still breaks after the fix and is not flagged",
     ("fix", "attention_padding.py"): "BL101 offers no torch.where fix: rewrite_branch.is_pure refuses "
                                      "the builtin call float(\"-inf\") in the branch value",
 }
