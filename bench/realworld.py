@@ -281,6 +281,12 @@ def markdown(report: dict) -> str:
     lines.append(f"| **overall** | {t['models_ok']} | {s['break_sites']} | **{s['recall']}** | "
                  f"**{s['precision']}** ({s['findings_on_executed_lines']}) | {g['recall']} | {g['precision']} |")
     lines += ["", "Break sites by Dynamo gb_type: " + ", ".join(f"{k} {v}" for k, v in t["by_gb_type"].items())]
+    patterns = report["score"]["patterns"]
+    lines += ["", "Misses by gb_type: " + (", ".join(f"{k} {len(v)}" for k, v in sorted(
+        patterns["misses_by_gb_type"].items(), key=lambda item: -len(item[1]))) or "none"),
+              "False positives by code: " + (", ".join(f"{k} {len(v)}" for k, v in sorted(
+                  patterns["false_positives_by_code"].items(), key=lambda item: -len(item[1]))) or "none"),
+              "(every miss and false positive, with its source line, is listed in the JSON report)"]
     if r:
         lines += ["", f"Breaks removed by `--fix --unsafe-fixes`: {r['sites_before']} -> {r['sites_after']} break sites "
                       f"on {r['models_rerun_ok']} models that broke (fraction removed {r['fraction_removed']}); "
@@ -314,7 +320,9 @@ def main() -> int:
         truth = load_json(options.truth, {})
     else:
         truth = observe_all(specs, options.truth, outputs_dir, options.timeout, options.refresh, options.model)
-    truth = {k: v for k, v in truth.items() if v.get("spec") in specs_by_name}
+    # Only models that their spec still lists (a spec may drop or rename one).
+    truth = {k: v for k, v in truth.items()
+             if v.get("spec") in specs_by_name and k.split(":", 1)[1] in specs_by_name[v["spec"]].MODELS}
     if options.observe_only:
         print(json.dumps(truth_stats(truth), indent=1))
         return 0

@@ -26,7 +26,7 @@ SPECS = {
     "ToS2Grid": "o3.ToS2Grid(3, (8, 9))",
     "S2Activation": "nn.S2Activation('0e+1o+2e', torch.relu, res=12)",
     "SO3Activation": "nn.SO3Activation(1, 1, torch.relu, resolution=6)",
-    "ReducedTensorProducts": "Fn(lambda x: o3.ReducedTensorProducts('ij=ji', i='1o')(x, x))",
+    "ReducedTensorProducts": "o3.ReducedTensorProducts('ij=ji', i='1o')",
     "soft_one_hot_linspace": "Fn(lambda x: math.soft_one_hot_linspace(x.norm(dim=1), 0.0, 2.0, 8, basis='smooth_finite', cutoff=True))",
 }
 
@@ -79,7 +79,9 @@ def _inputs(name, model):
         return (torch.randn(2, 9, generator=generator),)
     if name == "SO3Activation":
         return (torch.randn(2, 10, generator=generator),)
-    if name in ("SphericalHarmonics", "ReducedTensorProducts", "soft_one_hot_linspace"):
+    if name == "ReducedTensorProducts":
+        return (pos, pos.flip(0))
+    if name in ("SphericalHarmonics", "soft_one_hot_linspace"):
         return (pos,)
     if name == "FullyConnectedNet":
         return (torch.randn(POINTS, 6, generator=generator),)

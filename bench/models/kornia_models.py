@@ -19,7 +19,7 @@ SPECS = {
     "Rotate": "module_of(lambda x: K.geometry.transform.rotate(x, torch.tensor([30.0, 45.0])))",
     "warp_perspective": "module_of(lambda x: K.geometry.transform.warp_perspective(x, torch.eye(3).repeat(2, 1, 1) + 0.01, (32, 32)))",
     "dilation": "module_of(lambda x: K.morphology.dilation(x, torch.ones(3, 3)))",
-    "SSIMLoss": "module_of(lambda x: K.losses.SSIMLoss(5)(x, x.flip(-1)))",
+    "SSIMLoss": "against_flipped(K.losses.SSIMLoss(5))",
     "ColorJitter": "K.augmentation.ColorJitter(0.2, 0.2, 0.2, 0.1, p=1.0)",
     "RandomAffine": "K.augmentation.RandomAffine(15.0, p=1.0)",
     "RandomResizedCrop": "K.augmentation.RandomResizedCrop((24, 24), p=1.0)",

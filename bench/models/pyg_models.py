@@ -73,7 +73,7 @@ SPECS = {
     "EdgePooling": ("n.EdgePooling(F)", "x_ei_batch"),
     "PANPooling": ("n.PANPooling(F)", "x_panM"),
     "MemPooling": ("n.MemPooling(F, H, heads=2, num_clusters=3)", "x_batch"),
-    "global_sort_pool": ("Fn(lambda x, batch: n.aggr.SortAggregation(k=4)(x, batch))", "x_batch"),
+    "SortAggregation": ("n.aggr.SortAggregation(k=4)", "x_batch"),
     "Set2Set": ("n.aggr.Set2SetAggregation(F, processing_steps=2)", "x_batch"),
     "AttentionalAggregation": ("n.aggr.AttentionalAggregation(torch.nn.Linear(F, 1))", "x_batch"),
     "DeepGCNLayer": ("n.DeepGCNLayer(n.GENConv(F, F), torch.nn.LayerNorm(F), torch.nn.ReLU(), block='res+')", "x_ei"),
