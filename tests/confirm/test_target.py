@@ -32,3 +32,14 @@ def test_factory_results_are_normalised():
         normalize_factory_result(42, spec)
     with pytest.raises(TargetError, match="not callable"):
         normalize_factory_result((3, ()), spec)
+
+
+def test_registering_confirm_commands_does_not_import_torch():
+    # `breaklint check` loads the CLI, which registers confirm/calibrate: torch must stay unloaded.
+    import subprocess
+    import sys
+
+    src = os.path.join(os.path.dirname(__file__), "..", "..", "src")
+    code = "import sys, breaklint.cli, breaklint.confirm.cli; assert 'torch' not in sys.modules, 'torch imported'"
+    env = dict(os.environ, PYTHONPATH=os.path.abspath(src))
+    subprocess.run([sys.executable, "-c", code], check=True, env=env)
