@@ -166,6 +166,8 @@ class TensorEnv:
                 if values and all(v is not None and self._value_is_tensor(v) for v in values):
                     self.tensor_names.add(name)
                     changed = True
+                elif self._tensor_by_induction(name, values):
+                    changed = True
             # Answers memoised during this round may predate what it learned.
             self._memo.clear()
             if not changed:
@@ -175,6 +177,23 @@ class TensorEnv:
             if name not in self.tensor_names and values and all(
                     v is not None and self._value_known_non_tensor(v) for v in values):
                 self.known_non_tensor.add(name)
+
+    def _tensor_by_induction(self, name: str, values) -> bool:
+        """`y = x * 2; y = y + 1`: y is a tensor when one binding is a tensor outright and every
+        other is a tensor provided y already held one (a rebinding reads the previous value)."""
+        if not any(isinstance(v, ast.AST) and any(isinstance(n, ast.Name) and n.id == name
+                                                   for n in ast.walk(v)) for v in values):
+            return False
+        self._memo.clear()
+        if not any(v is not None and self._value_is_tensor(v) for v in values):
+            return False
+        self.tensor_names.add(name)
+        self._memo.clear()
+        if all(v is not None and self._value_is_tensor(v) for v in values):
+            return True
+        self.tensor_names.discard(name)
+        self._memo.clear()
+        return False
 
     def _bind(self, target, value, assigned) -> None:
         if isinstance(target, ast.Name):
