@@ -2,6 +2,8 @@
 from __future__ import annotations
 
 from .base import Example, Rule, parse_version
+from .bl101_tensor_branch import TensorBranch
+from .bl102_scalar_in_condition import ScalarInCondition
 from .bl103_item_call import ItemCall
 from .bl104_tolist_call import TolistCall
 from .bl201_print import PrintInCompiledCode
@@ -18,6 +20,8 @@ from .bl502_untraceable_call import UntraceableCall
 from .bl503_autograd_in_compiled import AutogradInCompiled
 
 _RULES: list[type[Rule]] = [
+    TensorBranch,
+    ScalarInCondition,
     ItemCall,
     TolistCall,
     PrintInCompiledCode,

@@ -1,0 +1,396 @@
+"""Rewrite branches on tensors into branch-free code: torch.where, torch.cond, `&` / `|` / `~`.
+
+Shared by BL101 (tensor-branch) and BL102 (scalar-in-condition). Every rewrite is refused (None)
+unless it can be checked from the source alone: both sides of a torch.where must be free of side
+effects, and torch.cond branches must provably return tensors of the same shape and dtype.
+"""
+from __future__ import annotations
+
+import ast
+import io
+import tokenize
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Optional
+
+from .model import Edit, Fix, Location
+from .rewrite import statement_lines
+
+if TYPE_CHECKING:
+    from .engine import NodeContext
+
+MAX_LINE = 99
+# Calls that are not pure: random number generation consumes RNG state in both branches.
+RANDOM_NAMES = {
+    "rand", "randn", "randint", "randperm", "rand_like", "randn_like", "randint_like", "bernoulli",
+    "multinomial", "normal", "poisson", "dropout", "dropout1d", "dropout2d", "dropout3d",
+    "alpha_dropout", "feature_alpha_dropout", "rrelu", "gumbel_softmax", "uniform", "exponential",
+    "geometric", "log_normal", "cauchy", "random", "manual_seed", "seed",
+}
+BOOL_RESULT = {
+    "any", "all", "isnan", "isinf", "isfinite", "isneginf", "isposinf", "logical_not", "logical_and",
+    "logical_or", "logical_xor", "eq", "ne", "gt", "lt", "ge", "le", "greater", "less", "bool",
+    "signbit", "isclose", "isreal", "greater_equal", "less_equal", "not_equal", "equal_",
+}
+SCALAR_BUILTINS = ("float", "int", "bool")
+PURE_BUILTINS = {"abs", "min", "max", "len", "round"}
+# Pure on constants (`float("-inf")`); on a tensor they would read its value (.item()).
+CONSTANT_BUILTINS = {"float", "int", "bool", "complex"}
+ATOMIC = (ast.Name, ast.Attribute, ast.Call, ast.Subscript, ast.Constant)
+
+
+# -- small helpers ---------------------------------------------------------------------------------
+def _paren(text: str, node: Optional[ast.AST]) -> str:
+    return text if isinstance(node, ATOMIC) else f"({text})"
+
+
+def is_scalar_extraction(node: ast.AST, ctx: "NodeContext") -> Optional[ast.AST]:
+    """The tensor inside `t.item()`, `float(t)`, `int(t)` or `bool(t)`, else None."""
+    if not isinstance(node, ast.Call) or node.keywords:
+        return None
+    func = node.func
+    if isinstance(func, ast.Attribute) and func.attr == "item" and not node.args \
+            and ctx.is_tensor(func.value):
+        return func.value
+    if isinstance(func, ast.Name) and func.id in SCALAR_BUILTINS and len(node.args) == 1 \
+            and not ctx.file.imports.is_bound(func.id) and ctx.is_tensor(node.args[0]):
+        return node.args[0]
+    return None
+
+
+def is_elif(ctx: "NodeContext", node: ast.If) -> bool:
+    line = ctx.file.lines[node.lineno - 1]
+    return line.encode("utf-8")[node.col_offset:].decode("utf-8", "ignore").startswith("elif")
+
+
+def known_bool(node: ast.AST, ctx: "NodeContext") -> bool:
+    """A tensor expression whose dtype is surely torch.bool."""
+    if isinstance(node, ast.Compare):
+        return not any(isinstance(op, (ast.Is, ast.IsNot, ast.In, ast.NotIn)) for op in node.ops)
+    if isinstance(node, ast.Call):
+        name = node.func.attr if isinstance(node.func, ast.Attribute) else None
+        qual = ctx.qualify(node.func) or ""
+        if qual.startswith("torch."):
+            name = qual.rsplit(".", 1)[-1]
+        return name in BOOL_RESULT and not (name in ("any", "all") and _has_dim(node))
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Invert):
+        return known_bool(node.operand, ctx)
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not):
+        return True  # rewritten as `~t.bool()`, a bool tensor
+    if isinstance(node, ast.BoolOp):
+        return all(known_bool(v, ctx) for v in node.values)
+    if isinstance(node, ast.BinOp) and isinstance(node.op, (ast.BitAnd, ast.BitOr, ast.BitXor)):
+        return known_bool(node.left, ctx) and known_bool(node.right, ctx)
+    return False
+
+
+def _has_dim(call: ast.Call) -> bool:
+    return bool(call.keywords) or (len(call.args) > (0 if isinstance(call.func, ast.Attribute) else 1))
+
+
+def is_pure(node: ast.AST, ctx: "NodeContext") -> bool:
+    """No side effects and no RNG: evaluating it in the branch not taken changes nothing."""
+    self_name = ctx.env.self_name if ctx.env is not None else None
+    for sub in ast.walk(node):
+        if isinstance(sub, (ast.Await, ast.Yield, ast.YieldFrom, ast.NamedExpr, ast.Lambda,
+                            ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp, ast.Starred)):
+            return False
+        if not isinstance(sub, ast.Call):
+            continue
+        func = sub.func
+        qual = ctx.qualify(func) or ""
+        short = qual.rsplit(".", 1)[-1] if qual else getattr(func, "attr", getattr(func, "id", ""))
+        if short in RANDOM_NAMES or short.endswith("_") and not short.endswith("__"):
+            return False
+        if any(kw.arg in ("out", "inplace") for kw in sub.keywords):
+            return False
+        if qual.startswith("torch.") and isinstance(func, (ast.Attribute, ast.Name)) \
+                and not qual.startswith(("torch.nn.modules.", "torch.nn.Module")) and short[:1].islower():
+            continue  # torch functions: pure apart from RNG, in-place and out= (refused above)
+        if isinstance(func, ast.Attribute) and ctx.is_tensor(func.value):
+            continue  # tensor methods
+        if isinstance(func, ast.Name) and not ctx.file.imports.is_bound(func.id) and (
+                func.id in PURE_BUILTINS or func.id in CONSTANT_BUILTINS
+                and all(isinstance(a, ast.Constant) for a in sub.args) and not sub.keywords):
+            continue  # abs(t), max(a, b), float("-inf"): no effects (arguments are walked too)
+        return False  # layers (running stats), user functions, self methods: unknown effects
+    if self_name is not None:
+        for sub in ast.walk(node):
+            if isinstance(sub, ast.Call) and isinstance(sub.func, ast.Name) and sub.func.id == self_name:
+                return False
+    return True
+
+
+def _numeric_constant(node: ast.AST) -> bool:
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.USub, ast.UAdd)):
+        node = node.operand
+    return isinstance(node, ast.Constant) and type(node.value) in (int, float)
+
+
+def where_operands_ok(ctx: "NodeContext", a: ast.AST, b: ast.AST) -> bool:
+    """torch.where(c, a, b) keeps the meaning only for pure tensor (or number) operands."""
+    if not (ctx.is_tensor(a) or ctx.is_tensor(b)):
+        return False
+    for side in (a, b):
+        if not (ctx.is_tensor(side) or _numeric_constant(side)) or not is_pure(side, ctx):
+            return False
+    return True
+
+
+# -- conditions -------------------------------------------------------------------------------------
+@dataclass
+class Cond:
+    text: str
+    node: Optional[ast.AST]  # the node the text stands for (None when rebuilt), for parenthesizing
+    tensor: bool
+    boolean: bool
+
+
+def _needs_rewrite(node: ast.AST, ctx: "NodeContext", drop_scalars: bool) -> bool:
+    for sub in ast.walk(node):
+        if isinstance(sub, ast.BoolOp) or isinstance(sub, ast.UnaryOp) and isinstance(sub.op, ast.Not):
+            return True
+        if drop_scalars and is_scalar_extraction(sub, ctx) is not None:
+            return True
+    return False
+
+
+def _convert(node: ast.AST, ctx: "NodeContext", drop_scalars: bool) -> Optional[Cond]:
+    if not _needs_rewrite(node, ctx, drop_scalars):
+        tensor = ctx.is_tensor(node)
+        return Cond(ctx.segment(node), node, tensor, tensor and known_bool(node, ctx))
+    inner = is_scalar_extraction(node, ctx) if drop_scalars else None
+    if inner is not None:
+        got = _convert(inner, ctx, drop_scalars)
+        if got is None or not got.tensor:
+            return None
+        if isinstance(node.func, ast.Name) and node.func.id == "int":
+            return Cond(f"{_paren(got.text, got.node)}.long()", node, True, False)  # int() truncates
+        return got
+    if isinstance(node, ast.BoolOp):
+        parts = [_convert(v, ctx, drop_scalars) for v in node.values]
+        if any(p is None or not p.tensor for p in parts):
+            return None  # a Python operand would be evaluated eagerly by `&` (e.g. `m is not None`)
+        op = " & " if isinstance(node.op, ast.And) else " | "
+        return Cond(op.join(_bool_operand(p) for p in parts), None, True, True)
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not):
+        got = _convert(node.operand, ctx, drop_scalars)
+        if got is None or not got.tensor:
+            return None
+        return Cond(f"~{_bool_operand(got)}", None, True, True)
+    if isinstance(node, ast.Compare) and len(node.ops) == 1 and \
+            not isinstance(node.ops[0], (ast.Is, ast.IsNot, ast.In, ast.NotIn)):
+        left = _convert(node.left, ctx, drop_scalars)
+        right = _convert(node.comparators[0], ctx, drop_scalars)
+        if left is None or right is None or not (left.tensor or right.tensor):
+            return None
+        op = ast.unparse(ast.Compare(left=ast.Name("a"), ops=node.ops, comparators=[ast.Name("b")]))[2:-2]
+        return Cond(f"{_paren(left.text, left.node)} {op} {_paren(right.text, right.node)}", None, True, True)
+    if isinstance(node, ast.BinOp) and not isinstance(node.op, (ast.BitAnd, ast.BitOr, ast.BitXor)):
+        left = _convert(node.left, ctx, drop_scalars)
+        right = _convert(node.right, ctx, drop_scalars)
+        if left is None or right is None:
+            return None
+        op = ast.unparse(ast.BinOp(left=ast.Name("a"), op=node.op, right=ast.Name("b")))[2:-2]
+        return Cond(f"{_paren(left.text, left.node)} {op} {_paren(right.text, right.node)}", None,
+                    left.tensor or right.tensor, False)
+    return None
+
+
+def as_bool(cond: Cond) -> str:
+    """A bool tensor with the condition's truth value (`if t:` means `t != 0`, i.e. `t.bool()`)."""
+    return cond.text if cond.boolean else f"{_paren(cond.text, cond.node)}.bool()"
+
+
+def _bool_operand(cond: Cond) -> str:
+    """An operand of `&`, `|` or `~`: these bind tighter than comparisons, so parenthesize."""
+    if isinstance(cond.node, ATOMIC):
+        return as_bool(cond)
+    return f"({as_bool(cond)})"
+
+
+def tensor_condition(ctx: "NodeContext", test: ast.AST, drop_scalars: bool = False) -> Optional[str]:
+    """The condition as a bool tensor expression, or None when it cannot be written as one."""
+    got = _convert(test, ctx, drop_scalars)
+    if got is None or not got.tensor:
+        return None
+    return as_bool(got)
+
+
+# -- statements ------------------------------------------------------------------------------------
+def _comments(ctx: "NodeContext", stmt: ast.stmt) -> Optional[list[str]]:
+    """Comments inside a statement, so that a rewrite can keep them above the new code."""
+    text = "\n".join(ctx.file.lines[stmt.lineno - 1: stmt.end_lineno]) + "\n"
+    try:
+        tokens = list(tokenize.generate_tokens(io.StringIO(text).readline))
+    except (tokenize.TokenError, IndentationError, SyntaxError):
+        return None
+    return [tok.string for tok in tokens if tok.type == tokenize.COMMENT]
+
+
+def _call_text(indent: str, head: str, args: list[str]) -> list[str]:
+    line = f"{indent}{head}({', '.join(args)})"
+    if len(line) <= MAX_LINE and "\n" not in line:
+        return [line]
+    unit = "\t" if "\t" in indent else "    "
+    return [f"{indent}{head}("] + [f"{indent}{unit}{a}," for a in args] + [f"{indent})"]
+
+
+def _replace(ctx: "NodeContext", first: ast.stmt, last: ast.stmt, new_lines: list[str],
+             message: str) -> Optional[Fix]:
+    found = statement_lines(ctx, first)
+    if found is None or statement_lines(ctx, last) is None:
+        return None
+    indent = found[0]
+    comments = []
+    for stmt in {id(first): first, id(last): last}.values():
+        got = _comments(ctx, stmt)
+        if got is None:
+            return None
+        comments.extend(got)
+    lines = [indent + c for c in comments] + new_lines
+    end_line = ctx.file.lines[last.end_lineno - 1]
+    edit = Edit(Location(first.lineno, 1), Location(last.end_lineno, len(end_line) + 1), "\n".join(lines))
+    return Fix(message=message, applicability="unsafe", edits=(edit,), imports=("torch",))
+
+
+def _single_assign(body: list[ast.stmt]) -> Optional[tuple[str, ast.AST]]:
+    if len(body) == 1 and isinstance(body[0], ast.Assign) and len(body[0].targets) == 1 \
+            and isinstance(body[0].targets[0], ast.Name):
+        return body[0].targets[0].id, body[0].value
+    if len(body) == 1 and isinstance(body[0], ast.AnnAssign) and body[0].value is not None \
+            and isinstance(body[0].target, ast.Name) and body[0].simple:
+        return body[0].target.id, body[0].value
+    return None
+
+
+def _single_return(body: list[ast.stmt]) -> Optional[ast.AST]:
+    if len(body) == 1 and isinstance(body[0], ast.Return) and body[0].value is not None:
+        return body[0].value
+    return None
+
+
+def _where_chain(ctx, node: ast.If, cond: str, kind: str, drop_scalars: bool) -> Optional[tuple[str, list[str]]]:
+    """(target, [cond, a, b]) for `if c: x = A else: x = B` (elif chains nest the where)."""
+    if kind == "assign":
+        got = _single_assign(node.body)
+        if got is None:
+            return None
+        target, a = got
+    else:
+        target, a = "", _single_return(node.body)
+        if a is None:
+            return None
+    if len(node.orelse) == 1 and isinstance(node.orelse[0], ast.If):
+        inner = node.orelse[0]
+        inner_cond = tensor_condition(ctx, inner.test, drop_scalars)
+        rest = _where_chain(ctx, inner, inner_cond, kind, drop_scalars) if inner_cond else None
+        if rest is None or rest[0] != target or not ctx.is_tensor(a) or not is_pure(a, ctx):
+            return None
+        return target, [cond, ctx.segment(a), "torch.where(" + ", ".join(rest[1]) + ")"]
+    if kind == "assign":
+        other = _single_assign(node.orelse)
+        if other is None or other[0] != target:
+            return None
+        b = other[1]
+    else:
+        b = _single_return(node.orelse)
+        if b is None:
+            return None
+    if not where_operands_ok(ctx, a, b):
+        return None
+    return target, [cond, ctx.segment(a), ctx.segment(b)]
+
+
+WHERE_MESSAGE = "Replace the branch with torch.where (evaluates both sides)"
+
+
+def where_fix(ctx: "NodeContext", node: ast.If, drop_scalars: bool = False) -> Optional[Fix]:
+    """torch.where for assignment and return branches; see the rule pages for what it changes."""
+    cond = tensor_condition(ctx, node.test, drop_scalars)
+    if cond is None or is_elif(ctx, node):
+        return None
+    indent = (statement_lines(ctx, node) or ("", []))[0]
+    # if c: x = A / else: x = B   (and elif chains)
+    got = _where_chain(ctx, node, cond, "assign", drop_scalars)
+    if got is not None:
+        return _replace(ctx, node, node, _call_text(indent, f"{got[0]} = torch.where", got[1]), WHERE_MESSAGE)
+    got = _where_chain(ctx, node, cond, "return", drop_scalars)
+    if got is not None:
+        return _replace(ctx, node, node, _call_text(indent, "return torch.where", got[1]), WHERE_MESSAGE)
+    if node.orelse:
+        return None
+    # if c: x = A   with x bound before
+    single = _single_assign(node.body)
+    if single is not None and bound_before(ctx, single[0], node):
+        target, a = single
+        if ctx.is_tensor(a) and is_pure(a, ctx) and ctx.env is not None and target in ctx.env.tensor_names:
+            return _replace(ctx, node, node, _call_text(indent, f"{target} = torch.where",
+                                                        [cond, ctx.segment(a), target]), WHERE_MESSAGE)
+    # if c: return A   followed by   return B
+    a = _single_return(node.body)
+    following = _next_statement(ctx, node)
+    if a is not None and isinstance(following, ast.Return) and following.value is not None \
+            and where_operands_ok(ctx, a, following.value):
+        return _replace(ctx, node, following, _call_text(
+            indent, "return torch.where", [cond, ctx.segment(a), ctx.segment(following.value)]), WHERE_MESSAGE)
+    return None
+
+
+def _next_statement(ctx: "NodeContext", node: ast.stmt) -> Optional[ast.stmt]:
+    for parent in reversed(ctx.parents):
+        for field_name in ("body", "orelse", "finalbody"):
+            block = getattr(parent, field_name, None)
+            if isinstance(block, list) and node in block:
+                i = block.index(node)
+                return block[i + 1] if i + 1 < len(block) else None
+        if isinstance(parent, ast.stmt) and parent is not node:
+            break
+    func = ctx.scope.func if ctx.scope else None
+    if func is not None and node in func.body:
+        i = func.body.index(node)
+        return func.body[i + 1] if i + 1 < len(func.body) else None
+    return None
+
+
+def _function_nodes(func: ast.AST):
+    stack = list(ast.iter_child_nodes(func))
+    while stack:
+        sub = stack.pop()
+        if isinstance(sub, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)):
+            continue
+        yield sub
+        stack.extend(ast.iter_child_nodes(sub))
+
+
+def bound_before(ctx: "NodeContext", name: str, node: ast.stmt) -> bool:
+    """`name` is a parameter, or assigned in the function on a line before `node`."""
+    func = ctx.scope.func if ctx.scope else None
+    if func is None:
+        return False
+    args = func.args
+    if any(a.arg == name for a in args.posonlyargs + args.args + args.kwonlyargs):
+        return True
+    for sub in _function_nodes(func):
+        if isinstance(sub, ast.Name) and sub.id == name and isinstance(sub.ctx, ast.Store) \
+                and (sub.end_lineno, sub.end_col_offset) <= (node.lineno, node.col_offset):
+            return True
+    return False
+
+
+def read_after(ctx: "NodeContext", name: str, node: ast.stmt) -> bool:
+    func = ctx.scope.func if ctx.scope else None
+    if func is None:
+        return True
+    for sub in ast.walk(func):
+        if isinstance(sub, ast.Name) and sub.id == name and isinstance(sub.ctx, ast.Load) \
+                and sub.lineno > node.end_lineno:
+            return True
+    return False
+
+
+def ternary_fix(ctx: "NodeContext", node: ast.IfExp, drop_scalars: bool = False) -> Optional[Fix]:
+    cond = tensor_condition(ctx, node.test, drop_scalars)
+    if cond is None or not where_operands_ok(ctx, node.body, node.orelse):
+        return None
+    text = f"torch.where({cond}, {ctx.segment(node.body)}, {ctx.segment(node.orelse)})"
+    return Fix(message=WHERE_MESSAGE, applicability="unsafe", edits=(ctx.replace(node, text),), imports=("torch",))

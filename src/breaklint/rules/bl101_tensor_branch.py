@@ -1,0 +1,493 @@
+"""BL101: Python control flow on a tensor's value (if / while / ternary / and / or / not)."""
+from __future__ import annotations
+
+import ast
+from typing import Optional
+
+from ..model import Fix
+from ..rewrite_branch import as_bool, known_bool, ternary_fix, where_fix, _convert
+from ..rewrite_cond import cond_fix
+from ..tensors import annotation_kind
+from .base import Example, Rule
+
+
+def _compares_none(node: ast.Compare) -> bool:
+    # `t == None` is plain False in Dynamo and eager: no branch on data (measured on 2.13).
+    return any(isinstance(n, ast.Constant) and n.value is None for n in [node.left, *node.comparators])
+
+
+def _weak_parameter(name: str, ctx) -> bool:
+    """An unannotated parameter tested for truth (`if cache:`) is as often a list, dict or flag as
+    a tensor; only its use as a tensor (`cache.sum()`) proves it. Stay silent on the bare name."""
+    func = ctx.scope.func if ctx.scope else None
+    if func is None:
+        return False
+    args = func.args
+    for arg in args.posonlyargs + args.args + args.kwonlyargs:
+        if arg.arg == name:
+            return annotation_kind(arg.annotation) is not True
+    return False
+
+
+def branches_on_tensor(test: ast.AST, ctx) -> bool:
+    """Would Python take the truth value of a tensor to evaluate this condition?"""
+    if isinstance(test, ast.BoolOp):
+        return any(branches_on_tensor(v, ctx) for v in test.values)
+    if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
+        return branches_on_tensor(test.operand, ctx)
+    if isinstance(test, ast.NamedExpr):
+        return branches_on_tensor(test.value, ctx)
+    if isinstance(test, ast.Compare) and _compares_none(test):
+        return False
+    if isinstance(test, ast.Name) and _weak_parameter(test.id, ctx):
+        return False
+    return ctx.is_tensor(test)
+
+
+def in_condition(ctx, node: ast.AST) -> Optional[ast.AST]:
+    """The if / while / ternary / assert / comprehension-if whose test holds `node`, else None."""
+    child = node
+    for parent in reversed(ctx.parents):
+        if isinstance(parent, (ast.If, ast.While, ast.IfExp)) and child is parent.test:
+            return parent
+        if isinstance(parent, ast.Assert) and child is parent.test:
+            return parent
+        if isinstance(parent, ast.comprehension) and child in parent.ifs:
+            return parent
+        if isinstance(parent, ast.stmt):
+            return None
+        child = parent
+    return None
+
+
+def _inside_reported_boolean(ctx, node: ast.AST) -> bool:
+    """An `and`/`or`/`not` nested in another one is reported once, at the outermost."""
+    parent = ctx.parent
+    if isinstance(parent, ast.BoolOp):
+        return True
+    return isinstance(parent, ast.UnaryOp) and isinstance(parent.op, ast.Not)
+
+
+class TensorBranch(Rule):
+    code = "BL101"
+    name = "tensor-branch"
+    summary = "if / while / ternary / and / or / not on a tensor value breaks the graph"
+    gb_ids = ("GB0170", "GB0033")
+    fix_availability = "unsafe"
+    node_types = (ast.If, ast.While, ast.IfExp, ast.BoolOp, ast.UnaryOp)
+    # 2.13: measured here (tests/test_rule_verdicts + the probes in rules/BL101.md).
+    # 2.11 and 2.15: taken from /work/shared/CATALOGUE.md (GB0170 on both), not re-measured.
+    verdicts = {"2.11": True, "2.13": True, "2.15": True}
+
+    def check(self, node: ast.AST, ctx) -> None:
+        if isinstance(node, ast.If):
+            if branches_on_tensor(node.test, ctx):
+                fix = where_fix(ctx, node) or cond_fix(ctx, node)
+                ctx.report(node.test, "`if` on a tensor value is data-dependent control flow: Dynamo splits "
+                                      "the graph here (GB0170); use torch.where or torch.cond", fix)
+        elif isinstance(node, ast.While):
+            if branches_on_tensor(node.test, ctx):
+                ctx.report(node.test, "`while` on a tensor value is data-dependent control flow: Dynamo "
+                                      "splits the graph at every test (GB0170); use a fixed trip count "
+                                      "or torch.while_loop", None)
+        elif isinstance(node, ast.IfExp):
+            if branches_on_tensor(node.test, ctx):
+                ctx.report(node.test, "conditional expression on a tensor value: Dynamo splits the graph "
+                                      "here (GB0170); use torch.where", ternary_fix(ctx, node))
+        elif isinstance(node, ast.BoolOp):
+            self._check_boolean(node, ctx, node.values[:-1])
+        elif isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not):
+            self._check_boolean(node, ctx, [node.operand])
+
+    def _check_boolean(self, node, ctx, tested) -> None:
+        # In a condition the owning if/while/ternary reports; `assert` on tensors does not break.
+        if in_condition(ctx, node) is not None or _inside_reported_boolean(ctx, node):
+            return
+        # `a or b` as a value tests every operand but the last for truth.
+        if not any(branches_on_tensor(v, ctx) for v in tested):
+            return
+        if isinstance(node, ast.UnaryOp):
+            ctx.report(node, "`not` on a tensor reads its value: Dynamo breaks the graph and cannot "
+                             "resume after it (GB0033); use `~` on a bool tensor", _boolean_fix(node, ctx))
+        else:
+            word, symbol = ("and", "&") if isinstance(node.op, ast.And) else ("or", "|")
+            ctx.report(node, f"`{word}` on tensors takes their truth value: Dynamo splits the graph here "
+                             f"(GB0170); use `{symbol}` on bool tensors", _boolean_fix(node, ctx))
+
+    VALID = [
+        Example("""
+import torch
+from torch import nn
+
+
+class Net(nn.Module):
+    def forward(self, x, mask=None):
+        if x.shape[0] > 2 and x.dim() == 1:  # shapes are Python ints
+            x = x * 2
+        if self.training:
+            x = x + 1
+        if mask is not None:
+            x = x.masked_fill(mask, 0.0)
+        assert (x > -1e9).all(), "assert on a tensor does not break"
+        y = torch.where(x.sum() > 0, x, -x)
+        return y if x.dim() == 1 else y.t()
+
+
+def factory():
+    return Net(), (torch.randn(8),)
+"""),
+        Example("""
+import torch
+from torch import nn
+
+
+class Cache(nn.Module):
+    def forward(self, x, cache):
+        if cache:  # an unannotated parameter used only for truth: maybe a list, stay silent
+            x = x + cache[0]
+        return x
+
+
+def factory():
+    return Cache(), (torch.randn(4), [])
+"""),
+        Example("""
+import torch
+
+
+def eager_helper(x):
+    if x.sum() > 0:  # not compiled: never traced
+        return x
+    return -x
+
+
+@torch.compile
+def step(x, n: int):
+    while n > 0:
+        x = x * 2
+        n -= 1
+    return x == None
+
+
+def factory():
+    return step, (torch.randn(4), 3)
+"""),
+    ]
+    INVALID = [
+        Example("""
+import torch
+from torch import nn
+
+
+class Rescale(nn.Module):
+    def forward(self, x):
+        y = x * 2
+        if y.abs().amax() > 4.0:
+            y = y / y.abs().amax()
+        else:
+            y = y + 0.5
+        return y
+
+
+def factory():
+    return Rescale(), (torch.randn(8),)
+""", fixed="""
+import torch
+from torch import nn
+
+
+class Rescale(nn.Module):
+    def forward(self, x):
+        y = x * 2
+        y = torch.where(y.abs().amax() > 4.0, y / y.abs().amax(), y + 0.5)
+        return y
+
+
+def factory():
+    return Rescale(), (torch.randn(8),)
+"""),
+        Example("""
+import torch
+from torch import nn
+
+
+class SoftClip(nn.Module):
+    def forward(self, x):
+        y = torch.tanh(x) * 3.0
+        # rescale only when the peak is large
+        if y.amax() > 2.8:  # data-dependent
+            y = y * 0.5
+        return y + 1
+
+
+def factory():
+    return SoftClip(), (torch.randn(16),)
+""", fixed="""
+import torch
+from torch import nn
+
+
+class SoftClip(nn.Module):
+    def forward(self, x):
+        y = torch.tanh(x) * 3.0
+        # rescale only when the peak is large
+        # data-dependent
+        y = torch.where(y.amax() > 2.8, y * 0.5, y)
+        return y + 1
+
+
+def factory():
+    return SoftClip(), (torch.randn(16),)
+"""),
+        Example("""
+import torch
+
+
+def pick(x, y):
+    if x.mean() > y.mean():
+        return x - y
+    return y - x
+
+
+@torch.compile
+def distance(x, y):
+    return pick(x * 2, y * 2).abs()
+
+
+def factory():
+    return distance, (torch.randn(8), torch.randn(8))
+""", fixed="""
+import torch
+
+
+def pick(x, y):
+    return torch.where(x.mean() > y.mean(), x - y, y - x)
+
+
+@torch.compile
+def distance(x, y):
+    return pick(x * 2, y * 2).abs()
+
+
+def factory():
+    return distance, (torch.randn(8), torch.randn(8))
+"""),
+        Example("""
+import torch
+from torch import nn
+
+
+class Bucket(nn.Module):
+    def forward(self, x):
+        s = x.sum()
+        if s > 1.0:
+            out = x * 2
+        elif s < -1.0:
+            out = x * -2
+        else:
+            out = x
+        return out + 1
+
+
+def factory():
+    return Bucket(), (torch.randn(8),)
+""", fixed="""
+import torch
+from torch import nn
+
+
+class Bucket(nn.Module):
+    def forward(self, x):
+        s = x.sum()
+        out = torch.where(s > 1.0, x * 2, torch.where(s < -1.0, x * -2, x))
+        return out + 1
+
+
+def factory():
+    return Bucket(), (torch.randn(8),)
+"""),
+        Example("""
+import torch
+from torch import nn
+
+
+class Sign(nn.Module):
+    def forward(self, x):
+        h = x.relu()
+        z = h if x.sum() > 0 else -h
+        return z * 2
+
+
+def factory():
+    return Sign(), (torch.randn(8),)
+""", fixed="""
+import torch
+from torch import nn
+
+
+class Sign(nn.Module):
+    def forward(self, x):
+        h = x.relu()
+        z = torch.where(x.sum() > 0, h, -h)
+        return z * 2
+
+
+def factory():
+    return Sign(), (torch.randn(8),)
+"""),
+        Example("""
+import torch
+from torch import nn
+
+
+class Flags(nn.Module):
+    def forward(self, x, y):
+        h = x + y
+        big = (h > 2).any() or (h < -2).any()
+        small = not (h.abs() > 3).any()
+        return h * 2, big, small
+
+
+def factory():
+    return Flags(), (torch.randn(8), torch.randn(8))
+""", fixed="""
+import torch
+from torch import nn
+
+
+class Flags(nn.Module):
+    def forward(self, x, y):
+        h = x + y
+        big = (h > 2).any() | (h < -2).any()
+        small = ~(h.abs() > 3).any()
+        return h * 2, big, small
+
+
+def factory():
+    return Flags(), (torch.randn(8), torch.randn(8))
+"""),
+        Example("""
+import torch
+from torch import nn
+
+
+class Norm(nn.Module):
+    def forward(self, x):
+        h = x * 2
+        if h.norm() > 4.0:
+            scaled = h / h.norm()
+            out = scaled.sigmoid() * 2.0
+        else:
+            out = h.sigmoid()
+        return out - 1
+
+
+def factory():
+    return Norm(), (torch.randn(8),)
+""", fixed="""
+import torch
+from torch import nn
+
+
+class Norm(nn.Module):
+    def forward(self, x):
+        h = x * 2
+        def _true_branch(h):
+            scaled = h / h.norm()
+            out = scaled.sigmoid() * 2.0
+            return out
+        def _false_branch(h):
+            out = h.sigmoid()
+            return out
+        out = torch.cond(h.norm() > 4.0, _true_branch, _false_branch, (h,))
+        return out - 1
+
+
+def factory():
+    return Norm(), (torch.randn(8),)
+"""),
+        Example("""
+import torch
+from torch import nn
+
+
+class Damp(nn.Module):
+    def forward(self, x):
+        a = x * 2
+        b = x + 1
+        if (a - b).mean() > -1:
+            a = a.relu() - 1
+            b = b * 2
+        return a + b
+
+
+def factory():
+    return Damp(), (torch.randn(8),)
+""", fixed="""
+import torch
+from torch import nn
+
+
+class Damp(nn.Module):
+    def forward(self, x):
+        a = x * 2
+        b = x + 1
+        def _true_branch(a, b):
+            a = a.relu() - 1
+            b = b * 2
+            return a, b
+        def _false_branch(a, b):
+            return a.clone(), b.clone()
+        a, b = torch.cond((a - b).mean() > -1, _true_branch, _false_branch, (a, b))
+        return a + b
+
+
+def factory():
+    return Damp(), (torch.randn(8),)
+"""),
+        Example("""
+import torch
+from torch import nn
+
+
+class Halve(nn.Module):
+    def forward(self, x):
+        y = x * 4
+        while y.abs().max() > 1:
+            y = y / 2
+        return y
+
+
+def factory():
+    return Halve(), (torch.randn(8),)
+"""),
+        Example("""
+import torch
+from torch import nn
+
+
+class Checked(nn.Module):
+    def forward(self, x):
+        h = x * 2
+        if torch.isnan(h).any():
+            raise ValueError("NaN in activations")
+        return h + 1
+
+
+def factory():
+    return Checked(), (torch.randn(8),)
+"""),
+    ]
+
+
+def _boolean_fix(node: ast.AST, ctx) -> Optional[Fix]:
+    """`a or b` -> `a | b` and `not a` -> `~a`, only on operands that are surely bool tensors:
+    on other values Python returns an operand, which `|` would not."""
+    operands = node.values if isinstance(node, ast.BoolOp) else [node.operand]
+    if not all(ctx.is_tensor(v) and known_bool(v, ctx) for v in operands):
+        return None
+    got = _convert(node, ctx, False)
+    if got is None:
+        return None
+    return Fix(message="Use bitwise operators on bool tensors", applicability="unsafe",
+               edits=(ctx.replace(node, as_bool(got)),))

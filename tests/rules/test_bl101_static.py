@@ -1,0 +1,139 @@
+"""BL101/BL102 without torch: what is flagged, what is not, and which rewrites are refused."""
+import ast
+import textwrap
+
+import pytest
+
+from breaklint.engine import LintSettings, lint_source
+from breaklint.fixes import fix_source
+from breaklint.rules import rule_by_code
+
+
+def _module(body: str, params: str = "self, x") -> str:
+    return "import torch\nfrom torch import nn\nimport torch.nn.functional as F\n\n\nclass Net(nn.Module):\n" \
+           f"    def forward({params}):\n" + textwrap.indent(textwrap.dedent(body), " " * 8)
+
+
+def _findings(source: str, code: str = "BL101"):
+    return lint_source(source, "m.py", LintSettings(rules=[rule_by_code(code)()]))[0]
+
+
+def _fixed(source: str, code: str = "BL101") -> str:
+    outcome = fix_source(source, "m.py", LintSettings(rules=[rule_by_code(code)()]), unsafe=True)
+    assert outcome.error is None
+    ast.parse(outcome.source)
+    again = fix_source(outcome.source, "m.py", LintSettings(rules=[rule_by_code(code)()]), unsafe=True)
+    assert again.source == outcome.source
+    return outcome.source
+
+
+@pytest.mark.parametrize("body", [
+    "if x.shape[0] > 2:\n    x = x * 2\nreturn x",
+    "if self.training:\n    x = x * 2\nreturn x",
+    "if x.dim() == 2 and len(x) > 1:\n    x = x.t()\nreturn x",
+    "if x.dtype == torch.float16:\n    x = x.float()\nreturn x",
+    "assert (x > 0).all()\nreturn x",
+    "assert x.sum() > 0 or x.numel() == 0\nreturn x",
+    "if x == None:\n    return x\nreturn x",
+    "if torch.compiler.is_compiling():\n    x = x + 1\nreturn x",
+    "y = x.shape[0] > 1 and x\nreturn y",  # the last operand of `and` is returned, never tested
+    "n = 3\nwhile n > 0:\n    n -= 1\nreturn x",
+    "z = [t for t in x.unbind(0)]\nreturn z",
+])
+def test_not_flagged(body):
+    assert not _findings(_module(body))
+
+
+def test_unannotated_parameter_tested_for_truth_is_silent_but_annotated_is_flagged():
+    assert not _findings(_module("if cache:\n    x = x + 1\nreturn x", "self, x, cache"))
+    flagged = _findings(_module("if mask:\n    x = x + 1\nreturn x", "self, x, mask: torch.Tensor"))
+    assert [f.code for f in flagged] == ["BL101"]
+
+
+@pytest.mark.parametrize("body,construct", [
+    ("if x.sum() > 0:\n    x = x * 2\nreturn x", "`if`"),
+    ("while x.abs().max() > 1:\n    x = x / 2\nreturn x", "`while`"),
+    ("return x if x.mean() > 0 else -x", "conditional expression"),
+    ("flag = (x > 0).any() or (x < -5).all()\nreturn x, flag", "`or`"),
+    ("flag = not (x > 0).any()\nreturn x, flag", "`not`"),
+    ("if self.training and x.sum() > 0:\n    x = x * 2\nreturn x", "`if`"),
+])
+def test_flagged(body, construct):
+    found = _findings(_module(body))
+    assert len(found) == 1 and construct in found[0].message
+
+
+def test_rebinding_keeps_a_name_a_tensor():
+    # `y = y + 1` reads the previous tensor: inference by induction (tensors.py).
+    source = _module("y = x * 2\ny = y + 1\nif y.sum() > 0:\n    y = y - 1\nreturn y")
+    assert [f.code for f in _findings(source)] == ["BL101"]
+    assert "y = torch.where(y.sum() > 0, y - 1, y)" in _fixed(source)
+
+
+@pytest.mark.parametrize("body", [
+    "if x.sum() > 0:\n    x = self.bn(x)\nreturn x",                       # a layer: running stats
+    "if x.sum() > 0:\n    x = F.dropout(x, 0.5)\nreturn x",                 # RNG
+    "if x.sum() > 0:\n    x = x.add_(1)\nreturn x",                         # in-place
+    "if x.sum() > 0:\n    print(x)\nreturn x",                              # side effect
+    "if x.sum() > 0:\n    y = 1.0\nelse:\n    y = 2.0\nreturn x * y",         # Python numbers stay numbers
+    "if x.sum() > 0:\n    x = x * 2\n    return x\nreturn x",               # early return
+    "if x is not None and x.sum() > 0:\n    x = x * 2\nreturn x",           # `&` would evaluate x.sum() on None
+])
+def test_fix_refused(body):
+    source = _module(body)
+    found = _findings(source)
+    assert found and all(f.fix is None for f in found)
+
+
+@pytest.mark.parametrize("branches,tail", [
+    # different bases may broadcast to another shape
+    ("    a = x * 2\n    b = a + 1\nelse:\n    b = y * 3\n", "return b"),
+    # int input: tanh gives float, `* 2` keeps int -> dtype may differ
+    ("    h = x.tanh()\n    b = h * 2\nelse:\n    h = x + 1\n    b = h * 2\n", "return b"),
+    # a reduction as an output changes shape
+    ("    h = x * 2\n    b = h.sum()\nelse:\n    h = x - 1\n    b = h.sum()\n", "return b"),
+    # a name set on one side only and read after the if
+    ("    h = x * 2\n    b = h + 1\nelse:\n    b = x - 1\n", "return b, h"),
+])
+def test_cond_refused_when_shape_or_dtype_is_not_provable(branches, tail):
+    source = _module(f"if x.mean() > 0:\n{branches}{tail}", "self, x, y")
+    found = _findings(source)
+    assert found and all(f.fix is None for f in found)
+
+
+def test_cond_fix_shape():
+    source = _module("if x.mean() > 0:\n    h = x.sigmoid()\n    b = h * 2.0  # keep\nelse:\n"
+                     "    b = x.exp() / 3\nreturn b")
+    fixed = _fixed(source)
+    assert "def _true_branch(x):" in fixed and "def _false_branch(x):" in fixed
+    assert "b = torch.cond(x.mean() > 0, _true_branch, _false_branch, (x,))" in fixed
+    assert "# keep" in fixed
+
+
+def test_bitwise_fix_parenthesizes_operands():
+    fixed = _fixed(_module("flag = x.sum() > 0 or not (x < 0).all()\nreturn x, flag"))
+    assert "flag = (x.sum() > 0) | (~(x < 0).all())" in fixed
+
+
+def test_scalar_extractions_in_conditions():
+    source = _module("if x.max().item() > 1 or float(x.mean()) < 0:\n    x = x / 2\nreturn x")
+    found = _findings(source, "BL102")
+    assert len(found) == 2 and not _findings(source, "BL101")
+    assert "x = torch.where((x.max() > 1) | (x.mean() < 0), x / 2, x)" in _fixed(source, "BL102")
+
+
+def test_item_outside_conditions_is_not_bl102():
+    assert not _findings(_module("s = x.sum().item()\nassert x.sum().item() > 0\nreturn x * s"), "BL102")
+
+
+def test_elif_chain_is_one_nested_where():
+    source = _module("if x.sum() > 1:\n    y = x * 2\nelif x.sum() < -1:\n    y = -x\nelse:\n    y = x\nreturn y")
+    fixed = _fixed(source)
+    assert "y = torch.where(x.sum() > 1, x * 2, torch.where(x.sum() < -1, -x, x))" in fixed
+
+
+def test_constant_builtins_are_pure_in_where_operands():
+    source = _module("b = x * 0\nif (x > 2).any():\n    b = b.masked_fill(x > 2, float(\"-inf\"))\nreturn b")
+    assert 'b = torch.where((x > 2).any(), b.masked_fill(x > 2, float("-inf")), b)' in _fixed(source)
+    refused = _module("b = x * 0\nif (x > 2).any():\n    b = b * float(x.sum())\nreturn b")
+    assert all(f.fix is None for f in _findings(refused))
