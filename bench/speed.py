@@ -142,24 +142,30 @@ def run_once(argv: list[str], env: dict, cwd: Path) -> tuple[float, float, int, 
     return wall, cpu, proc.returncode, output_lines, stderr_tail
 
 
-def measure(tool: Tool, corpus: Corpus, paths: list[str], jobs: int, cwd: Path) -> Measurement:
-    argv = ["taskset", "-c", core_list(jobs), *tool.argv(paths)]
-    where = paths[0] if len(paths) == 1 else f"<the {len(paths)} {corpus.name} files>"
-    shown = " ".join(where if a == "\0" else shlex.quote(a)
-                     for a in ["taskset", "-c", core_list(jobs), *tool.argv(["\0"])])
-    env_prefix = " ".join(f"{k}={v}" for k, v in (tool.env_shown or tool.env).items())
-    m = Measurement(tool.key, corpus.name, [], [], [], [], (env_prefix + " " + shown).strip(),
-                    0, "")
-    if tool.prime_cache:
-        m.prime_wall_s = run_once(argv, tool.env, cwd)[0]
-    for _ in range(tool.repeat):
-        m.loadavg_before.append(os.getloadavg()[0])
-        wall, cpu, rc, n_out, tail = run_once(argv, tool.env, cwd)
-        m.wall_s.append(wall)
-        m.cpu_s.append(cpu)
-        m.returncodes.append(rc)
-        m.output_lines, m.stderr_tail = n_out, tail
-    return m
+class Series:
+    """The timed runs of one tool on one corpus, in its own working directory."""
+
+    def __init__(self, tool: Tool, corpus: Corpus, paths: list[str], jobs: int, cwd: Path):
+        self.tool, self.corpus, self.cwd = tool, corpus, cwd
+        self.argv = ["taskset", "-c", core_list(jobs), *tool.argv(paths)]
+        where = paths[0] if len(paths) == 1 else f"<the {len(paths)} {corpus.name} files>"
+        shown = " ".join(where if a == "\0" else shlex.quote(a)
+                         for a in ["taskset", "-c", core_list(jobs), *tool.argv(["\0"])])
+        env_prefix = " ".join(f"{k}={v}" for k, v in (tool.env_shown or tool.env).items())
+        self.m = Measurement(tool.key, corpus.name, [], [], [], [],
+                             (env_prefix + " " + shown).strip(), 0, "")
+
+    def prime(self) -> None:
+        if self.tool.prime_cache:
+            self.m.prime_wall_s = run_once(self.argv, self.tool.env, self.cwd)[0]
+
+    def run(self) -> None:
+        self.m.loadavg_before.append(os.getloadavg()[0])
+        wall, cpu, rc, n_out, tail = run_once(self.argv, self.tool.env, self.cwd)
+        self.m.wall_s.append(wall)
+        self.m.cpu_s.append(cpu)
+        self.m.returncodes.append(rc)
+        self.m.output_lines, self.m.stderr_tail = n_out, tail
 
 
 def tool_version(argv: list[str], env: dict | None = None) -> str:
@@ -445,6 +451,7 @@ def main(argv: list[str] | None = None) -> int:
             tool.corpora = ()
 
     measurements = []
+    series: list[Series] = []
     # Each tool runs in its own empty directory, so a cache it writes to the
     # working directory cannot leak into another tool's run.
     with tempfile.TemporaryDirectory(prefix="breaklint-speed-") as scratch:
@@ -452,19 +459,27 @@ def main(argv: list[str] | None = None) -> int:
             for corpus_name in ("subset", "full"):
                 if corpus_name not in tool.corpora:
                     continue
-                corpus = corpora[corpus_name]
                 if tool.key in reuse and (tool.key, corpus_name) in previous:
                     measurements.append(previous[(tool.key, corpus_name)])
                     print(f"reused  {tool.label} on {corpus_name}", file=sys.stderr)
                     continue
                 cwd = Path(scratch) / f"{tool.key}-{corpus_name}"
                 cwd.mkdir()
-                print(f"running {tool.label} on {corpus_name} "
-                      f"({len(corpus.files)} files)...", file=sys.stderr, flush=True)
-                m = measure(tool, corpus, corpus_paths[corpus_name], args.jobs, cwd)
-                measurements.append(summarise(m, corpus, tool))
-                print(f"        best {m.best_wall:.3f} s, rc {m.returncodes}", file=sys.stderr)
-                shutil.rmtree(cwd, ignore_errors=True)
+                series.append(Series(tool, corpora[corpus_name], corpus_paths[corpus_name],
+                                     args.jobs, cwd))
+        for one in series:
+            one.prime()
+        # Round-robin: repeat r of every tool runs before repeat r+1 of any, so that
+        # a burst of load from other users of the machine hits every tool alike.
+        for round_no in range(max((one.tool.repeat for one in series), default=0)):
+            for one in series:
+                if round_no < one.tool.repeat:
+                    print(f"round {round_no + 1}: {one.tool.label} on {one.corpus.name} "
+                          f"({len(one.corpus.files)} files)...", file=sys.stderr, flush=True)
+                    one.run()
+                    print(f"        {one.m.wall_s[-1]:.3f} s wall, {one.m.cpu_s[-1]:.2f} s CPU, "
+                          f"rc {one.m.returncodes[-1]}", file=sys.stderr)
+        measurements += [summarise(one.m, one.corpus, one.tool) for one in series]
 
     results = {
         "date": dt.datetime.now(dt.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
