@@ -15,7 +15,12 @@ fi
 COMPOSITES="${COMPOSITES:-attention_padding greedy_decoder moe_router norm_rescale varlen_pooling}"
 targets=()
 for name in $COMPOSITES; do
-    [ -f "fixtures/$name.py" ] && targets+=("fixtures.$name:factory")
+    # factory_gpu builds the benchmark-sized model; factory is the small CPU test size.
+    if grep -q "^def factory_gpu" "fixtures/$name.py" 2>/dev/null; then
+        targets+=("fixtures.$name:factory_gpu")
+    elif [ -f "fixtures/$name.py" ]; then
+        targets+=("fixtures.$name:factory")
+    fi
 done
 PYTHONPATH=src "$PY" -m breaklint confirm "${targets[@]}" --unsafe-fixes --device cuda --mode "$MODE" \
     --max-breaks 1000 --timeout 600 --json "$OUT/gpu_confirm.json" --markdown "$OUT/gpu_confirm.md" "$@"

@@ -36,8 +36,6 @@ COMPOSITES = {"attention_padding.py", "greedy_decoder.py", "moe_router.py", "nor
 # Rule bugs the fixtures expose, written up in /work/notes/fixture-findings.md. Strict xfail: once the
 # rule is fixed the test passes, fails as XPASS, and the entry must go. Fixtures are never bent to a bug.
 KNOWN_RULE_BUGS = {
-    ("fix", "attention_padding.py"): "BL101 offers no torch.where fix: rewrite_branch.is_pure refuses "
-                                     "the builtin call float(\"-inf\") in the branch value",
 }
 
 
