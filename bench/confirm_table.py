@@ -1,6 +1,8 @@
 """Turn `breaklint confirm --json` output into the BENCHMARKS.md table (one row per target).
 
-    python bench/confirm_table.py bench/results/gpu_confirm.json
+    python bench/confirm_table.py bench/results/gpu_confirm_a.json [more.json ...]
+
+Several files (one per device call) are read as one run.
 """
 import json
 import statistics
@@ -15,8 +17,8 @@ def secs(t):
     return f"{t['first_call_ms'] / 1000:.1f}" if t and t.get("first_call_ms") is not None else "-"
 
 
-def main(path):
-    data = json.load(open(path, encoding="utf-8"))
+def main(*paths):
+    data = {"targets": [t for path in paths for t in json.load(open(path, encoding="utf-8"))["targets"]]}
     rows = []
     ratios = []
     for t in data["targets"]:
@@ -43,4 +45,4 @@ def main(path):
 
 
 if __name__ == "__main__":
-    main(sys.argv[1])
+    main(*sys.argv[1:])
