@@ -468,6 +468,9 @@ def main(argv: list[str] | None = None) -> int:
                 series.append(Series(tool, corpora[corpus_name], corpus_paths[corpus_name],
                                      args.jobs, cwd))
         for one in series:
+            if one.tool.prime_cache:
+                print(f"priming {one.tool.label} on {one.corpus.name} (untimed)...",
+                      file=sys.stderr, flush=True)
             one.prime()
         # Round-robin: repeat r of every tool runs before repeat r+1 of any, so that
         # a burst of load from other users of the machine hits every tool alike.
