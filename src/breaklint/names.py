@@ -16,7 +16,7 @@ _WELL_KNOWN_ROOTS = {"torch": "torch", "np": "numpy", "numpy": "numpy"}
 class ImportMap:
     def __init__(self, tree: ast.Module):
         self.aliases: dict[str, str] = {}
-        for node in ast.walk(tree):
+        for node in _import_statements(tree.body):
             if isinstance(node, ast.Import):
                 for alias in node.names:
                     if alias.asname:
@@ -49,6 +49,21 @@ class ImportMap:
 
     def is_bound(self, name: str) -> bool:
         return name in self.aliases
+
+
+def _import_statements(body):
+    """Import statements at any depth of statements (in functions, ifs, trys), without walking
+    into expressions: walking every node of a large file cost more than parsing it."""
+    stack = list(body)
+    while stack:
+        node = stack.pop()
+        if isinstance(node, (ast.Import, ast.ImportFrom)):
+            yield node
+            continue
+        for field in ("body", "orelse", "finalbody", "handlers", "cases"):
+            children = getattr(node, field, None)
+            if children:
+                stack.extend(children)
 
 
 def dotted(node: ast.AST) -> Optional[str]:

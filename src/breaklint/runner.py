@@ -1,6 +1,7 @@
 """Lint many files: cache lookups, then the rest in a process pool, in chunks."""
 from __future__ import annotations
 
+import gc
 import multiprocessing
 import os
 import sys
@@ -62,6 +63,18 @@ def default_jobs() -> int:
 
 def check_paths(paths: list[str], settings: Optional[Settings] = None, jobs: Optional[int] = None,
                 use_cache: bool = True, on_progress: Optional[Callable[[int, int], None]] = None) -> CheckResult:
+    # ast trees are millions of short-lived objects that hold no cycles worth collecting mid-file:
+    # a higher first-generation threshold saved ~6% CPU on the transformers tree (bench/speed_profile).
+    # Forked workers inherit it; the caller's setting is restored afterwards.
+    thresholds = gc.get_threshold()
+    gc.set_threshold(50_000, 20, 100)
+    try:
+        return _check_paths(paths, settings, jobs, use_cache, on_progress)
+    finally:
+        gc.set_threshold(*thresholds)
+
+
+def _check_paths(paths, settings, jobs, use_cache, on_progress) -> CheckResult:
     settings = settings or Settings()
     files, missing = discover(paths, settings.exclude + settings.extend_exclude, settings.root)
     result = CheckResult(errors=[FileError(os.path.abspath(p), "no such file or directory") for p in missing])

@@ -11,6 +11,7 @@ from collections import deque
 from dataclasses import dataclass, field
 from typing import Optional, Union
 
+from .astwalk import children
 from .names import ImportMap, normalize_torch
 
 FunctionNode = Union[ast.FunctionDef, ast.AsyncFunctionDef]
@@ -201,12 +202,23 @@ class ModuleScopes:
                 add(func, qualname, cls, scope.chain + (qualname,))
 
     def _compiled_by_call(self) -> list[str]:
-        """Names passed to torch.compile(fn, ...) anywhere in the file."""
+        """Names passed to torch.compile(fn, ...): `step = torch.compile(step)`, `return
+        torch.compile(fn)`, a bare call. Only statements are walked, never whole expression trees,
+        which cost more than parsing on large files."""
         names = []
-        for node in ast.walk(self.tree):
-            if isinstance(node, ast.Call) and node.args and isinstance(node.args[0], ast.Name):
-                if self.imports.qualify(node.func) in COMPILE_DECORATORS:
-                    names.append(node.args[0].id)
+        stack = list(self.tree.body)
+        while stack:
+            node = stack.pop()
+            value = getattr(node, "value", None) if isinstance(node, (ast.Assign, ast.AnnAssign, ast.Expr, ast.Return)) else None
+            while isinstance(value, ast.Call):  # also `torch.compile(fn)(*args)`
+                if value.args and isinstance(value.args[0], ast.Name) \
+                        and self.imports.qualify(value.func) in COMPILE_DECORATORS:
+                    names.append(value.args[0].id)
+                value = value.func
+            for field in ("body", "orelse", "finalbody", "handlers", "cases"):
+                children = getattr(node, field, None)
+                if children:
+                    stack.extend(children)
         return names
 
     def resolve_call(self, scope: Scope, call: ast.Call):
@@ -261,4 +273,4 @@ def _calls_in(func: FunctionNode):
             continue
         if isinstance(node, ast.Call):
             yield node
-        stack.extend(ast.iter_child_nodes(node))
+        stack.extend(children(node))

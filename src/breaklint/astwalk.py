@@ -1,0 +1,47 @@
+"""A faster child walk over stdlib ast trees.
+
+ast.iter_child_nodes is a generator over every field, and visits a Load/Store context node under
+every name; on large files walking cost more than parsing. Here each node type's fields that can
+hold nodes are computed once, and expression contexts are never visited.
+"""
+from __future__ import annotations
+
+import ast
+
+# Fields that never hold a node we want to visit (contexts, identifiers, literals).
+_SKIP_FIELDS = {"ctx", "id", "attr", "name", "arg", "module", "asname", "kind", "type_comment", "level",
+                "conversion", "is_async", "lineno", "col_offset", "end_lineno", "end_col_offset"}
+_FIELDS: dict[type, tuple[str, ...]] = {}
+
+
+def _fields(node_type: type) -> tuple[str, ...]:
+    fields = _FIELDS.get(node_type)
+    if fields is None:
+        fields = tuple(f for f in node_type._fields if f not in _SKIP_FIELDS)
+        if node_type is ast.Constant:
+            fields = ()
+        _FIELDS[node_type] = fields
+    return fields
+
+
+def children(node: ast.AST) -> list[ast.AST]:
+    """The direct child nodes of `node`, in field order (expression contexts excluded)."""
+    out: list[ast.AST] = []
+    for field in _fields(type(node)):
+        value = getattr(node, field, None)
+        if value is None:
+            continue
+        if isinstance(value, list):
+            out.extend(item for item in value if isinstance(item, ast.AST))
+        elif isinstance(value, ast.AST):
+            out.append(value)
+    return out
+
+
+def walk(node: ast.AST):
+    """Every node under `node` (itself included), in no particular order, like ast.walk."""
+    stack = [node]
+    while stack:
+        current = stack.pop()
+        yield current
+        stack.extend(children(current))
