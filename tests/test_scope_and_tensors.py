@@ -261,3 +261,44 @@ def test_same_file_helpers_returning_tensors_are_tensors():
                     x = x * 4
                 return x
     """) == [16, 18]
+
+
+def test_a_folder_named_explicitly_is_linted_even_inside_site_packages(tmp_path):
+    from breaklint.files import discover
+
+    pkg = tmp_path / "venv" / "lib" / "site-packages" / "lib_under_test"
+    (pkg / "__pycache__").mkdir(parents=True)
+    (pkg / "model.py").write_text("x = 1\n")
+    (pkg / "__pycache__" / "cached.py").write_text("x = 1\n")
+    files, missing = discover([str(pkg)], root=str(tmp_path))
+    assert files == [str(pkg / "model.py")] and not missing
+    # ...while walking from above, site-packages itself stays excluded.
+    assert discover([str(tmp_path)], root=str(tmp_path))[0] == []
+
+
+def test_only_torch_functions_and_tensor_namespaces_return_tensors():
+    # torch.accelerator.current_accelerator() or "cpu" was a false BL101 on torch's own flex_attention.
+    assert tensor_condition_lines("""
+        import torch
+        from torch import nn
+
+        class M(nn.Module):
+            def forward(self, x):
+                if torch.accelerator.current_accelerator() or x.is_cuda:
+                    pass
+                if torch.nn.functional.relu(x).any() or torch.linalg.norm(x) > 1:
+                    pass
+                return x
+    """) == [9]
+
+
+def test_compile_called_then_invoked_marks_the_function_compiled():
+    assert "step" in scopes_of("""
+        import torch
+
+        def step(x):
+            return x
+
+        def run(x):
+            return torch.compile(step)(x)
+    """)

@@ -30,7 +30,6 @@ def discover(paths: Iterable[str], exclude: Iterable[str] = (), root: str = ".")
     """(files, missing paths). A file named explicitly skips the default excludes (like ruff) but not
     the user's `exclude` patterns: pre-commit passes every staged file by name, and a configured
     exclude must still hold there (ruff needs --force-exclude for that)."""
-    patterns = tuple(DEFAULT_EXCLUDES) + tuple(exclude)
     files: list[str] = []
     missing: list[str] = []
     seen: set[str] = set()
@@ -53,8 +52,11 @@ def discover(paths: Iterable[str], exclude: Iterable[str] = (), root: str = ".")
             continue
         for directory, subdirs, names in os.walk(given):
             rel_dir = os.path.relpath(directory, root)
+            # Default excludes name folders met below the given path, never the folders above it:
+            # `breaklint check .venv/lib/.../site-packages/torch` lints torch, as ruff would.
             subdirs[:] = sorted(d for d in subdirs
-                                if not _excluded(os.path.normpath(os.path.join(rel_dir, d)), patterns))
+                                if not _excluded(d, DEFAULT_EXCLUDES)
+                                and not _excluded(os.path.normpath(os.path.join(rel_dir, d)), tuple(exclude)))
             for name in sorted(names):
                 if name.endswith(SOURCE_SUFFIXES):
                     rel = os.path.normpath(os.path.join(rel_dir, name))

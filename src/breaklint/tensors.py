@@ -11,6 +11,7 @@ import ast
 import re
 from typing import Optional
 
+from .astwalk import children, walk
 from .names import ImportMap, normalize_torch
 from .scope import ClassInfo, ModuleScopes, Scope, _self_name
 
@@ -94,7 +95,7 @@ class ClassFacts:
         self.layer_attrs: set[str] = set()
         for method in info.methods.values():
             self_name = _self_name(method)
-            for node in ast.walk(method):
+            for node in walk(method):
                 if isinstance(node, ast.Assign):
                     for target in node.targets:
                         self._learn(target, node.value, self_name, imports)
@@ -182,7 +183,7 @@ class TensorEnv:
         """`y = x * 2; y = y + 1`: y is a tensor when one binding is a tensor outright and every
         other is a tensor provided y already held one (a rebinding reads the previous value)."""
         if not any(isinstance(v, ast.AST) and any(isinstance(n, ast.Name) and n.id == name
-                                                   for n in ast.walk(v)) for v in values):
+                                                   for n in walk(v)) for v in values):
             return False
         self._memo.clear()
         if not any(v is not None and self._value_is_tensor(v) for v in values):
@@ -295,7 +296,11 @@ class TensorEnv:
                 return False
             if short in ("max", "min") and (len(node.args) > 1 or node.keywords):
                 return len(node.args) > 1 and self.is_tensor(node.args[1])  # max(a, b) elementwise
-            return qual.startswith(TENSOR_NAMESPACES)
+            # torch.<fn> and the tensor namespaces (nn.functional, linalg, fft, special) return
+            # tensors; deeper or other submodules (torch.accelerator, torch.xpu...) do not.
+            if qual.count(".") == 1:
+                return True
+            return qual.startswith(TENSOR_NAMESPACES[1:])
         if isinstance(func, ast.Attribute):
             receiver = func.value
             if self._is_self(receiver) and self.class_facts is not None:
@@ -386,7 +391,7 @@ def _walk_function(func):
         if isinstance(node, ast.ClassDef):
             continue
         yield node
-        stack.extend(ast.iter_child_nodes(node))
+        stack.extend(children(node))
 
 
 def annotation_kind(annotation: Optional[ast.AST]) -> Optional[bool]:
