@@ -69,3 +69,13 @@ def guard_fix(ctx: "NodeContext", stmt: Optional[ast.stmt], what: str, applicabi
         return None
     return Fix(message=f"Run {what} only when not compiling", applicability=applicability,
                edits=(edit,), imports=("torch",))
+
+
+def report_with_guard(ctx: "NodeContext", node: ast.Call, message: str, what: str) -> None:
+    """Report a side-effect call, with a guard_fix when the call is a whole statement; a call whose
+    value is used (`x = f(...)`) is reported without a fix, since guarding it would change the code."""
+    parent = ctx.parent
+    fix = None
+    if isinstance(parent, ast.Expr) and parent.value is node:
+        fix = guard_fix(ctx, parent, what)
+    ctx.report(node, message, fix)

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import ast
 
-from ..rewrite import guard_fix
+from ..rewrite import report_with_guard
 from .base import Example, Rule
 
 
@@ -21,12 +21,8 @@ class PrintInCompiledCode(Rule):
             return
         if ctx.file.imports.is_bound("print"):
             return  # a print imported from somewhere else is not the builtin
-        stmt = ctx.statement
-        fix = None
-        if isinstance(stmt, ast.Expr) and stmt.value is node:
-            fix = guard_fix(ctx, stmt, "print()")
-        ctx.report(node, "print() breaks the graph; guard it with `if not torch.compiler.is_compiling():` "
-                         "or remove it", fix)
+        report_with_guard(ctx, node, "print() breaks the graph; guard it with "
+                          "`if not torch.compiler.is_compiling():` or remove it", "print()")
 
     VALID = [
         Example("""

@@ -7,7 +7,7 @@ import re
 from typing import Optional
 
 from ..names import dotted
-from ..rewrite import guard_fix
+from ..rewrite import report_with_guard
 from .base import Example, Rule
 
 LOGGER_METHODS = {"debug", "info", "warning", "warn", "error", "exception", "critical", "fatal", "log",
@@ -76,12 +76,9 @@ class LoggingCall(Rule):
                 return
         else:
             return
-        stmt = ctx.statement
-        fix = None
-        if isinstance(stmt, ast.Expr) and stmt.value is node:
-            fix = guard_fix(ctx, stmt, "the log call")
-        ctx.report(node, f"logging call .{method}() breaks the graph; guard it with "
-                         "`if not torch.compiler.is_compiling():` or move it out of compiled code", fix)
+        report_with_guard(ctx, node, f"logging call .{method}() breaks the graph; guard it with "
+                          "`if not torch.compiler.is_compiling():` or move it out of compiled code",
+                          "the log call")
 
     def _is_logging(self, method: str, receiver: ast.AST, node: ast.Call, ctx) -> bool:
         if ctx.qualify(receiver) == "logging":

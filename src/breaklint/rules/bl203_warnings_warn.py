@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import ast
 
-from ..rewrite import guard_fix
+from ..rewrite import report_with_guard
 from .base import Example, Rule
 
 WARN_FUNCTIONS = {"warnings.warn", "warnings.warn_explicit"}
@@ -25,12 +25,9 @@ class WarningsWarn(Rule):
             return
         if isinstance(node.func, ast.Name) and not ctx.file.imports.is_bound(node.func.id):
             return  # a local function that happens to be called `warn`
-        stmt = ctx.statement
-        fix = None
-        if isinstance(stmt, ast.Expr) and stmt.value is node:
-            fix = guard_fix(ctx, stmt, "warnings.warn()")
-        ctx.report(node, "warnings.warn() breaks the graph; guard it with "
-                         "`if not torch.compiler.is_compiling():` or warn before the compiled region", fix)
+        report_with_guard(ctx, node, "warnings.warn() breaks the graph; guard it with "
+                          "`if not torch.compiler.is_compiling():` or warn before the compiled region",
+                          "warnings.warn()")
 
     VALID = [
         Example("""

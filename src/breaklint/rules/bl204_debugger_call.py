@@ -4,7 +4,7 @@ from __future__ import annotations
 import ast
 from typing import Optional
 
-from ..rewrite import guard_fix
+from ..rewrite import report_with_guard
 from .base import Example, Rule
 
 # Measured on 2.13; other debuggers (pudb, IPython.embed) are left out until someone measures them.
@@ -44,12 +44,8 @@ class DebuggerCall(Rule):
         what = debugger_name(node, ctx)
         if what is None:
             return
-        stmt = ctx.statement
-        fix = None
-        if isinstance(stmt, ast.Expr) and stmt.value is node:
-            fix = guard_fix(ctx, stmt, what)
-        ctx.report(node, f"{what} breaks the graph; remove it, or guard it with "
-                         "`if not torch.compiler.is_compiling():` to debug eager runs only", fix)
+        report_with_guard(ctx, node, f"{what} breaks the graph; remove it, or guard it with "
+                          "`if not torch.compiler.is_compiling():` to debug eager runs only", what)
 
     VALID = [
         Example("""
