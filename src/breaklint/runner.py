@@ -162,8 +162,13 @@ def fix_paths(result: CheckResult, settings: Settings, unsafe: bool, write: bool
             result.errors.append(FileError(path, f"cannot read for fixing: {exc}"))
             kept.extend(findings)
             continue
+        file_settings = local
+        if settings.per_file_ignores:
+            # Rules ignored for this file must not fix it either: leave them out of the fix loop.
+            ignored = matching_ignores(path, settings.per_file_ignores, settings.root)
+            file_settings = LintSettings([r for r in local.rules if not is_ignored(r.code, ignored)], local.scope)
         try:
-            outcome = fix_source(source, path, local, unsafe=unsafe)
+            outcome = fix_source(source, path, file_settings, unsafe=unsafe)
         except Exception as exc:  # noqa: BLE001 - a rule bug must not end the run
             result.errors.append(FileError(path, f"internal error while fixing ({type(exc).__name__}: {exc}); "
                                                  "file left unchanged", internal=True))
@@ -172,9 +177,6 @@ def fix_paths(result: CheckResult, settings: Settings, unsafe: bool, write: bool
         if outcome.error:
             result.errors.append(FileError(path, outcome.error))
         remaining = outcome.remaining
-        if settings.per_file_ignores:
-            ignored = matching_ignores(path, settings.per_file_ignores, settings.root)
-            remaining = [f for f in remaining if not is_ignored(f.code, ignored)]
         if not outcome.changed:
             kept.extend(remaining)
             continue

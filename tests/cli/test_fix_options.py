@@ -104,3 +104,14 @@ def test_fix_reports_remaining_per_file_ignores(project):
     assert findings == []                       # a.py fixed, b.py ignored by prefix
     assert (project / "b.py").read_text() == HAZARD
     assert codes(json_findings(".", "--no-cache")) == []
+
+
+def test_fix_leaves_per_file_ignored_hazards_alone(project):
+    """A rule ignored for a file must not fix it, even when another rule's fix runs the fix loop."""
+    (project / "pyproject.toml").write_text('[tool.breaklint]\nper-file-ignores = {"b.py" = ["BL201"]}\n')
+    both = HAZARD.replace('        return x * 2\n', '        warnings.warn("slow")\n        return x * 2\n')
+    write(project / "b.py", "import warnings\n" + both)
+    assert invoke("check", "--fix", "--no-cache", "b.py").exit_code == 0
+    guarded = '        if not torch.compiler.is_compiling():\n            warnings.warn("slow")\n'
+    # BL203 guarded; BL201 is ignored here, so its print stays as it was.
+    assert (project / "b.py").read_text() == "import warnings\n" + both.replace('        warnings.warn("slow")\n', guarded)
