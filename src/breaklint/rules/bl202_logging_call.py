@@ -92,9 +92,10 @@ class LoggingCall(Rule):
         name = dotted(receiver)
         if name is None:
             return False
-        if name in self._logger_names(ctx):
+        # The name test first: it settles `logger.info` without walking the file for bindings.
+        if LOGGER_NAME.match(_last_name(receiver) or ""):
             return True
-        return bool(LOGGER_NAME.match(_last_name(receiver) or ""))
+        return name in self._logger_names(ctx)
 
     def _logger_names(self, ctx) -> set[str]:
         if self._tree is not ctx.file.tree:
