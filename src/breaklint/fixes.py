@@ -117,8 +117,11 @@ def fix_source(source: str, path: str, settings: LintSettings, unsafe: bool = Fa
     applied_total = 0
     all_fixes: list[Fix] = []
     findings: list[Finding] = []
+    original_findings: Optional[list[Finding]] = None
     for _ in range(MAX_ROUNDS):
         findings, _ = lint_source(current, path, settings)
+        if original_findings is None:
+            original_findings = findings  # what is left if a later round fails
         fixes = [f.fix for f in findings if wanted(f.fix, unsafe)]
         if not fixes:
             break
@@ -127,7 +130,7 @@ def fix_source(source: str, path: str, settings: LintSettings, unsafe: bool = Fa
         error = parse_error(new)
         if error is not None:
             return FixOutcome(source=source, error=f"a fix produced code that does not parse ({error}); "
-                                                   f"file left unchanged", remaining=lint_source(source, path, settings)[0])
+                                                   f"file left unchanged", remaining=original_findings)
         if new == current:
             break
         current = new
