@@ -178,3 +178,21 @@ def test_fix_source_returns_original_on_failure():
     assert outcome.source == source and not outcome.changed and outcome.error
     assert [f.code for f in outcome.remaining] == ["BL901"]
     assert lint_source(source, "a.py", settings)[0]
+
+
+def test_broken_fix_that_needs_an_import_is_refused_not_an_internal_error():
+    """ensure_imports runs before the parse check: it must not raise on the broken text."""
+    from breaklint.rules import Rule
+
+    class BrokenImportingFix(Rule):
+        code, name, summary, node_types = "BL901", "broken", "fake", (ast.Call,)
+
+        def check(self, node, ctx):
+            if isinstance(node.func, ast.Name) and node.func.id == "hazard":
+                ctx.report(node, "m", Fix("m", "safe", (ctx.replace(node, "torch.where("),), imports=("torch",)))
+
+    source = "import torch\n\n@torch.compile\ndef f(x):\n    return hazard(x)\n"
+    outcome = fix_source(source, "a.py", LintSettings(rules=[BrokenImportingFix()]))
+    assert outcome.source == source and outcome.applied == 0
+    assert outcome.error.startswith("a fix produced code that does not parse")
+    assert [f.code for f in outcome.remaining] == ["BL901"]

@@ -81,7 +81,10 @@ def ensure_imports(source: str, modules: set[str]) -> str:
     """Add `import X` once for each module a fix used and the file does not import by that name."""
     if not modules:
         return source
-    tree = ast.parse(source)
+    try:
+        tree = ast.parse(source)
+    except SyntaxError:
+        return source  # a fix broke the code: the caller's parse check reports it, nothing to add to
     bound = set()
     for node in tree.body:
         if isinstance(node, ast.Import):
