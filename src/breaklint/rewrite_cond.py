@@ -284,7 +284,9 @@ def cond_fix(ctx: "NodeContext", node: ast.If, drop_scalars: bool = False) -> Op
             kept.update(range(first, last + 1))
             lines.extend(ctx.file.lines[first - 1: last])
         results = [f"{n}.clone()" if env[n].alias else n for n in outputs]
-        lines.append(f"{body_indent}return {', '.join(results)}")
+        # The else block may be indented unlike the if block: return at the indent of the lines kept.
+        branch_indent = statement_lines(ctx, stmts[0])[0] if stmts else body_indent
+        lines.append(f"{branch_indent}return {', '.join(results)}")
     comments = _other_comments(ctx, node, kept)
     if comments is None:
         return None

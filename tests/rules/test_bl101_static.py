@@ -110,6 +110,15 @@ def test_cond_fix_shape():
     assert "# keep" in fixed
 
 
+def test_cond_fix_returns_at_each_branch_indent():
+    """An else block indented unlike its if block: each branch function returns at its own depth."""
+    source = _module("if x.sum() > 0:\n    y = x.relu()\n    z = y * 2\nelse:\n        y = x.abs()\n"
+                     "        z = y * 3\nreturn z")
+    fixed = _fixed(source)
+    assert "            z = y * 2\n            return y, z\n" in fixed
+    assert "                z = y * 3\n                return y, z\n" in fixed
+
+
 def test_bitwise_fix_parenthesizes_operands():
     fixed = _fixed(_module("flag = x.sum() > 0 or not (x < 0).all()\nreturn x, flag"))
     assert "flag = (x.sum() > 0) | (~(x < 0).all())" in fixed
