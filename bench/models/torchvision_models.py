@@ -14,7 +14,7 @@ DETECTION = ["fasterrcnn_mobilenet_v3_large_320_fpn", "fasterrcnn_resnet50_fpn",
              "retinanet_resnet50_fpn", "retinanet_resnet50_fpn_v2", "fcos_resnet50_fpn", "ssd300_vgg16",
              "ssdlite320_mobilenet_v3_large", "maskrcnn_resnet50_fpn", "keypointrcnn_resnet50_fpn"]
 SEGMENTATION = ["fcn_resnet50", "deeplabv3_mobilenet_v3_large", "lraspp_mobilenet_v3_large"]
-VIDEO = ["r3d_18", "mc3_18", "r2plus1d_18", "s3d", "mvit_v2_s", "swin3d_t"]
+VIDEO = ["r3d_18", "mc3_18", "r2plus1d_18", "mvit_v2_s", "swin3d_t"]
 FLOW = ["raft_small"]
 
 MODELS = CLASSIFICATION + DETECTION + SEGMENTATION + VIDEO + FLOW
@@ -60,7 +60,7 @@ def build(name):
         frames, size = (16, 224) if name in ("mvit_v2_s",) else (8, 112)
         return model, (torch.randn(1, 3, frames, size, size, generator=generator),), {}
     if name in FLOW:
-        model = getattr(optical_flow, name)(weights=None, num_flow_updates=3)
+        model = getattr(optical_flow, name)(weights=None)
         first = torch.rand(1, 3, 128, 128, generator=generator)
         second = torch.rand(1, 3, 128, 128, generator=generator)
         return model, (first, second), {"num_flow_updates": 3}
