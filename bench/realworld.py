@@ -142,7 +142,12 @@ def score(truth: dict, breaklint_python: str) -> dict:
         sites, executed = merge_truth(models)
         files = sorted(f for f in executed if os.path.exists(f))
         prefix = os.path.dirname(models[0]["roots"][0])
-        findings = run_breaklint(breaklint_python, files)
+        # The whole library in one run, as a user lints a tree: the cross-file call graph needs
+        # the files that re-export and define what the executed ones call. The spec file is the
+        # user code that calls into the library (its model classes); its own findings are not scored.
+        roots = sorted({root for model in models for root in model["roots"]})
+        specs = sorted({os.path.join(BENCH, *model["spec"].split(".")) + ".py" for model in models})
+        findings = run_breaklint(breaklint_python, roots + specs)
         per_library[library] = score_library(sites, executed, findings, source, prefix)
         per_library[library]["models"] = len(models)
         per_library[library]["files"] = len(files)
@@ -166,6 +171,11 @@ def make_fixed_copy(models: list[dict], breaklint_python: str, fixed_root: str) 
     for root in models[0]["roots"]:
         shutil.copytree(root, os.path.join(target, os.path.basename(root)),
                         ignore=shutil.ignore_patterns("__pycache__"))
+    # The spec file is the user code whose models call into the library: lint a copy beside the
+    # library so that what it reaches is fixed too (the copy itself is never imported).
+    specs = sorted({os.path.join(BENCH, *model["spec"].split(".")) + ".py" for model in models})
+    for spec in specs:
+        shutil.copy(spec, os.path.join(target, "_entry_" + os.path.basename(spec)))
     command = [breaklint_python, "-m", "breaklint", "check", target, "--fix", "--unsafe-fixes",
                "--no-cache", "--exit-zero", "--output-format", "json"]
     completed = subprocess.run(command, capture_output=True, text=True, timeout=900, env=breaklint_env())

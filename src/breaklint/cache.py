@@ -27,9 +27,11 @@ class ResultCache:
         except (OSError, EOFError, pickle.UnpicklingError, AttributeError, ImportError, ValueError):
             self.entries = {}
 
-    def lookup(self, path: str) -> Optional[tuple]:
-        """(findings, lines, suppressed) for an unchanged file, else None."""
-        entry = self.entries.get(path)
+    def lookup(self, path: str, variant: str = "") -> Optional[tuple]:
+        """The stored result for an unchanged file, else None. A variant keys a second result of the
+        same file (the lint with the scopes other files reach, keyed by a digest of them)."""
+        key = (path, "external") if variant else path
+        entry = self.entries.get(key)
         if entry is None:
             return None
         size, mtime, digest, result = entry
@@ -39,20 +41,25 @@ class ResultCache:
             return None
         if stat.st_size != size:
             return None
+        if variant:  # one variant is kept per file: the last one the call graph produced
+            stored_variant, result = result
+            if stored_variant != variant:
+                return None
         if stat.st_mtime_ns == mtime:
             return result
         if content_digest(path) == digest:
-            self.entries[path] = (size, stat.st_mtime_ns, digest, result)
+            self.entries[key] = (size, stat.st_mtime_ns, digest, entry[3])
             self.dirty = True
             return result
         return None
 
-    def store(self, path: str, result: tuple) -> None:
+    def store(self, path: str, result: tuple, variant: str = "") -> None:
         try:
             stat = os.stat(path)
         except OSError:
             return
-        self.entries[path] = (stat.st_size, stat.st_mtime_ns, content_digest(path), result)
+        key, value = ((path, "external"), (variant, result)) if variant else (path, result)
+        self.entries[key] = (stat.st_size, stat.st_mtime_ns, content_digest(path), value)
         self.dirty = True
 
     def save(self) -> None:

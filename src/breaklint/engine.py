@@ -19,6 +19,7 @@ from .model import Edit, FileError, Finding, Fix, Location
 from .names import ImportMap
 from .rules import Rule
 from .scope import ModuleScopes, Scope, ScopeSettings
+from .summary import ModuleSummary, summarize
 from .tensors import ClassFacts, TensorEnv, callee_param_facts, entry_param_facts
 
 NOQA = re.compile(r"#\s*noqa(?::\s*(?P<codes>[A-Za-z]+[0-9]+(?:\s*,\s*[A-Za-z]+[0-9]+)*))?", re.IGNORECASE)
@@ -144,10 +145,15 @@ class NodeContext:
 
 
 class FileLinter:
-    def __init__(self, path: str, source: str, settings: LintSettings):
+    def __init__(self, path: str, source: str, settings: LintSettings, external: Optional[dict] = None,
+                 want_summary: bool = False):
         self.path = path
         self.source = source
         self.settings = settings
+        # qualname -> project.ExternalEntry: what traced code in other files calls here.
+        self.external = external
+        self.want_summary = want_summary
+        self.summary: Optional[ModuleSummary] = None
         self.findings: list[Finding] = []
         self._seen: set[tuple] = set()
         self.suppressed = 0
@@ -163,8 +169,8 @@ class FileLinter:
             return []
         tree = ast.parse(self.source, filename=self.path)
         imports = ImportMap(tree)
-        scopes = ModuleScopes(tree, imports, self.settings.scope)
-        if not scopes.scopes:
+        scopes = ModuleScopes(tree, imports, self.settings.scope, self.external)
+        if not scopes.scopes and not self.want_summary:
             return []
         lines = source_lines(self.source)
         file = FileInfo(self.path, self.source, lines, tree, imports, scopes)
@@ -172,8 +178,6 @@ class FileLinter:
         for rule in self.settings.rules:
             for node_type in rule.node_types:
                 dispatch.setdefault(node_type, []).append(rule)
-        if not dispatch:
-            return []
         envs: dict[str, Optional[TensorEnv]] = {}
         class_facts: dict[str, ClassFacts] = {}
 
@@ -185,7 +189,9 @@ class FileLinter:
             if scope.is_entry:
                 params = entry_param_facts(scope)
             else:
-                params = callee_param_facts(scope, scopes.call_sites.get(scope.qualname, []), env_of)
+                external = scopes.external.get(scope.qualname)
+                params = callee_param_facts(scope, scopes.call_sites.get(scope.qualname, []), env_of,
+                                            external.sites if external is not None else ())
             envs[scope.qualname] = TensorEnv(scope, scopes, imports, facts, params, returns_tensor)
             return envs[scope.qualname]
 
@@ -216,6 +222,11 @@ class FileLinter:
                 class_facts[scope.cls.name] = ClassFacts(scope.cls, imports)
             return class_facts[scope.cls.name]
 
+        if self.want_summary:
+            self.summary = summarize(
+                scopes, imports, lambda q: env_of(scopes.scopes[q]) if q in scopes.scopes else None)
+        if not dispatch:
+            return []
         ctx = NodeContext(file, self)
         for scope in scopes.scopes.values():
             ctx.scope = scope
@@ -359,9 +370,11 @@ def _returns_of(func) -> list[ast.Return]:
     return found
 
 
-def lint_source(source: str, path: str, settings: LintSettings) -> tuple[list[Finding], int]:
-    """Findings for one file, and how many `# noqa` suppressed. Raises SyntaxError/ValueError."""
-    linter = FileLinter(os.path.abspath(path), source, settings)
+def lint_source(source: str, path: str, settings: LintSettings,
+                external: Optional[dict] = None) -> tuple[list[Finding], int]:
+    """Findings for one file, and how many `# noqa` suppressed. Raises SyntaxError/ValueError.
+    `external` names the functions that traced code in other files calls (project.py)."""
+    linter = FileLinter(os.path.abspath(path), source, settings, external)
     findings = linter.run()
     findings.sort(key=Finding.sort_key)
     return findings, linter.suppressed
@@ -395,20 +408,24 @@ def read_source(path: str) -> str:
     return read_source_with_encoding(path)[0]
 
 
-def lint_file(path: str, settings: LintSettings) -> tuple[list[Finding], Optional[FileError], int, int]:
-    """(findings, error, lines, suppressed) for one path; errors are returned, never raised."""
+def lint_file(path: str, settings: LintSettings, external: Optional[dict] = None, want_summary: bool = False
+              ) -> tuple[list[Finding], Optional[FileError], int, int, Optional[ModuleSummary]]:
+    """(findings, error, lines, suppressed, summary) for one path; errors are returned, never raised.
+    The summary (for the cross-file call graph) is made only when asked for."""
     try:
         source = read_source(path)
     except (OSError, ValueError) as exc:
-        return [], FileError(os.path.abspath(path), _one_line(exc)), 0, 0
+        return [], FileError(os.path.abspath(path), _one_line(exc)), 0, 0, None
+    linter = FileLinter(os.path.abspath(path), source, settings, external, want_summary)
     try:
-        findings, suppressed = lint_source(source, path, settings)
+        findings = linter.run()
     except SyntaxError as exc:
         where = f"line {exc.lineno}" if exc.lineno else "unknown line"
-        return [], FileError(os.path.abspath(path), f"syntax error at {where}: {exc.msg}"), 0, 0
+        return [], FileError(os.path.abspath(path), f"syntax error at {where}: {exc.msg}"), 0, 0, None
     except (ValueError, RecursionError) as exc:
-        return [], FileError(os.path.abspath(path), f"cannot parse: {_one_line(exc)}"), 0, 0
-    return findings, None, source.count("\n") + 1, suppressed
+        return [], FileError(os.path.abspath(path), f"cannot parse: {_one_line(exc)}"), 0, 0, None
+    findings.sort(key=Finding.sort_key)
+    return findings, None, source.count("\n") + 1, linter.suppressed, linter.summary
 
 
 def _one_line(exc: BaseException) -> str:

@@ -114,7 +114,8 @@ def ensure_imports(source: str, modules: set[str]) -> str:
     return "".join(lines)
 
 
-def fix_source(source: str, path: str, settings: LintSettings, unsafe: bool = False) -> FixOutcome:
+def fix_source(source: str, path: str, settings: LintSettings, unsafe: bool = False,
+               external: Optional[dict] = None) -> FixOutcome:
     """Lint and fix until nothing changes (bounded); the result always parses, or nothing changes."""
     current = source
     applied_total = 0
@@ -122,7 +123,7 @@ def fix_source(source: str, path: str, settings: LintSettings, unsafe: bool = Fa
     findings: list[Finding] = []
     original_findings: Optional[list[Finding]] = None
     for _ in range(MAX_ROUNDS):
-        findings, _ = lint_source(current, path, settings)
+        findings, _ = lint_source(current, path, settings, external)
         if original_findings is None:
             original_findings = findings  # what is left if a later round fails
         fixes = [f.fix for f in findings if wanted(f.fix, unsafe)]
@@ -141,7 +142,7 @@ def fix_source(source: str, path: str, settings: LintSettings, unsafe: bool = Fa
         all_fixes.extend(applied)
     else:
         # Still changing after MAX_ROUNDS: keep what was done (it parses) and say so, as ruff does.
-        findings, _ = lint_source(current, path, settings)
+        findings, _ = lint_source(current, path, settings, external)
         if not any(wanted(f.fix, unsafe) for f in findings):
             return FixOutcome(source=current, applied=applied_total, remaining=findings, fixes=all_fixes)
         return FixOutcome(source=current, applied=applied_total, remaining=findings, fixes=all_fixes,

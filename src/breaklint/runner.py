@@ -1,7 +1,9 @@
 """Lint many files: cache lookups, then the rest in a process pool, in chunks."""
 from __future__ import annotations
 
+import dataclasses
 import gc
+import hashlib
 import multiprocessing
 import os
 import sys
@@ -16,11 +18,14 @@ from .config import Settings
 from .engine import LintSettings
 from .files import discover, is_ignored, matching_ignores
 from .model import CheckResult, FileError
+from .project import ProjectGraph
 from .scope import ScopeSettings
 
 # Below this many files a pool costs more than it saves.
 PARALLEL_THRESHOLD = 16
 CHUNK = 8
+# Rounds of the cross-file call graph: each round can reach one call deeper with argument facts.
+MAX_GRAPH_ROUNDS = 4
 
 _worker_settings: Optional[LintSettings] = None
 
@@ -33,16 +38,16 @@ def lint_settings(settings: Settings) -> LintSettings:
     )
 
 
-def lint_one(path: str, settings: LintSettings) -> tuple:
+def lint_one(path: str, settings: LintSettings, external: Optional[dict] = None, want_summary: bool = True) -> tuple:
     """engine.lint_file, but a crash inside breaklint (a rule bug) becomes an internal error for this
     file instead of ending the whole run."""
     try:
-        return engine.lint_file(path, settings)
+        return engine.lint_file(path, settings, external, want_summary)
     except Exception as exc:  # noqa: BLE001 - anything a rule raises
         frame = traceback.extract_tb(exc.__traceback__)[-1]
         where = f"{os.path.basename(frame.filename)}:{frame.lineno}"
         message = f"internal error ({type(exc).__name__}: {exc} at {where}); please report it"
-        return [], FileError(os.path.abspath(path), message, internal=True), 0, 0
+        return [], FileError(os.path.abspath(path), message, internal=True), 0, 0, None
 
 
 def _init_worker(settings: Settings) -> None:
@@ -50,8 +55,8 @@ def _init_worker(settings: Settings) -> None:
     _worker_settings = lint_settings(settings)
 
 
-def _lint_chunk(paths: list[str]):
-    return [(path, lint_one(path, _worker_settings)) for path in paths]
+def _lint_chunk(work: list[tuple[str, Optional[dict]]]):
+    return [(path, lint_one(path, _worker_settings, external)) for path, external in work]
 
 
 def default_jobs() -> int:
@@ -79,43 +84,70 @@ def _check_paths(paths, settings, jobs, use_cache, on_progress) -> CheckResult:
     files, missing = discover(paths, settings.exclude + settings.extend_exclude, settings.root)
     result = CheckResult(errors=[FileError(os.path.abspath(p), "no such file or directory") for p in missing])
     cache = ResultCache(settings.root, settings.fingerprint()) if use_cache else None
+    jobs = jobs or default_jobs()
+    progress = _Progress(on_progress, len(files))
+
+    # Pass 1: every file on its own (cached by content), with the summary the call graph needs.
     outcomes: dict[str, tuple] = {}
-    todo: list[str] = []
+    todo = []
     for path in files:
         hit = cache.lookup(path) if cache else None
         if hit is not None:
-            outcomes[path] = (hit[0], None, hit[1], hit[2])
+            findings, lines, suppressed, summary = hit
+            outcomes[path] = (findings, None, lines, suppressed, summary)
         else:
-            todo.append(path)
-    done = len(outcomes)
-    if on_progress:
-        on_progress(done, len(files))
-    jobs = jobs or default_jobs()
-    if jobs > 1 and len(todo) >= PARALLEL_THRESHOLD:
-        context = multiprocessing.get_context("fork" if sys.platform.startswith("linux") else "spawn")
-        # Small chunks keep all workers busy when a few files are much larger than the rest.
-        chunk = max(1, min(CHUNK, len(todo) // (jobs * 4) or 1))
-        chunks = [todo[i:i + chunk] for i in range(0, len(todo), chunk)]
-        with ProcessPoolExecutor(max_workers=jobs, mp_context=context, initializer=_init_worker,
-                                 initargs=(settings,)) as pool:
-            for batch in pool.map(_lint_chunk, chunks):
-                for path, outcome in batch:
-                    outcomes[path] = outcome
-                done += len(batch)
-                if on_progress:
-                    on_progress(done, len(files))
-    else:
-        local = lint_settings(settings)
-        for path in todo:
-            outcomes[path] = lint_one(path, local)
-            done += 1
-            if on_progress:
-                on_progress(done, len(files))
-    fresh = set(todo)
+            todo.append((path, None))
+    progress.advance(len(outcomes))
+    for path, outcome in _run(todo, settings, jobs, progress):
+        outcomes[path] = outcome
+        if cache is not None and outcome[1] is None:
+            findings, _, lines, suppressed, summary = outcome
+            cache.store(path, (findings, lines, suppressed, summary))
+
+    # Pass 2: the functions that traced code reaches across files; their files are linted again
+    # with those functions as extra scopes (cached by content and by what reaches them). A file
+    # linted again knows more argument facts for its own calls, so the graph is redone until
+    # nothing new reaches any file.
+    summaries = {path: o[4] for path, o in outcomes.items() if o[4] is not None}
+    external: dict = {}
+    done_keys: dict[str, str] = {}
+
+    def take(path: str, findings, suppressed, summary) -> bool:
+        """Keep a second lint's findings; say whether it taught the graph new call facts."""
+        outcomes[path] = (findings, None, outcomes[path][2], suppressed, outcomes[path][4])
+        merged = _merged(summaries[path], summary)
+        learned = merged.calls != summaries[path].calls
+        summaries[path] = merged
+        return learned
+
+    for _round in range(MAX_GRAPH_ROUNDS if len(summaries) > 1 else 0):
+        external = ProjectGraph(summaries).external_entries()
+        keys = {path: _external_key(entries) for path, entries in external.items()}
+        pending = [path for path, key in keys.items() if done_keys.get(path) != key]
+        if not pending:
+            break
+        learned, fresh = False, []
+        for path in pending:
+            done_keys[path] = keys[path]
+            hit = cache.lookup(path, variant=keys[path]) if cache else None
+            if hit is not None:
+                learned |= take(path, *hit)
+            else:
+                fresh.append((path, external[path]))
+        for path, outcome in _run(fresh, settings, jobs, None):
+            findings, error, _lines, suppressed, summary = outcome
+            if error is not None:
+                outcomes[path] = outcome
+                continue
+            if cache is not None:
+                cache.store(path, (findings, suppressed, summary), variant=keys[path])
+            learned |= take(path, findings, suppressed, summary)
+        if not learned:
+            break
+    result.external = external
+
     for path in files:
-        findings, error, lines, suppressed = outcomes[path]
-        if cache is not None and error is None and path in fresh:
-            cache.store(path, (findings, lines, suppressed))
+        findings, error, lines, suppressed, _ = outcomes[path]
         if error is not None:
             result.errors.append(error)
             continue
@@ -130,6 +162,53 @@ def _check_paths(paths, settings, jobs, use_cache, on_progress) -> CheckResult:
         cache.save()
     result.findings.sort(key=lambda f: f.sort_key())
     return result
+
+
+class _Progress:
+    def __init__(self, callback, total: int):
+        self.callback, self.total, self.done = callback, total, 0
+
+    def advance(self, count: int) -> None:
+        self.done += count
+        if self.callback:
+            self.callback(self.done, self.total)
+
+
+def _run(work: list, settings: Settings, jobs: int, progress: Optional[_Progress]):
+    """(path, outcome) for each (path, external) item, in a process pool when there are many."""
+    if jobs > 1 and len(work) >= PARALLEL_THRESHOLD:
+        context = multiprocessing.get_context("fork" if sys.platform.startswith("linux") else "spawn")
+        # Small chunks keep all workers busy when a few files are much larger than the rest.
+        chunk = max(1, min(CHUNK, len(work) // (jobs * 4) or 1))
+        chunks = [work[i:i + chunk] for i in range(0, len(work), chunk)]
+        with ProcessPoolExecutor(max_workers=jobs, mp_context=context, initializer=_init_worker,
+                                 initargs=(settings,)) as pool:
+            for batch in pool.map(_lint_chunk, chunks):
+                yield from batch
+                if progress:
+                    progress.advance(len(batch))
+    else:
+        local = lint_settings(settings)
+        for path, external in work:
+            yield path, lint_one(path, local, external)
+            if progress:
+                progress.advance(1)
+
+
+def _merged(first, again):
+    """The first pass's summary with the call facts a second lint (with external scopes) learned;
+    its own scopes stay those the file traces by itself."""
+    if again is None:
+        return first
+    return dataclasses.replace(first, calls=again.calls)
+
+
+def _external_key(entries: dict) -> str:
+    """A stable digest of what reaches a file from elsewhere (its cache variant)."""
+    digest = hashlib.blake2b(digest_size=12)
+    for qualname in sorted(entries):
+        digest.update(repr((qualname, entries[qualname].key())).encode())
+    return digest.hexdigest()
 
 
 @dataclass
@@ -168,7 +247,8 @@ def fix_paths(result: CheckResult, settings: Settings, unsafe: bool, write: bool
             ignored = matching_ignores(path, settings.per_file_ignores, settings.root)
             file_settings = LintSettings([r for r in local.rules if not is_ignored(r.code, ignored)], local.scope)
         try:
-            outcome = fix_source(source, path, file_settings, unsafe=unsafe)
+            outcome = fix_source(source, path, file_settings, unsafe=unsafe,
+                                 external=getattr(result, "external", {}).get(path))
         except Exception as exc:  # noqa: BLE001 - a rule bug must not end the run
             result.errors.append(FileError(path, f"internal error while fixing ({type(exc).__name__}: {exc}); "
                                                  "file left unchanged", internal=True))

@@ -68,10 +68,13 @@ class ScopeSettings:
 class ModuleScopes:
     """The traced functions of one module, found without importing it."""
 
-    def __init__(self, tree: ast.Module, imports: ImportMap, settings: ScopeSettings = ScopeSettings()):
+    def __init__(self, tree: ast.Module, imports: ImportMap, settings: ScopeSettings = ScopeSettings(),
+                 external: Optional[dict] = None):
         self.tree = tree
         self.imports = imports
         self.settings = settings
+        # qualname -> project.ExternalEntry: functions that traced code in other files calls.
+        self.external = external or {}
         self.classes: dict[str, ClassInfo] = {}
         self.functions: dict[str, FunctionNode] = {}
         self.scopes: dict[str, Scope] = {}
@@ -82,12 +85,21 @@ class ModuleScopes:
 
     # -- definitions -------------------------------------------------------------------------
     def _collect_definitions(self) -> None:
+        factories = []
         for node in self.tree.body:
             for stmt in _flatten_toplevel(node):
                 if isinstance(stmt, ast.ClassDef):
                     self._add_class(stmt, prefix="")
                 elif isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)):
                     self.functions.setdefault(stmt.name, stmt)
+                    factories.append(stmt)
+        # A module class defined inside a factory function (`def build(): class Net(nn.Module)`)
+        # is traced like any other; top-level names win a clash.
+        for func in factories:
+            for stmt in func.body:
+                for inner in _flatten_toplevel(stmt):
+                    if isinstance(inner, ast.ClassDef) and inner.name not in self.classes:
+                        self._add_class(inner, prefix="")
 
     def _add_class(self, node: ast.ClassDef, prefix: str) -> None:
         name = prefix + node.name
@@ -190,16 +202,32 @@ class ModuleScopes:
             if name in self.functions:
                 add(self.functions[name], name, None, (name,))
 
-        while queue:
-            scope = queue.popleft()
-            for call in _calls_in(scope.func):
-                target = self.resolve_call(scope, call)
-                if target is None:
-                    continue
-                cls, func, qualname, bound_self = target
-                self.call_sites.setdefault(qualname, []).append(
-                    CallSite(caller=scope, call=call, callee_key=qualname, bound_self=bound_self))
-                add(func, qualname, cls, scope.chain + (qualname,))
+        def drain() -> None:
+            while queue:
+                scope = queue.popleft()
+                for call in _calls_in(scope.func):
+                    target = self.resolve_call(scope, call)
+                    if target is None:
+                        continue
+                    cls, func, qualname, bound_self = target
+                    self.call_sites.setdefault(qualname, []).append(
+                        CallSite(caller=scope, call=call, callee_key=qualname, bound_self=bound_self))
+                    add(func, qualname, cls, scope.chain + (qualname,))
+
+        drain()
+        # What this file traces on its own, before what other files reach in it (the call graph
+        # across files is built from this).
+        self.local_scopes = frozenset(self.scopes)
+        for qualname, entry in self.external.items():
+            owner, _, method = qualname.rpartition(".")
+            if owner:
+                info = self.classes.get(owner)
+                if info is not None and method in info.methods:
+                    add(info.methods[method], qualname, info, tuple(entry.chain))
+            elif qualname in self.functions:
+                add(self.functions[qualname], qualname, None, tuple(entry.chain))
+
+        drain()
 
     def _compiled_by_call(self) -> list[str]:
         """Names passed to torch.compile(fn, ...): `step = torch.compile(step)`, `return

@@ -134,6 +134,9 @@ class TensorEnv:
         self._memo: dict[int, bool] = {}
         self.tensor_names: set[str] = {p for p, t in param_is_tensor.items() if t}
         self.known_non_tensor: set[str] = {p for p, t in param_is_tensor.items() if not t}
+        self.tensor_params = set(self.tensor_names)
+        # name -> first row that rebinds it: a read above it still sees the parameter.
+        self.first_binding: dict[str, int] = {}
         self._infer_locals()
 
     # -- locals ---------------------------------------------------------------------------------
@@ -146,7 +149,8 @@ class TensorEnv:
                 if isinstance(node, ast.AugAssign):
                     value = ast.BinOp(left=node.target, op=node.op, right=node.value)
                 for target in targets:
-                    self._bind(target, value, assigned)
+                    # The right-hand side is read before the names are bound, on any of its rows.
+                    self._bind(target, value, assigned, node.end_lineno)
             elif isinstance(node, (ast.For, ast.AsyncFor, ast.comprehension)):
                 self._bind(node.target, _ElementOf(node.iter), assigned)
             elif isinstance(node, ast.withitem) and node.optional_vars is not None:
@@ -196,20 +200,23 @@ class TensorEnv:
         self._memo.clear()
         return False
 
-    def _bind(self, target, value, assigned) -> None:
+    def _bind(self, target, value, assigned, row: int = 0) -> None:
         if isinstance(target, ast.Name):
             assigned.setdefault(target.id, []).append(value)
+            row = row or getattr(target, "lineno", 0)
+            if row and row < self.first_binding.get(target.id, row + 1):
+                self.first_binding[target.id] = row
         elif isinstance(target, (ast.Tuple, ast.List)):
             for i, elt in enumerate(target.elts):
                 if isinstance(elt, ast.Starred):
-                    self._bind(elt.value, None, assigned)
+                    self._bind(elt.value, None, assigned, row)
                 else:
                     element = None
                     if isinstance(value, (ast.Tuple, ast.List)) and len(value.elts) == len(target.elts):
                         element = value.elts[i]
                     elif value is not None and not isinstance(value, (_ElementOf, _Param)):
                         element = _ElementOf(value)
-                    self._bind(elt, element, assigned)
+                    self._bind(elt, element, assigned, row)
 
     def _value_is_tensor(self, value) -> bool:
         if isinstance(value, _Param):
@@ -250,7 +257,10 @@ class TensorEnv:
 
     def _is_tensor(self, node: ast.AST) -> bool:
         if isinstance(node, ast.Name):
-            return node.id in self.tensor_names
+            if node.id in self.tensor_names:
+                return True
+            # `x = helper(x)`: the argument is still the tensor parameter, whatever helper returns.
+            return node.id in self.tensor_params and getattr(node, "lineno", 0) <= self.first_binding.get(node.id, 0)
         if isinstance(node, ast.Attribute):
             if node.attr in META_ATTRIBUTES:
                 return False
@@ -435,8 +445,9 @@ def entry_param_facts(scope: Scope) -> dict[str, bool]:
     return facts
 
 
-def callee_param_facts(scope: Scope, sites, env_of) -> dict[str, bool]:
-    """Parameters of a called helper: annotated, or tensors at every known call site."""
+def callee_param_facts(scope: Scope, sites, env_of, external_sites=()) -> dict[str, bool]:
+    """Parameters of a called helper: annotated, or tensors at every known call site (same-file
+    sites in `sites`; sites in other files as (positional facts, keyword facts, bound) tuples)."""
     func = scope.func
     positional = func.args.posonlyargs + func.args.args
     bound = scope.cls is not None and positional and positional[0].arg in ("self", "cls")
@@ -468,6 +479,12 @@ def callee_param_facts(scope: Scope, sites, env_of) -> dict[str, bool]:
                 seen.append(True)
             else:
                 seen.append(False if env.is_known_non_tensor(value) else None)
+        for positional, keywords, bound_self in external_sites:
+            offset = 0 if (bound_self or not bound) else 1
+            if i + offset < len(positional):
+                seen.append(positional[i + offset])
+            else:
+                seen.append(dict(keywords).get(arg.arg))
         if seen and all(s is True for s in seen) and not SIZE_LIKE_NAME.match(arg.arg):
             facts[arg.arg] = True
         elif seen and all(s is False for s in seen):

@@ -26,9 +26,9 @@ def lint_calls(monkeypatch):
     calls = []
     real = breaklint.engine.lint_file
 
-    def counting(path, settings):
+    def counting(path, settings, *args):
         calls.append(path)
-        return real(path, settings)
+        return real(path, settings, *args)
 
     monkeypatch.setattr(breaklint.engine, "lint_file", counting)
     return calls

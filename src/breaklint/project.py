@@ -1,0 +1,233 @@
+"""Which functions of other files the traced code reaches: the call graph across the linted tree.
+
+Each file's summary (summary.py) names its imports, classes and calls. Here they are joined:
+module names come from the package layout (folders with `__init__.py`), imports and re-exports
+are followed to the defining file, `self.method()` is looked up along the (cross-file) class
+hierarchy of the object it runs on, overrides in subclasses included, and `obj.method()` on an
+untyped receiver is dispatched by name when few classes of the same package define that name.
+What an entry point reaches this way becomes an extra traced scope of the file that defines it,
+with the chain of calls that reaches it and the tensor facts of its arguments at the call sites.
+"""
+from __future__ import annotations
+
+import os
+from collections import deque
+from dataclasses import dataclass, field
+from typing import Iterable, Optional
+
+from .summary import ATTRIBUTE, GLOBAL, LOCAL, SELF, SUPER, CallRef, ModuleSummary
+
+# obj.method() on an untyped receiver is dispatched by name only when at most this many classes of
+# the same top-level package define the method: a rare name is a real call, a common one a guess.
+MAX_NAME_DISPATCH = 4
+MAX_ALIAS_HOPS = 8
+
+ClassKey = tuple[str, str]  # (path, class qualname)
+
+
+@dataclass
+class ExternalEntry:
+    """A function of this file that traced code elsewhere calls."""
+
+    chain: tuple[str, ...]
+    # One (positional facts, keyword facts, bound) per call site whose caller knew its argument facts.
+    sites: list[tuple[tuple, tuple, bool]] = field(default_factory=list)
+
+    def key(self) -> tuple:
+        return (self.chain, tuple(sorted(set(self.sites), key=repr)))
+
+
+def module_name(path: str) -> tuple[str, bool]:
+    """(dotted module name, is a package's __init__) from the folders that hold an __init__.py."""
+    path = os.path.abspath(path)
+    directory, filename = os.path.split(path)
+    stem = os.path.splitext(filename)[0]
+    is_package = stem == "__init__"
+    parts = [] if is_package else [stem]
+    while os.path.exists(os.path.join(directory, "__init__.py")):
+        parent, name = os.path.split(directory)
+        parts.append(name)
+        if parent == directory:
+            break
+        directory = parent
+    return ".".join(reversed(parts)) or stem, is_package
+
+
+class ProjectGraph:
+    def __init__(self, summaries: dict[str, ModuleSummary]):
+        self.summaries = summaries
+        self.module_of: dict[str, str] = {}
+        self.package_of: dict[str, bool] = {}
+        self.path_of: dict[str, str] = {}
+        for path in summaries:
+            name, is_package = module_name(path)
+            self.module_of[path] = name
+            self.package_of[path] = is_package
+            self.path_of.setdefault(name, path)
+        self._bases: dict[ClassKey, list[ClassKey]] = {}
+        self._children: dict[ClassKey, list[ClassKey]] = {}
+        self._methods_by_name: dict[tuple[str, str], list[ClassKey]] = {}
+        for path, summary in summaries.items():
+            top = self.module_of[path].split(".")[0]
+            for cname, info in summary.classes.items():
+                key = (path, cname)
+                bases = [b for b in (self._resolve_class(path, base) for base in info.bases if base) if b]
+                self._bases[key] = bases
+                for base in bases:
+                    self._children.setdefault(base, []).append(key)
+                for method in info.methods:
+                    self._methods_by_name.setdefault((top, method), []).append(key)
+
+    # -- names -----------------------------------------------------------------------------------
+    def _absolute(self, path: str, dotted: str) -> str:
+        """Resolve a relative import target (".loop.f") against the importing module."""
+        if not dotted.startswith("."):
+            return dotted
+        level = len(dotted) - len(dotted.lstrip("."))
+        package = self.module_of[path].split(".")
+        if not self.package_of[path]:
+            package = package[:-1]
+        if level > 1:
+            package = package[: len(package) - (level - 1)]
+        rest = dotted.lstrip(".")
+        return ".".join(package + ([rest] if rest else []))
+
+    def resolve(self, dotted: str, hops: int = 0) -> Optional[tuple[str, str, str]]:
+        """("function" | "class" | "method", path, qualname) that a dotted name means, or None."""
+        parts = dotted.split(".")
+        for cut in range(len(parts) - 1, 0, -1):
+            path = self.path_of.get(".".join(parts[:cut]))
+            if path is not None:
+                return self._resolve_in(path, parts[cut:], hops)
+        return None
+
+    def _resolve_in(self, path: str, rest: list[str], hops: int) -> Optional[tuple[str, str, str]]:
+        summary = self.summaries[path]
+        head = rest[0]
+        if head in summary.classes:
+            if len(rest) == 1:
+                return "class", path, head
+            if len(rest) == 2 and rest[1] in summary.classes[head].methods:
+                return "method", path, f"{head}.{rest[1]}"
+            return None
+        if head in summary.functions:
+            return ("function", path, head) if len(rest) == 1 else None
+        target = summary.aliases.get(head)
+        if target is not None and hops < MAX_ALIAS_HOPS:
+            target = self._absolute(path, target)
+            return self.resolve(".".join([target] + rest[1:]), hops + 1)
+        return None
+
+    def _resolve_class(self, path: str, spelled: str) -> Optional[ClassKey]:
+        summary = self.summaries[path]
+        if spelled in summary.classes:
+            return path, spelled
+        found = self.resolve(self._absolute(path, spelled)) if "." in spelled else None
+        if found is None and spelled in summary.aliases:
+            found = self.resolve(self._absolute(path, summary.aliases[spelled]))
+        if found is not None and found[0] == "class":
+            return found[1], found[2]
+        return None
+
+    # -- classes -----------------------------------------------------------------------------------
+    def _mro(self, cls: ClassKey) -> Iterable[ClassKey]:
+        seen, queue = set(), deque([cls])
+        while queue:
+            key = queue.popleft()
+            if key in seen:
+                continue
+            seen.add(key)
+            yield key
+            queue.extend(self._bases.get(key, ()))
+
+    def _lookup(self, cls: ClassKey, method: str, skip_first: bool = False) -> Optional[ClassKey]:
+        for i, key in enumerate(self._mro(cls)):
+            if skip_first and i == 0:
+                continue
+            if method in self.summaries[key[0]].classes[key[1]].methods:
+                return key
+        return None
+
+    def _descendants(self, cls: ClassKey) -> Iterable[ClassKey]:
+        seen, queue = set(), deque(self._children.get(cls, ()))
+        while queue:
+            key = queue.popleft()
+            if key in seen:
+                continue
+            seen.add(key)
+            yield key
+            queue.extend(self._children.get(key, ()))
+
+    # -- reachability ------------------------------------------------------------------------------
+    def external_entries(self) -> dict[str, dict[str, ExternalEntry]]:
+        """For each file, the functions that traced code reaches from another file (or through the
+        class hierarchy), which the file's own analysis cannot see."""
+        result: dict[str, dict[str, ExternalEntry]] = {}
+        seen: set[tuple[str, str, Optional[ClassKey]]] = set()
+        queue: deque[tuple[str, str, Optional[ClassKey], tuple[str, ...]]] = deque()
+        for path, summary in self.summaries.items():
+            for qualname, chain in summary.scopes.items():
+                state = (path, qualname, self._owner(path, qualname))
+                seen.add(state)
+                queue.append((*state, chain))
+        while queue:
+            path, qualname, dynamic, chain = queue.popleft()
+            for ref in self.summaries[path].calls.get(qualname, ()):
+                for target_path, target, target_class in self._targets(path, qualname, dynamic, ref):
+                    if target not in self.summaries[target_path].scopes:  # the file's own analysis misses it
+                        entries = result.setdefault(target_path, {})
+                        entry = entries.get(target)
+                        if entry is None:
+                            entry = entries[target] = ExternalEntry(chain=chain + (target,))
+                        if ref.positional is not None:
+                            entry.sites.append((ref.positional, ref.keywords, ref.kind in (SELF, SUPER, ATTRIBUTE)))
+                    state = (target_path, target, target_class)
+                    if state not in seen:
+                        seen.add(state)
+                        queue.append((*state, chain + (target,)))
+        return result
+
+    def _owner(self, path: str, qualname: str) -> Optional[ClassKey]:
+        if "." in qualname:
+            cls = qualname.rsplit(".", 1)[0]
+            if cls in self.summaries[path].classes:
+                return path, cls
+        return None
+
+    def _targets(self, path: str, qualname: str, dynamic: Optional[ClassKey], ref: CallRef):
+        if ref.kind == LOCAL:
+            summary = self.summaries[path]
+            if ref.name in summary.functions:
+                yield path, ref.name, None
+            elif "." in ref.name:
+                cls, method = ref.name.rsplit(".", 1)
+                if cls in summary.classes and method in summary.classes[cls].methods:
+                    yield path, ref.name, (path, cls)
+        elif ref.kind == GLOBAL:
+            found = self.resolve(self._absolute(path, ref.name))
+            if found is not None and found[0] != "class":
+                owner = self._owner(found[1], found[2]) if found[0] == "method" else None
+                yield found[1], found[2], owner
+        elif ref.kind in (SELF, SUPER):
+            owner = self._owner(path, qualname)
+            start = dynamic or owner
+            if start is None:
+                return
+            if ref.kind == SUPER:
+                found = self._lookup(owner or start, ref.name, skip_first=True)
+                if found is not None:
+                    yield found[0], f"{found[1]}.{ref.name}", start
+                return
+            found = self._lookup(start, ref.name)
+            if found is not None:
+                yield found[0], f"{found[1]}.{ref.name}", start
+            # The object may be any subclass of the one we know: its overrides run too.
+            for child in self._descendants(start):
+                if ref.name in self.summaries[child[0]].classes[child[1]].methods:
+                    yield child[0], f"{child[1]}.{ref.name}", child
+        elif ref.kind == ATTRIBUTE:
+            top = self.module_of[path].split(".")[0]
+            candidates = self._methods_by_name.get((top, ref.name), ())
+            if 0 < len(candidates) <= MAX_NAME_DISPATCH:
+                for cls in candidates:
+                    yield cls[0], f"{cls[1]}.{ref.name}", cls
