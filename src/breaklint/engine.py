@@ -19,6 +19,7 @@ from .model import Edit, FileError, Finding, Fix, Location
 from .names import ImportMap
 from .rules import Rule
 from .scope import ModuleScopes, Scope, ScopeSettings
+from .project import FileContext
 from .summary import ModuleSummary, summarize
 from .tensors import ClassFacts, TensorEnv, callee_param_facts, entry_param_facts
 
@@ -145,13 +146,14 @@ class NodeContext:
 
 
 class FileLinter:
-    def __init__(self, path: str, source: str, settings: LintSettings, external: Optional[dict] = None,
+    def __init__(self, path: str, source: str, settings: LintSettings, context: Optional[FileContext] = None,
                  want_summary: bool = False):
         self.path = path
         self.source = source
         self.settings = settings
-        # qualname -> project.ExternalEntry: what traced code in other files calls here.
-        self.external = external
+        # What the rest of the tree tells this file (project.py): functions that traced code in
+        # other files calls, and imported helpers that return tensors.
+        self.context = context or FileContext()
         self.want_summary = want_summary
         self.summary: Optional[ModuleSummary] = None
         self.findings: list[Finding] = []
@@ -169,7 +171,7 @@ class FileLinter:
             return []
         tree = ast.parse(self.source, filename=self.path)
         imports = ImportMap(tree)
-        scopes = ModuleScopes(tree, imports, self.settings.scope, self.external)
+        scopes = ModuleScopes(tree, imports, self.settings.scope, self.context.entries)
         if not scopes.scopes and not self.want_summary:
             return []
         lines = source_lines(self.source)
@@ -192,7 +194,8 @@ class FileLinter:
                 external = scopes.external.get(scope.qualname)
                 params = callee_param_facts(scope, scopes.call_sites.get(scope.qualname, []), env_of,
                                             external.sites if external is not None else ())
-            envs[scope.qualname] = TensorEnv(scope, scopes, imports, facts, params, returns_tensor)
+            envs[scope.qualname] = TensorEnv(scope, scopes, imports, facts, params, returns_tensor,
+                                             self.context.returns_tensors)
             return envs[scope.qualname]
 
         returns: dict[str, bool] = {}
@@ -203,7 +206,7 @@ class FileLinter:
             env happened to be built first."""
             target = scopes.resolve_call(caller, call)
             if target is None:
-                return False
+                return bool(self.context.returns_tensor) and imports.qualify(call.func) in self.context.returns_tensor
             qualname = target[2]
             if qualname not in returns:
                 returns[qualname] = False  # recursion guard
@@ -222,9 +225,28 @@ class FileLinter:
                 class_facts[scope.cls.name] = ClassFacts(scope.cls, imports)
             return class_facts[scope.cls.name]
 
+        def return_kind(name: str) -> Optional[str]:
+            """What a top-level function returns on every path: "tensor", "tensors" (a tuple of
+            them) or None, judged with the facts its parameters have."""
+            func = scopes.functions[name]
+            values = [r.value for r in _returns_of(func)]
+            if not values or any(v is None for v in values):
+                return None
+            scope = scopes.scopes.get(name) or Scope(func=func, qualname=name, cls=None, chain=(name, name))
+            env = env_of(scope) if name in scopes.scopes else TensorEnv(
+                scope, scopes, imports, None, callee_param_facts(scope, [], env_of), returns_tensor,
+                self.context.returns_tensors)
+            if env is None:
+                return None
+            if all(env.is_tensor(v) for v in values):
+                return "tensor"
+            if all(isinstance(v, ast.Tuple) and v.elts and all(env.is_tensor(e) for e in v.elts) for v in values):
+                return "tensors"
+            return None
+
         if self.want_summary:
             self.summary = summarize(
-                scopes, imports, lambda q: env_of(scopes.scopes[q]) if q in scopes.scopes else None)
+                scopes, imports, lambda q: env_of(scopes.scopes[q]) if q in scopes.scopes else None, return_kind)
         if not dispatch:
             return []
         ctx = NodeContext(file, self)
@@ -371,10 +393,10 @@ def _returns_of(func) -> list[ast.Return]:
 
 
 def lint_source(source: str, path: str, settings: LintSettings,
-                external: Optional[dict] = None) -> tuple[list[Finding], int]:
+                context: Optional[FileContext] = None) -> tuple[list[Finding], int]:
     """Findings for one file, and how many `# noqa` suppressed. Raises SyntaxError/ValueError.
-    `external` names the functions that traced code in other files calls (project.py)."""
-    linter = FileLinter(os.path.abspath(path), source, settings, external)
+    `context` is what the rest of the tree tells this file (project.py)."""
+    linter = FileLinter(os.path.abspath(path), source, settings, context)
     findings = linter.run()
     findings.sort(key=Finding.sort_key)
     return findings, linter.suppressed
@@ -408,7 +430,7 @@ def read_source(path: str) -> str:
     return read_source_with_encoding(path)[0]
 
 
-def lint_file(path: str, settings: LintSettings, external: Optional[dict] = None, want_summary: bool = False
+def lint_file(path: str, settings: LintSettings, context: Optional[FileContext] = None, want_summary: bool = False
               ) -> tuple[list[Finding], Optional[FileError], int, int, Optional[ModuleSummary]]:
     """(findings, error, lines, suppressed, summary) for one path; errors are returned, never raised.
     The summary (for the cross-file call graph) is made only when asked for."""
@@ -416,7 +438,7 @@ def lint_file(path: str, settings: LintSettings, external: Optional[dict] = None
         source = read_source(path)
     except (OSError, ValueError) as exc:
         return [], FileError(os.path.abspath(path), _one_line(exc)), 0, 0, None
-    linter = FileLinter(os.path.abspath(path), source, settings, external, want_summary)
+    linter = FileLinter(os.path.abspath(path), source, settings, context, want_summary)
     try:
         findings = linter.run()
     except SyntaxError as exc:

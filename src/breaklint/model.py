@@ -88,6 +88,6 @@ class CheckResult:
     lines_checked: int = 0
     # Findings dropped by `# noqa` comments, for --statistics.
     suppressed: int = 0
-    # path -> {qualname: project.ExternalEntry}: what traced code reaches across files, so that
-    # fixing a file sees the same scopes as checking it did.
+    # path -> project.FileContext: what the rest of the tree told each file, so that fixing a file
+    # sees the same scopes and facts as checking it did.
     external: dict = field(default_factory=dict)

@@ -37,6 +37,20 @@ class ExternalEntry:
         return (self.chain, tuple(sorted(set(self.sites), key=repr)))
 
 
+@dataclass
+class FileContext:
+    """What the rest of the tree tells one file: functions of it that traced code calls, and the
+    dotted names it calls (as its imports spell them) that return a tensor or a tuple of tensors."""
+
+    entries: dict[str, ExternalEntry] = field(default_factory=dict)
+    returns_tensor: frozenset[str] = frozenset()
+    returns_tensors: frozenset[str] = frozenset()
+
+    def key(self) -> tuple:
+        return (tuple((q, self.entries[q].key()) for q in sorted(self.entries)),
+                tuple(sorted(self.returns_tensor)), tuple(sorted(self.returns_tensors)))
+
+
 def module_name(path: str) -> tuple[str, bool]:
     """(dotted module name, is a package's __init__) from the folders that hold an __init__.py."""
     path = os.path.abspath(path)
@@ -157,6 +171,29 @@ class ProjectGraph:
             seen.add(key)
             yield key
             queue.extend(self._children.get(key, ()))
+
+    # -- what each file learns -----------------------------------------------------------------------
+    def contexts(self) -> dict[str, FileContext]:
+        """For each file that the rest of the tree tells something, what it tells."""
+        result = {path: FileContext(entries=entries) for path, entries in self.external_entries().items()}
+        for path, summary in self.summaries.items():
+            tensor, tensors = set(), set()
+            for refs in summary.calls.values():
+                for ref in refs:
+                    if ref.kind != GLOBAL or ref.name in tensor or ref.name in tensors:
+                        continue
+                    found = self.resolve(self._absolute(path, ref.name))
+                    if found is None or found[0] != "function":
+                        continue
+                    target = self.summaries[found[1]]
+                    if found[2] in target.returns_tensor:
+                        tensor.add(ref.name)
+                    elif found[2] in target.returns_tensors:
+                        tensors.add(ref.name)
+            if tensor or tensors:
+                context = result.setdefault(path, FileContext())
+                context.returns_tensor, context.returns_tensors = frozenset(tensor), frozenset(tensors)
+        return result
 
     # -- reachability ------------------------------------------------------------------------------
     def external_entries(self) -> dict[str, dict[str, ExternalEntry]]:

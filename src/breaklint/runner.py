@@ -38,11 +38,11 @@ def lint_settings(settings: Settings) -> LintSettings:
     )
 
 
-def lint_one(path: str, settings: LintSettings, external: Optional[dict] = None, want_summary: bool = True) -> tuple:
+def lint_one(path: str, settings: LintSettings, context=None, want_summary: bool = True) -> tuple:
     """engine.lint_file, but a crash inside breaklint (a rule bug) becomes an internal error for this
     file instead of ending the whole run."""
     try:
-        return engine.lint_file(path, settings, external, want_summary)
+        return engine.lint_file(path, settings, context, want_summary)
     except Exception as exc:  # noqa: BLE001 - anything a rule raises
         frame = traceback.extract_tb(exc.__traceback__)[-1]
         where = f"{os.path.basename(frame.filename)}:{frame.lineno}"
@@ -121,8 +121,8 @@ def _check_paths(paths, settings, jobs, use_cache, on_progress) -> CheckResult:
         return learned
 
     for _round in range(MAX_GRAPH_ROUNDS if len(summaries) > 1 else 0):
-        external = ProjectGraph(summaries).external_entries()
-        keys = {path: _external_key(entries) for path, entries in external.items()}
+        external = ProjectGraph(summaries).contexts()
+        keys = {path: _external_key(context) for path, context in external.items()}
         pending = [path for path, key in keys.items() if done_keys.get(path) != key]
         if not pending:
             break
@@ -203,12 +203,9 @@ def _merged(first, again):
     return dataclasses.replace(first, calls=again.calls)
 
 
-def _external_key(entries: dict) -> str:
-    """A stable digest of what reaches a file from elsewhere (its cache variant)."""
-    digest = hashlib.blake2b(digest_size=12)
-    for qualname in sorted(entries):
-        digest.update(repr((qualname, entries[qualname].key())).encode())
-    return digest.hexdigest()
+def _external_key(context) -> str:
+    """A stable digest of what the rest of the tree tells a file (its cache variant)."""
+    return hashlib.blake2b(repr(context.key()).encode(), digest_size=12).hexdigest()
 
 
 @dataclass

@@ -51,10 +51,14 @@ class ModuleSummary:
     calls: dict[str, tuple[CallRef, ...]] = field(default_factory=dict)
     # This file's own traced scopes (entry points and what they reach here), with their chains.
     scopes: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    # Top-level functions that return a tensor / a tuple of tensors on every path.
+    returns_tensor: frozenset[str] = frozenset()
+    returns_tensors: frozenset[str] = frozenset()
 
 
-def summarize(scopes: ModuleScopes, imports: ImportMap, env_of: Callable) -> ModuleSummary:
-    """env_of(qualname) gives the tensor facts of a traced scope (None for untraced functions)."""
+def summarize(scopes: ModuleScopes, imports: ImportMap, env_of: Callable, return_kind: Callable) -> ModuleSummary:
+    """env_of(qualname) gives the tensor facts of a traced scope (None for untraced functions);
+    return_kind(name) says what a top-level function returns ("tensor", "tensors" or None)."""
     classes = {name: ClassSummary(tuple(info.bases), frozenset(info.methods), info.is_module)
                for name, info in scopes.classes.items()}
     calls: dict[str, tuple[CallRef, ...]] = {}
@@ -68,9 +72,12 @@ def summarize(scopes: ModuleScopes, imports: ImportMap, env_of: Callable) -> Mod
             refs = _call_refs(method, _self_name(method), scopes, imports, env_of(qualname))
             if refs:
                 calls[qualname] = refs
+    kinds = {name: return_kind(name) for name in scopes.functions}
     return ModuleSummary(
         aliases=dict(imports.aliases), functions=frozenset(scopes.functions), classes=classes, calls=calls,
         scopes={q: s.chain for q, s in scopes.scopes.items() if q in scopes.local_scopes},
+        returns_tensor=frozenset(n for n, k in kinds.items() if k == "tensor"),
+        returns_tensors=frozenset(n for n, k in kinds.items() if k == "tensors"),
     )
 
 

@@ -39,6 +39,7 @@ TENSOR_ONLY_METHODS = {
     "long", "half", "bfloat16", "to", "view", "reshape", "permute", "transpose", "contiguous",
     "matmul", "clamp", "exp", "log", "sqrt", "pow", "squeeze", "unsqueeze", "flatten", "expand",
     "eq", "ne", "gt", "lt", "ge", "le", "logical_not", "logical_and", "logical_or", "detach", "clone",
+    "max", "min",  # only without arguments: x.max(dim) and x.max(other) are judged before
 }
 # Functions whose results are tuples of tensors; unpacking them gives tensors.
 TENSOR_TUPLE_FUNCS = {"split", "chunk", "unbind", "tensor_split", "topk", "sort", "max", "min",
@@ -124,10 +125,12 @@ class TensorEnv:
 
     def __init__(self, scope: Scope, scopes: ModuleScopes, imports: ImportMap,
                  class_facts: Optional[ClassFacts], param_is_tensor: dict[str, bool],
-                 call_returns_tensor=None):
+                 call_returns_tensor=None, tuple_calls: frozenset = frozenset()):
         self.scope = scope
         # Answers "does this call of a same-file function return a tensor?" (engine-provided).
         self.call_returns_tensor = call_returns_tensor
+        # Dotted names of imported helpers that return a tuple of tensors (project.py).
+        self.tuple_calls = tuple_calls
         self.imports = imports
         self.class_facts = class_facts
         self.self_name = _self_name(scope.func) if scope.cls is not None else None
@@ -157,6 +160,7 @@ class TensorEnv:
                 self._bind(node.optional_vars, None, assigned)
             elif isinstance(node, ast.NamedExpr):
                 self._bind(node.target, node.value, assigned)
+        self._memo.clear()  # _bind asked about calls before any local was known
         params = set(self.tensor_names) | set(self.known_non_tensor)
         for name in list(assigned):
             if name in params:
@@ -186,8 +190,8 @@ class TensorEnv:
     def _tensor_by_induction(self, name: str, values) -> bool:
         """`y = x * 2; y = y + 1`: y is a tensor when one binding is a tensor outright and every
         other is a tensor provided y already held one (a rebinding reads the previous value)."""
-        if not any(isinstance(v, ast.AST) and any(isinstance(n, ast.Name) and n.id == name
-                                                   for n in walk(v)) for v in values):
+        if not any(isinstance(v, _PassThrough) or isinstance(v, ast.AST) and any(
+                isinstance(n, ast.Name) and n.id == name for n in walk(v)) for v in values):
             return False
         self._memo.clear()
         if not any(v is not None and self._value_is_tensor(v) for v in values):
@@ -202,6 +206,11 @@ class TensorEnv:
 
     def _bind(self, target, value, assigned, row: int = 0) -> None:
         if isinstance(target, ast.Name):
+            call = value.iterable if isinstance(value, _ElementOf) else value
+            if isinstance(call, ast.Call) and _passes(call, target.id) and not self._call_is_tensor(call) \
+                    and not self.is_known_non_tensor(call):
+                # `x = helper(x)`, `ei, w = add_self_loops(ei, w)`: an unknown helper handed x back.
+                value = _PassThrough(target.id)
             assigned.setdefault(target.id, []).append(value)
             row = row or getattr(target, "lineno", 0)
             if row and row < self.first_binding.get(target.id, row + 1):
@@ -221,11 +230,15 @@ class TensorEnv:
     def _value_is_tensor(self, value) -> bool:
         if isinstance(value, _Param):
             return value.is_tensor
+        if isinstance(value, _PassThrough):
+            return value.name in self.tensor_names
         if isinstance(value, _ElementOf):
             return self._elements_are_tensors(value.iterable)
         return self.is_tensor(value)
 
     def _value_known_non_tensor(self, value) -> bool:
+        if isinstance(value, _PassThrough):
+            return False
         if isinstance(value, _Param):
             return not value.is_tensor
         if isinstance(value, _ElementOf):
@@ -236,6 +249,8 @@ class TensorEnv:
         """Elements of x.split(...), torch.chunk(...), x.unbind(), or iterating a tensor."""
         if isinstance(node, ast.Call):
             qual = self.imports.qualify(node.func) or ""
+            if qual in self.tuple_calls:
+                return True
             if qual.startswith("torch.") and _last(qual) in TENSOR_TUPLE_FUNCS:
                 return True
             if isinstance(node.func, ast.Attribute) and node.func.attr in TENSOR_TUPLE_FUNCS \
@@ -393,6 +408,19 @@ class _Param:
         self.is_tensor = is_tensor
 
 
+class _PassThrough:
+    """Placeholder value: the result of a call that was handed this very name; a tensor when the
+    name holds one elsewhere (by induction), never known to be something else."""
+
+    def __init__(self, name: str):
+        self.name = name
+
+
+def _passes(call: ast.Call, name: str) -> bool:
+    return any(isinstance(a, ast.Name) and a.id == name for a in call.args) or \
+        any(isinstance(k.value, ast.Name) and k.value.id == name for k in call.keywords)
+
+
 def _walk_function(func):
     """Nodes of a function body, including closures, excluding nested classes."""
     stack = list(func.body)
@@ -485,7 +513,8 @@ def callee_param_facts(scope: Scope, sites, env_of, external_sites=()) -> dict[s
                 seen.append(positional[i + offset])
             else:
                 seen.append(dict(keywords).get(arg.arg))
-        if seen and all(s is True for s in seen) and not SIZE_LIKE_NAME.match(arg.arg):
+        # Every call site hands a tensor: that evidence outweighs a size-like name (error_ratio).
+        if seen and all(s is True for s in seen):
             facts[arg.arg] = True
         elif seen and all(s is False for s in seen):
             facts[arg.arg] = False

@@ -74,7 +74,7 @@ class TensorBranch(Rule):
     summary = "if / while / ternary / and / or / not on a tensor value breaks the graph"
     gb_ids = ("GB0170", "GB0033")
     fix_availability = "unsafe"
-    node_types = (ast.If, ast.While, ast.IfExp, ast.BoolOp, ast.UnaryOp)
+    node_types = (ast.If, ast.While, ast.IfExp, ast.BoolOp, ast.UnaryOp, ast.Assert)
     # 2.13: measured here (tests/test_rule_verdicts + the probes in rules/BL101.md).
     # 2.11 and 2.15: taken from /work/shared/CATALOGUE.md (GB0170 on both), not re-measured.
     verdicts = {"2.11": True, "2.13": True, "2.15": True}
@@ -94,6 +94,14 @@ class TensorBranch(Rule):
             if branches_on_tensor(node.test, ctx):
                 ctx.report(node.test, "conditional expression on a tensor value: Dynamo splits the graph "
                                       "here (GB0170); use torch.where", ternary_fix(ctx, node))
+        elif isinstance(node, ast.Assert):
+            # Measured on 2.13: `assert t.all()` and `assert t.all(), "text"` trace; a message that
+            # must be computed (`.format(...)`, an f-string) makes Dynamo branch on the tensor.
+            if node.msg is not None and not isinstance(node.msg, ast.Constant) \
+                    and branches_on_tensor(node.test, ctx):
+                ctx.report(node.test, "`assert` on a tensor with a computed message is data-dependent "
+                                      "control flow: Dynamo splits the graph here (GB0170); use a constant "
+                                      "message, or torch._check(cond, lambda: message)", None)
         elif isinstance(node, ast.BoolOp):
             self._check_boolean(node, ctx, node.values[:-1])
         elif isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not):
@@ -115,6 +123,21 @@ class TensorBranch(Rule):
                              f"(GB0170); use `{symbol}` on bool tensors", _boolean_fix(node, ctx))
 
     VALID = [
+        Example("""
+import torch
+from torch import nn
+
+
+class Checked(nn.Module):
+    def forward(self, t):
+        assert (t > -10).all(), "values out of range"   # a constant message: traced, no break
+        assert torch.isfinite(t).all()
+        return t * 2
+
+
+def factory():
+    return Checked(), (torch.arange(5.0),)
+"""),
         Example("""
 import torch
 from torch import nn
@@ -174,6 +197,20 @@ def factory():
 """),
     ]
     INVALID = [
+        Example("""
+import torch
+from torch import nn
+
+
+class Checked(nn.Module):
+    def forward(self, t):
+        assert (t[1:] > t[:-1]).all(), "{} must be increasing".format(t.shape)
+        return t * 2
+
+
+def factory():
+    return Checked(), (torch.arange(5.0),)
+"""),
         Example("""
 import torch
 from torch import nn
