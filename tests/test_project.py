@@ -174,3 +174,26 @@ def test_graph_resolves_relative_and_reexported_names(tree):
     loop = next(v for k, v in external.items() if k.endswith("loop.py"))
     assert set(loop) == {"remove_self_loops"}  # never_called_from_traced_code stays out
     assert loop["remove_self_loops"].sites[0][0] == (True,)  # forward's edge_index is a tensor
+
+
+def test_the_last_definition_of_an_overloaded_function_is_the_one_traced(tmp_path):
+    (tmp_path / "lib.py").write_text(textwrap.dedent("""
+        from typing import overload
+
+        @overload
+        def drop(x: int) -> int: ...
+
+        def drop(x):
+            print("dropping")
+            return x
+        """))
+    (tmp_path / "model.py").write_text(textwrap.dedent("""
+        import torch
+        from lib import drop
+
+        class Net(torch.nn.Module):
+            def forward(self, x):
+                return drop(x)
+        """))
+    result = check_paths([str(tmp_path)], Settings(), jobs=1, use_cache=False)
+    assert [(f.path.rsplit("/", 1)[-1], f.row, f.code) for f in result.findings] == [("lib.py", 8, "BL201")]

@@ -91,7 +91,8 @@ class ModuleScopes:
                 if isinstance(stmt, ast.ClassDef):
                     self._add_class(stmt, prefix="")
                 elif isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)):
-                    self.functions.setdefault(stmt.name, stmt)
+                    # The last definition is the one that runs (`@overload` stubs come first).
+                    self.functions[stmt.name] = stmt
                     factories.append(stmt)
         # A module class defined inside a factory function (`def build(): class Net(nn.Module)`)
         # is traced like any other; top-level names win a clash.
