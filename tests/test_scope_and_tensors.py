@@ -302,3 +302,59 @@ def test_compile_called_then_invoked_marks_the_function_compiled():
         def run(x):
             return torch.compile(step)(x)
     """)
+
+
+def test_isinstance_narrows_a_tensor_parameter_away():
+    assert tensor_condition_lines("""
+        import torch
+
+        class Net(torch.nn.Module):
+            def forward(self, x, s):
+                if isinstance(s, (int, float)):
+                    if s > 0:                     # 7: s is a number here
+                        x = x + 1
+                else:
+                    if s > 0:                     # 10: still the tensor parameter
+                        x = x + 2
+                if isinstance(x, torch.Tensor):
+                    if x.sum() > 0:               # 13: a tensor
+                        x = x * 2
+                    return x
+                if x == 1:                        # 16: past the tensor case's return
+                    return x
+                return x
+        """) == [10, 13]
+
+
+@pytest.mark.parametrize("annotation", ["float | torch.Tensor", "Union[float, torch.Tensor]", "int | Tensor"])
+def test_a_union_with_a_number_is_not_taken_for_a_tensor(annotation):
+    assert tensor_condition_lines(f"""
+        import torch
+        from torch import Tensor
+        from typing import Union
+
+        class Net(torch.nn.Module):
+            def forward(self, x, clip: {annotation}, y: Tensor | None):
+                if clip > 0:
+                    x = x + 1
+                if y.sum() > 0:
+                    x = x + 2
+                return x
+        """) == [10]
+
+
+def test_a_tensor_handed_to_an_unknown_helper_and_back_stays_a_tensor():
+    assert tensor_condition_lines("""
+        import torch
+        from lib import remove_self_loops
+
+        class Net(torch.nn.Module):
+            def forward(self, edge_index, w):
+                edge_index, w = remove_self_loops(edge_index, w)
+                if (edge_index[0] == edge_index[1]).any():    # 8
+                    w = w + 1
+                n = helper(w.shape)
+                if n:                                         # 11: unknown, not passed back
+                    w = w * 2
+                return w
+        """) == [8]

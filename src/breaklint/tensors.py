@@ -350,6 +350,17 @@ class TensorEnv:
                 return node.args[1].value in self.class_facts.tensor_attrs
         return False
 
+    def is_tensor_without(self, node: ast.AST, names: set[str]) -> bool:
+        """is_tensor with some names taken to be non-tensors (an isinstance check narrowed them)."""
+        saved = self.tensor_names, self.tensor_params
+        self.tensor_names, self.tensor_params = self.tensor_names - names, self.tensor_params - names
+        self._memo.clear()
+        try:
+            return self.is_tensor(node)
+        finally:
+            self.tensor_names, self.tensor_params = saved
+            self._memo.clear()
+
     def is_known_non_tensor(self, node: ast.AST) -> bool:
         """True only for values that certainly are not tensors (literals, sizes, flags)."""
         if isinstance(node, (ast.Constant, ast.JoinedStr, ast.List, ast.Dict, ast.Set, ast.Tuple,
@@ -437,12 +448,26 @@ def annotation_kind(annotation: Optional[ast.AST]) -> Optional[bool]:
     if annotation is None:
         return None
     text = ast.unparse(annotation) if not isinstance(annotation, ast.Constant) else str(annotation.value)
+    if TENSOR_ANNOTATIONS.search(text) and _union_with_non_tensor(text):
+        return None  # `float | Tensor`: either, so unknown
     if TENSOR_ANNOTATIONS.search(text):
         # Tuple[Tensor, ...] and List[Tensor] are containers, not tensors.
         return not re.match(r"^(Tuple|List|Sequence|tuple|list|Dict|dict)\[", text)
     if NON_TENSOR_ANNOTATIONS.match(text):
         return False
     return None
+
+
+def _union_with_non_tensor(text: str) -> bool:
+    """`float | Tensor`, `Union[int, Tensor]`: a union with a member that is neither a tensor nor None."""
+    inner = text
+    match = re.match(r"^(?:typing\.)?Union\[(.*)\]$", text)
+    if match:
+        inner = match.group(1)
+    elif "|" not in text:
+        return False
+    members = [m.strip() for m in re.split(r"[|,]", inner) if m.strip()]
+    return any(not TENSOR_ANNOTATIONS.search(m) and m != "None" for m in members)
 
 
 def entry_param_facts(scope: Scope) -> dict[str, bool]:
@@ -459,6 +484,8 @@ def entry_param_facts(scope: Scope) -> dict[str, bool]:
         kind = annotation_kind(arg.annotation)
         if kind is not None:
             facts[arg.arg] = kind
+        elif arg.annotation is not None and _union_with_non_tensor(ast.unparse(arg.annotation)):
+            continue  # `float | Tensor`: the annotation says it may be either; no guess from the name
         elif default is not None:
             if isinstance(default, ast.Constant) and default.value is None:
                 continue  # unknown: an optional mask, or an optional flag
