@@ -145,14 +145,8 @@ class ProjectGraph:
 
     # -- classes -----------------------------------------------------------------------------------
     def _mro(self, cls: ClassKey) -> Iterable[ClassKey]:
-        seen, queue = set(), deque([cls])
-        while queue:
-            key = queue.popleft()
-            if key in seen:
-                continue
-            seen.add(key)
-            yield key
-            queue.extend(self._bases.get(key, ()))
+        """The class and its bases, breadth first (close enough to Python's MRO for lookup)."""
+        return _breadth_first([cls], self._bases)
 
     def _lookup(self, cls: ClassKey, method: str, skip_first: bool = False) -> Optional[ClassKey]:
         for i, key in enumerate(self._mro(cls)):
@@ -163,14 +157,7 @@ class ProjectGraph:
         return None
 
     def _descendants(self, cls: ClassKey) -> Iterable[ClassKey]:
-        seen, queue = set(), deque(self._children.get(cls, ()))
-        while queue:
-            key = queue.popleft()
-            if key in seen:
-                continue
-            seen.add(key)
-            yield key
-            queue.extend(self._children.get(key, ()))
+        return _breadth_first(self._children.get(cls, ()), self._children)
 
     # -- what each file learns -----------------------------------------------------------------------
     def contexts(self) -> dict[str, FileContext]:
@@ -268,3 +255,14 @@ class ProjectGraph:
             if 0 < len(candidates) <= MAX_NAME_DISPATCH:
                 for cls in candidates:
                     yield cls[0], f"{cls[1]}.{ref.name}", cls
+
+
+def _breadth_first(start: Iterable[ClassKey], edges: dict[ClassKey, list[ClassKey]]) -> Iterable[ClassKey]:
+    seen, queue = set(), deque(start)
+    while queue:
+        key = queue.popleft()
+        if key in seen:
+            continue
+        seen.add(key)
+        yield key
+        queue.extend(edges.get(key, ()))
