@@ -53,6 +53,20 @@ class ResultCache:
             return result
         return None
 
+    def digest(self, path: str) -> Optional[str]:
+        """The content digest stored for a file (after a lookup or store of it)."""
+        entry = self.entries.get(path)
+        return entry[2] if entry else None
+
+    def get_tree(self, key: str):
+        """A result computed over the whole tree, stored under the digest of every file in it."""
+        stored = self.entries.get("__tree__")
+        return stored[1] if stored and stored[0] == key else None
+
+    def put_tree(self, key: str, value) -> None:
+        self.entries["__tree__"] = (key, value)
+        self.dirty = True
+
     def store(self, path: str, result: tuple, variant: str = "") -> None:
         try:
             stat = os.stat(path)

@@ -236,14 +236,15 @@ class FileLinter:
         def return_kind(name: str) -> Optional[str]:
             """What a top-level function returns on every path: "tensor", "tensors" (a tuple of
             them) or None, judged with the facts its parameters have."""
-            func = scopes.functions[name]
-            values = [r.value for r in _returns_of(func)]
+            # Only traced functions are judged (their facts exist anyway): an untraced helper that
+            # other files call becomes traced in the next round of the call graph, and is judged then.
+            scope = scopes.scopes.get(name)
+            if scope is None:
+                return None
+            values = [r.value for r in _returns_of(scope.func)]
             if not values or any(v is None for v in values):
                 return None
-            scope = scopes.scopes.get(name) or Scope(func=func, qualname=name, cls=None, chain=(name, name))
-            env = env_of(scope) if name in scopes.scopes else TensorEnv(
-                scope, scopes, imports, None, callee_param_facts(scope, [], env_of), returns_tensor,
-                self.context.returns_tensors)
+            env = env_of(scope)
             if env is None:
                 return None
             if all(env.is_tensor(v) for v in values):

@@ -116,12 +116,16 @@ def _check_paths(paths, settings, jobs, use_cache, on_progress) -> CheckResult:
         """Keep a second lint's findings; say whether it taught the graph new call facts."""
         outcomes[path] = (findings, None, outcomes[path][2], suppressed, outcomes[path][4])
         merged = _merged(summaries[path], summary)
-        learned = merged.calls != summaries[path].calls
+        learned = (merged.calls, merged.returns_tensor, merged.returns_tensors) != (
+            summaries[path].calls, summaries[path].returns_tensor, summaries[path].returns_tensors)
         summaries[path] = merged
         return learned
 
+    # An unchanged tree gets the graph's last answer back without building it again.
+    tree_key = _tree_key(cache, files) if cache is not None else None
+    known = cache.get_tree(tree_key) if tree_key else None
     for _round in range(MAX_GRAPH_ROUNDS if len(summaries) > 1 else 0):
-        external = ProjectGraph(summaries).contexts()
+        external = known if known is not None else ProjectGraph(summaries).contexts()
         keys = {path: _external_key(context) for path, context in external.items()}
         pending = [path for path, key in keys.items() if done_keys.get(path) != key]
         if not pending:
@@ -142,8 +146,10 @@ def _check_paths(paths, settings, jobs, use_cache, on_progress) -> CheckResult:
             if cache is not None:
                 cache.store(path, (findings, suppressed, summary), variant=keys[path])
             learned |= take(path, findings, suppressed, summary)
-        if not learned:
+        if not learned or known is not None:
             break
+    if tree_key and known is None:
+        cache.put_tree(tree_key, external)
     result.external = external
 
     for path in files:
@@ -195,12 +201,24 @@ def _run(work: list, settings: Settings, jobs: int, progress: Optional[_Progress
                 progress.advance(1)
 
 
+def _tree_key(cache: ResultCache, files: list[str]) -> Optional[str]:
+    """The digest of every file's content, or None when one has none (it could not be read)."""
+    digest = hashlib.blake2b(digest_size=16)
+    for path in files:
+        content = cache.digest(path)
+        if content is None:
+            return None
+        digest.update(f"{path}\0{content}\n".encode())
+    return digest.hexdigest()
+
+
 def _merged(first, again):
     """The first pass's summary with the call facts a second lint (with external scopes) learned;
     its own scopes stay those the file traces by itself."""
     if again is None:
         return first
-    return dataclasses.replace(first, calls=again.calls)
+    return dataclasses.replace(first, calls=again.calls, returns_tensor=again.returns_tensor,
+                               returns_tensors=again.returns_tensors)
 
 
 def _external_key(context) -> str:
