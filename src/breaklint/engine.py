@@ -458,10 +458,16 @@ def lint_source(source: str, path: str, settings: LintSettings,
                 context: Optional[FileContext] = None) -> tuple[list[Finding], int]:
     """Findings for one file, and how many `# noqa` suppressed. Raises SyntaxError/ValueError.
     `context` is what the rest of the tree tells this file (project.py)."""
-    linter = FileLinter(os.path.abspath(path), source, settings, context)
+    findings, linter = _lint(source, path, settings, context, want_summary=False)
+    return findings, linter.suppressed
+
+
+def _lint(source: str, path: str, settings: LintSettings, context: Optional[FileContext],
+          want_summary: bool) -> tuple[list[Finding], FileLinter]:
+    linter = FileLinter(os.path.abspath(path), source, settings, context, want_summary)
     findings = linter.run()
     findings.sort(key=Finding.sort_key)
-    return findings, linter.suppressed
+    return findings, linter
 
 
 def read_source_with_encoding(path: str) -> tuple[str, str]:
@@ -500,15 +506,13 @@ def lint_file(path: str, settings: LintSettings, context: Optional[FileContext] 
         source = read_source(path)
     except (OSError, ValueError) as exc:
         return [], FileError(os.path.abspath(path), _one_line(exc)), 0, 0, None
-    linter = FileLinter(os.path.abspath(path), source, settings, context, want_summary)
     try:
-        findings = linter.run()
+        findings, linter = _lint(source, path, settings, context, want_summary)
     except SyntaxError as exc:
         where = f"line {exc.lineno}" if exc.lineno else "unknown line"
         return [], FileError(os.path.abspath(path), f"syntax error at {where}: {exc.msg}"), 0, 0, None
     except (ValueError, RecursionError) as exc:
         return [], FileError(os.path.abspath(path), f"cannot parse: {_one_line(exc)}"), 0, 0, None
-    findings.sort(key=Finding.sort_key)
     return findings, None, source.count("\n") + 1, linter.suppressed, linter.summary
 
 

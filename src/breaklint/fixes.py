@@ -11,6 +11,7 @@ from typing import Optional
 
 from .engine import LintSettings, lint_source
 from .model import Finding, Fix
+from .project import FileContext
 
 MAX_ROUNDS = 10
 
@@ -115,15 +116,16 @@ def ensure_imports(source: str, modules: set[str]) -> str:
 
 
 def fix_source(source: str, path: str, settings: LintSettings, unsafe: bool = False,
-               external: Optional[dict] = None) -> FixOutcome:
-    """Lint and fix until nothing changes (bounded); the result always parses, or nothing changes."""
+               context: Optional[FileContext] = None) -> FixOutcome:
+    """Lint and fix until nothing changes (bounded); the result always parses, or nothing changes.
+    `context` is what the rest of the tree told this file when it was checked (project.py)."""
     current = source
     applied_total = 0
     all_fixes: list[Fix] = []
     findings: list[Finding] = []
     original_findings: Optional[list[Finding]] = None
     for _ in range(MAX_ROUNDS):
-        findings, _ = lint_source(current, path, settings, external)
+        findings, _ = lint_source(current, path, settings, context)
         if original_findings is None:
             original_findings = findings  # what is left if a later round fails
         fixes = [f.fix for f in findings if wanted(f.fix, unsafe)]
@@ -142,7 +144,7 @@ def fix_source(source: str, path: str, settings: LintSettings, unsafe: bool = Fa
         all_fixes.extend(applied)
     else:
         # Still changing after MAX_ROUNDS: keep what was done (it parses) and say so, as ruff does.
-        findings, _ = lint_source(current, path, settings, external)
+        findings, _ = lint_source(current, path, settings, context)
         if not any(wanted(f.fix, unsafe) for f in findings):
             return FixOutcome(source=current, applied=applied_total, remaining=findings, fixes=all_fixes)
         return FixOutcome(source=current, applied=applied_total, remaining=findings, fixes=all_fixes,

@@ -18,7 +18,7 @@ from .config import Settings
 from .engine import LintSettings
 from .files import discover, is_ignored, matching_ignores
 from .model import CheckResult, FileError
-from .project import ProjectGraph
+from .project import FileContext, ProjectGraph
 from .scope import ScopeSettings
 
 # Below this many files a pool costs more than it saves.
@@ -38,7 +38,8 @@ def lint_settings(settings: Settings) -> LintSettings:
     )
 
 
-def lint_one(path: str, settings: LintSettings, context=None, want_summary: bool = True) -> tuple:
+def lint_one(path: str, settings: LintSettings, context: Optional[FileContext] = None,
+             want_summary: bool = True) -> tuple:
     """engine.lint_file, but a crash inside breaklint (a rule bug) becomes an internal error for this
     file instead of ending the whole run."""
     try:
@@ -55,8 +56,8 @@ def _init_worker(settings: Settings) -> None:
     _worker_settings = lint_settings(settings)
 
 
-def _lint_chunk(work: list[tuple[str, Optional[dict]]]):
-    return [(path, lint_one(path, _worker_settings, external)) for path, external in work]
+def _lint_chunk(work: list[tuple[str, Optional[FileContext]]]):
+    return [(path, lint_one(path, _worker_settings, context)) for path, context in work]
 
 
 def default_jobs() -> int:
@@ -181,7 +182,7 @@ class _Progress:
 
 
 def _run(work: list, settings: Settings, jobs: int, progress: Optional[_Progress]):
-    """(path, outcome) for each (path, external) item, in a process pool when there are many."""
+    """(path, outcome) for each (path, FileContext or None) item, in a process pool when there are many."""
     if jobs > 1 and len(work) >= PARALLEL_THRESHOLD:
         context = multiprocessing.get_context("fork" if sys.platform.startswith("linux") else "spawn")
         # Small chunks keep all workers busy when a few files are much larger than the rest.
@@ -195,8 +196,8 @@ def _run(work: list, settings: Settings, jobs: int, progress: Optional[_Progress
                     progress.advance(len(batch))
     else:
         local = lint_settings(settings)
-        for path, external in work:
-            yield path, lint_one(path, local, external)
+        for path, context in work:
+            yield path, lint_one(path, local, context)
             if progress:
                 progress.advance(1)
 
@@ -263,7 +264,7 @@ def fix_paths(result: CheckResult, settings: Settings, unsafe: bool, write: bool
             file_settings = LintSettings([r for r in local.rules if not is_ignored(r.code, ignored)], local.scope)
         try:
             outcome = fix_source(source, path, file_settings, unsafe=unsafe,
-                                 external=getattr(result, "external", {}).get(path))
+                                 context=result.external.get(path))
         except Exception as exc:  # noqa: BLE001 - a rule bug must not end the run
             result.errors.append(FileError(path, f"internal error while fixing ({type(exc).__name__}: {exc}); "
                                                  "file left unchanged", internal=True))
