@@ -45,3 +45,21 @@ def walk(node: ast.AST):
         current = stack.pop()
         yield current
         stack.extend(children(current))
+
+
+def function_nodes(func: ast.AST) -> list[ast.AST]:
+    """Every node of a function's body, closures included, nested classes excluded: the part of a
+    function Dynamo traces with it. Computed once per function node: the scope search, the tensor
+    inference and rules each read it, and walking cost more than parsing on large trees."""
+    nodes = getattr(func, "_bl_nodes", None)
+    if nodes is None:
+        nodes = []
+        stack = list(func.body)
+        while stack:
+            node = stack.pop()
+            if isinstance(node, ast.ClassDef):
+                continue
+            nodes.append(node)
+            stack.extend(children(node))
+        func._bl_nodes = nodes
+    return nodes

@@ -11,11 +11,13 @@ with the chain of calls that reaches it and the tensor facts of its arguments at
 from __future__ import annotations
 
 import os
+import tokenize
 from collections import deque
 from dataclasses import dataclass, field
 from typing import Iterable, Optional
 
-from .summary import ATTRIBUTE, GLOBAL, LOCAL, SELF, SUPER, CallRef, ModuleSummary
+from .callscan import CallText
+from .summary import ATTRIBUTE, GLOBAL, LOCAL, SELF, SUPER, CallRef, ModuleSummary, text_calls
 
 # obj.method() on an untyped receiver is dispatched by name only when at most this many classes of
 # the same top-level package define the method: a rare name is a real call, a common one a guess.
@@ -78,6 +80,9 @@ class ProjectGraph:
             self.module_of[path] = name
             self.package_of[path] = is_package
             self.path_of.setdefault(name, path)
+        self._texts: dict[str, Optional[CallText]] = {}
+        self._star_memo: dict[tuple[str, tuple[str, ...]], Optional[tuple[str, str, str]]] = {}
+        self._text_calls: dict[tuple[str, str], tuple[CallRef, ...]] = {}
         self._bases: dict[ClassKey, list[ClassKey]] = {}
         self._children: dict[ClassKey, list[ClassKey]] = {}
         self._methods_by_name: dict[tuple[str, str], list[ClassKey]] = {}
@@ -91,6 +96,29 @@ class ProjectGraph:
                     self._children.setdefault(base, []).append(key)
                 for method in info.methods:
                     self._methods_by_name.setdefault((top, method), []).append(key)
+
+    # -- calls ------------------------------------------------------------------------------------
+    def calls(self, path: str, qualname: str) -> tuple[CallRef, ...]:
+        """What a function calls: from the summary for traced ones, else read off the file's text
+        once the graph reaches it (summary.spans)."""
+        summary = self.summaries[path]
+        refs = summary.calls.get(qualname)
+        if refs is not None or qualname not in summary.spans:
+            return refs or ()
+        key = (path, qualname)
+        if key not in self._text_calls:
+            text = self._text(path)
+            self._text_calls[key] = text_calls(summary, qualname, text) if text is not None else ()
+        return self._text_calls[key]
+
+    def _text(self, path: str) -> Optional[CallText]:
+        if path not in self._texts:
+            try:
+                with tokenize.open(path) as handle:  # the file's declared encoding, as the lint read it
+                    self._texts[path] = CallText(handle.read())
+            except (OSError, SyntaxError, UnicodeDecodeError):
+                self._texts[path] = None
+        return self._texts[path]
 
     # -- names -----------------------------------------------------------------------------------
     def _absolute(self, path: str, dotted: str) -> str:
@@ -115,7 +143,8 @@ class ProjectGraph:
                 return self._resolve_in(path, parts[cut:], hops)
         return None
 
-    def _resolve_in(self, path: str, rest: list[str], hops: int) -> Optional[tuple[str, str, str]]:
+    def _resolve_in(self, path: str, rest: list[str], hops: int,
+                    stars: bool = True) -> Optional[tuple[str, str, str]]:
         summary = self.summaries[path]
         head = rest[0]
         if head in summary.classes:
@@ -130,6 +159,29 @@ class ProjectGraph:
         if target is not None and hops < MAX_ALIAS_HOPS:
             target = self._absolute(path, target)
             return self.resolve(".".join([target] + rest[1:]), hops + 1)
+        if stars and summary.stars and hops < MAX_ALIAS_HOPS:
+            key = (path, tuple(rest))
+            if key not in self._star_memo:
+                self._star_memo[key] = None  # a cycle of star imports sees "not found"
+                self._star_memo[key] = self._through_stars(path, rest, hops)
+            return self._star_memo[key]
+        return None
+
+    def _through_stars(self, path: str, rest: list[str], hops: int) -> Optional[tuple[str, str, str]]:
+        """`from .pool import *` re-exports: breadth first through the star-imported modules, the
+        first that defines or imports the name wins."""
+        seen, queue = {path}, deque([path])
+        while queue:
+            current = queue.popleft()
+            for star in self.summaries[current].stars:
+                star_path = self.path_of.get(self._absolute(current, star))
+                if star_path is None or star_path in seen:
+                    continue
+                seen.add(star_path)
+                found = self._resolve_in(star_path, rest, hops + 1, stars=False)
+                if found is not None:
+                    return found
+                queue.append(star_path)
         return None
 
     def _resolve_class(self, path: str, spelled: str) -> Optional[ClassKey]:
@@ -162,10 +214,13 @@ class ProjectGraph:
     # -- what each file learns -----------------------------------------------------------------------
     def contexts(self) -> dict[str, FileContext]:
         """For each file that the rest of the tree tells something, what it tells."""
-        result = {path: FileContext(entries=entries) for path, entries in self.external_entries().items()}
+        reached = self.external_entries()
+        result = {path: FileContext(entries=entries) for path, entries in reached.items()}
         for path, summary in self.summaries.items():
             tensor, tensors = set(), set()
-            for refs in summary.calls.values():
+            # Calls of traced functions: the file's own, and those other files reach.
+            traced = list(summary.calls.values()) + [self.calls(path, q) for q in reached.get(path, ())]
+            for refs in traced:
                 for ref in refs:
                     if ref.kind != GLOBAL or ref.name in tensor or ref.name in tensors:
                         continue
@@ -196,7 +251,7 @@ class ProjectGraph:
                 queue.append((*state, chain))
         while queue:
             path, qualname, dynamic, chain = queue.popleft()
-            for ref in self.summaries[path].calls.get(qualname, ()):
+            for ref in self.calls(path, qualname):
                 for target_path, target, target_class in self._targets(path, qualname, dynamic, ref):
                     if target not in self.summaries[target_path].scopes:  # the file's own analysis misses it
                         entries = result.setdefault(target_path, {})

@@ -11,7 +11,7 @@ import ast
 from dataclasses import dataclass, field
 from typing import Callable, Optional
 
-from .astwalk import children
+from .callscan import CallText
 from .known_methods import BUILTIN_METHODS, TENSOR_METHODS
 from .names import ImportMap
 from .scope import FunctionNode, ModuleScopes, _self_name
@@ -49,63 +49,82 @@ class ModuleSummary:
     functions: frozenset[str]
     classes: dict[str, ClassSummary]
     calls: dict[str, tuple[CallRef, ...]] = field(default_factory=dict)
+    # Untraced functions: (first line, last line, self parameter). Their calls are read off the
+    # file's text only when the call graph reaches them (text_calls): most never are, and walking
+    # every function for its calls cost a quarter of a cold run.
+    spans: dict[str, tuple[int, int, Optional[str]]] = field(default_factory=dict)
     # This file's own traced scopes (entry points and what they reach here), with their chains.
     scopes: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    # Modules this file star-imports, as spelled (relative ones keep their dots).
+    stars: tuple[str, ...] = ()
     # Top-level functions that return a tensor / a tuple of tensors on every path.
     returns_tensor: frozenset[str] = frozenset()
     returns_tensors: frozenset[str] = frozenset()
 
 
-def summarize(scopes: ModuleScopes, imports: ImportMap, env_of: Callable, return_kind: Callable) -> ModuleSummary:
+def summarize(scopes: ModuleScopes, imports: ImportMap, env_of: Callable,
+              return_kind: Callable) -> ModuleSummary:
     """env_of(qualname) gives the tensor facts of a traced scope (None for untraced functions);
     return_kind(name) says what a top-level function returns ("tensor", "tensors" or None)."""
     classes = {name: ClassSummary(tuple(info.bases), frozenset(info.methods), info.is_module)
                for name, info in scopes.classes.items()}
     calls: dict[str, tuple[CallRef, ...]] = {}
-    for name, func in scopes.functions.items():
-        refs = _call_refs(func, None, scopes, imports, env_of(name))
-        if refs:
-            calls[name] = refs
-    for cname, info in scopes.classes.items():
-        for mname, method in info.methods.items():
-            qualname = f"{cname}.{mname}"
-            refs = _call_refs(method, _self_name(method), scopes, imports, env_of(qualname))
+    spans: dict[str, tuple[int, int, Optional[str]]] = {}
+
+    def add(qualname: str, func: FunctionNode, self_name: Optional[str]) -> None:
+        env = env_of(qualname)
+        if env is not None:  # traced: the scope search already holds its Call nodes
+            refs = _call_refs(scopes.calls.get(qualname, ()), self_name, scopes, imports, env)
             if refs:
                 calls[qualname] = refs
+        else:  # untraced: read off the text if and when the call graph reaches it
+            first = func.body[0].lineno if func.body else func.lineno
+            spans[qualname] = (first, func.end_lineno or first, self_name)
+
+    for name, func in scopes.functions.items():
+        add(name, func, None)
+    for cname, info in scopes.classes.items():
+        for mname, method in info.methods.items():
+            add(f"{cname}.{mname}", method, _self_name(method))
     kinds = {name: return_kind(name) for name in scopes.functions}
     return ModuleSummary(
         aliases=dict(imports.aliases), functions=frozenset(scopes.functions), classes=classes, calls=calls,
+        spans=spans, stars=tuple(imports.stars),
         scopes={q: s.chain for q, s in scopes.scopes.items() if q in scopes.local_scopes},
         returns_tensor=frozenset(n for n, k in kinds.items() if k == "tensor"),
         returns_tensors=frozenset(n for n, k in kinds.items() if k == "tensors"),
     )
 
 
-def _call_refs(func: FunctionNode, self_name: Optional[str], scopes: ModuleScopes, imports: ImportMap,
+def _call_refs(nodes, self_name: Optional[str], scopes: ModuleScopes, imports: ImportMap,
                env) -> tuple[CallRef, ...]:
     refs: dict[CallRef, None] = {}  # ordered and deduplicated
-    stack: list[ast.AST] = list(func.body)
-    while stack:
-        node = stack.pop()
-        if isinstance(node, ast.ClassDef):
-            continue
-        stack.extend(children(node))
-        if not isinstance(node, ast.Call):
-            continue
+    for node in nodes:
         ref = _classify(node.func, self_name, scopes, imports)
         if ref is None:
             continue
         kind, name = ref
-        if env is not None:
-            positional = []
-            for arg in node.args:
-                if isinstance(arg, ast.Starred):
-                    break
-                positional.append(_fact(env, arg))
-            keywords = tuple((kw.arg, _fact(env, kw.value)) for kw in node.keywords if kw.arg)
-            refs[CallRef(kind, name, tuple(positional), keywords)] = None
-        else:
-            refs[CallRef(kind, name)] = None
+        positional = []
+        for arg in node.args:
+            if isinstance(arg, ast.Starred):
+                break
+            positional.append(_fact(env, arg))
+        keywords = tuple((kw.arg, _fact(env, kw.value)) for kw in node.keywords if kw.arg)
+        refs[CallRef(kind, name, tuple(positional), keywords)] = None
+    return tuple(refs)
+
+
+def text_calls(summary: ModuleSummary, qualname: str, text: CallText) -> tuple[CallRef, ...]:
+    """The calls of an untraced function, read off its file's text (names only, no argument facts)."""
+    span = summary.spans.get(qualname)
+    if span is None:
+        return ()
+    first, last, self_name = span
+    refs: dict[CallRef, None] = {}
+    for spelling, on_result in text.spellings(first, last):
+        ref = _classify_spelling(spelling, on_result, self_name, summary)
+        if ref is not None:
+            refs[CallRef(*ref)] = None
     return tuple(refs)
 
 
@@ -143,6 +162,29 @@ def _classify(func: ast.AST, self_name: Optional[str], scopes: ModuleScopes, imp
     if func.attr in TENSOR_METHODS or func.attr in BUILTIN_METHODS or func.attr.startswith("__"):
         return None
     return ATTRIBUTE, func.attr
+
+
+def _classify_spelling(spelling: str, on_result: bool, self_name: Optional[str], summary: ModuleSummary):
+    """_classify for a call read off the text: the same kinds from the dotted spelling."""
+    aliases = summary.aliases
+    if not on_result and spelling.startswith("super("):
+        return SUPER, spelling.rpartition(".")[2]
+    parts = spelling.split(".")
+    attr = parts[-1]
+    if not on_result:
+        root = parts[0]
+        if root in aliases:
+            return _global(".".join([aliases[root]] + parts[1:]))
+        if len(parts) == 1:
+            return (LOCAL, root) if root in summary.functions else None
+        if len(parts) == 2:
+            if self_name is not None and root == self_name:
+                return SELF, attr
+            if root in summary.classes:
+                return LOCAL, f"{root}.{attr}"
+    if attr in TENSOR_METHODS or attr in BUILTIN_METHODS or attr.startswith("__"):
+        return None
+    return ATTRIBUTE, attr
 
 
 def _global(dotted: Optional[str]):

@@ -6,6 +6,7 @@ import ast
 import re
 from typing import Optional
 
+from ..astwalk import walk
 from ..names import dotted
 from ..rewrite import report_with_guard
 from .base import Example, Rule
@@ -22,7 +23,7 @@ LOGGER_FACTORY = re.compile(r"(^|\.)(getLogger|get_logger)$")
 def logger_bindings(tree: ast.Module, imports) -> set[str]:
     """Dotted names (`logger`, `self.log`, `_LOG`) assigned from a logger factory in this file."""
     bound: set[str] = set()
-    for node in ast.walk(tree):
+    for node in walk(tree):
         if isinstance(node, ast.Assign):
             targets, value = node.targets, node.value
         elif isinstance(node, ast.AnnAssign) and node.value is not None:

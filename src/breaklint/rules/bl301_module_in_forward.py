@@ -9,6 +9,7 @@ from __future__ import annotations
 import ast
 from typing import Optional
 
+from ..astwalk import walk
 from ..model import Edit, Fix, Location
 from ..names import normalize_torch
 from ..rewrite import replace_statement, statement_lines
@@ -235,4 +236,4 @@ def _calls_super_init(init) -> bool:
 
 
 def _class_uses_attr(cls: ast.ClassDef, attr: str) -> bool:
-    return any(isinstance(n, ast.Attribute) and n.attr == attr for n in ast.walk(cls))
+    return any(isinstance(n, ast.Attribute) and n.attr == attr for n in walk(cls))

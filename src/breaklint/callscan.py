@@ -1,0 +1,59 @@
+"""The call spellings of a function read off its source text, without walking its tree.
+
+The call graph needs, for every function of every file, the names it calls. Walking each body's
+tree for its Call nodes cost more than parsing on a large tree (bench/speed_profile.py: half the
+cold time on transformers). Untraced functions need only the names, so they come from two regexes
+run in C over the file's text with strings and comments blanked out: `a.b.c(`, `super().m(` and
+`<call or subscript>.m(`. Traced functions keep the tree walk, which also gives argument facts.
+"""
+from __future__ import annotations
+
+import re
+
+# Strings and comments (no groups), then a call (two groups). Matching both in one left-to-right
+# pass means a quote inside a comment or a `#` inside a string is read correctly, and a call
+# spelled inside a string or a comment is consumed as noise, never reported.
+_NOISE = r'"""[\s\S]*?"""|\'\'\'[\s\S]*?\'\'\'|"(?:\\.|[^"\\\n])*"|\'(?:\\.|[^\'\\\n])*\'|#[^\n]*'
+# A dotted name called: not after a dot or inside an identifier, not a `def`/`class` header.
+# `super().m(` (or `super(Cls, self).m(`) first; `).m(` / `].m(`: a method of a call's or
+# subscript's result.
+_CALL = (
+    r"(?<![\w.])(?<!def )(?<!class )"
+    r"(super\s*\([^()]*\)\s*\.\s*[A-Za-z_]\w*|[A-Za-z_]\w*(?:\s*\.\s*[A-Za-z_]\w*)*)\s*\("
+    r"|(?<=[)\]])\s*\.\s*((?:[A-Za-z_]\w*\s*\.\s*)*[A-Za-z_]\w*)\s*\("
+)
+_SCAN = re.compile(_NOISE + "|" + _CALL)
+_SPACE = re.compile(r"\s+")
+
+
+class CallText:
+    """One file's text, indexed by line."""
+
+    def __init__(self, source: str):
+        self.text = source
+        starts = [0]
+        find = source.find
+        pos = find("\n")
+        while pos != -1:
+            starts.append(pos + 1)
+            pos = find("\n", pos + 1)
+        self._starts = starts
+
+    def spellings(self, first_line: int, last_line: int) -> list[tuple[str, bool]]:
+        """(dotted spelling, on a call/subscript result) of each distinct call on lines first..last
+        (1-based), in source order; spellings keep their dots and drop whitespace ("self.proj",
+        "super().f")."""
+        starts = self._starts
+        begin = starts[first_line - 1] if first_line - 1 < len(starts) else len(self.text)
+        end = starts[last_line] if last_line < len(starts) else len(self.text)
+        out = []
+        for name, method in dict.fromkeys(_SCAN.findall(self.text, begin, end)):
+            if name:
+                out.append((_SPACE.sub("", name) if _has_space(name) else name, False))
+            elif method:
+                out.append((_SPACE.sub("", method), True))
+        return out
+
+
+def _has_space(name: str) -> bool:
+    return " " in name or "\n" in name or "\t" in name
