@@ -358,3 +358,45 @@ def test_a_tensor_handed_to_an_unknown_helper_and_back_stays_a_tensor():
                     w = w * 2
                 return w
         """) == [8]
+
+
+def test_a_module_call_override_is_traced_like_forward():
+    # PyG's Aggregation overrides __call__ to compute dim_size; calling the module runs it.
+    scopes = scopes_of("""
+        import torch
+
+        class Aggregation(torch.nn.Module):
+            def __call__(self, x, index=None):
+                return super().__call__(x, index)
+
+            def forward(self, x, index=None):
+                return x
+
+        class Plain:
+            def __call__(self, x):
+                return x
+        """)
+    assert "Aggregation.__call__" in scopes and "Aggregation.forward" in scopes
+    assert "Plain.__call__" not in scopes
+
+
+def test_indexing_with_a_tensor_makes_the_indexed_value_a_tensor():
+    # The helper's `batch` and `names` come from attributes the inference cannot type.
+    lines = tensor_condition_lines("""
+        import torch
+
+        class Net(torch.nn.Module):
+            def forward(self, pos):
+                return pairs(pos, self.batch_ids, self.names)
+
+        def pairs(pos, batch, names):
+            index = (pos > 0).nonzero().T
+            if batch[index[0]] == batch[index[1]]:
+                pass
+            if names[0] == names[1]:
+                pass
+            if names[1:2]:
+                pass
+            return index
+        """)
+    assert lines == [10]

@@ -16,6 +16,9 @@ _WELL_KNOWN_ROOTS = {"torch": "torch", "np": "numpy", "numpy": "numpy"}
 class ImportMap:
     def __init__(self, tree: ast.Module):
         self.aliases: dict[str, str] = {}
+        # Modules star-imported (`from .pool import *`), relative ones with their leading dots: the
+        # call graph looks names up in them (PyG re-exports `global_add_pool` this way).
+        self.stars: list[str] = []
         for node in _import_statements(tree.body):
             if isinstance(node, ast.Import):
                 for alias in node.names:
@@ -24,16 +27,16 @@ class ImportMap:
                     else:
                         root = alias.name.split(".")[0]
                         self.aliases.setdefault(root, root)
-            elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
-                for alias in node.names:
-                    if alias.name != "*":
-                        self.aliases[alias.asname or alias.name] = f"{node.module}.{alias.name}"
-            elif isinstance(node, ast.ImportFrom) and node.level > 0:
-                # Relative imports stay relative: "." marks them so they never look like torch.
-                mod = "." * node.level + (node.module or "")
-                for alias in node.names:
-                    if alias.name != "*":
-                        self.aliases[alias.asname or alias.name] = f"{mod}.{alias.name}"
+                continue
+            # Relative imports stay relative: "." marks them so they never look like torch.
+            module = "." * node.level + (node.module or "")
+            if node.level == 0 and not node.module:
+                continue
+            for alias in node.names:
+                if alias.name == "*":
+                    self.stars.append(module)
+                else:
+                    self.aliases[alias.asname or alias.name] = f"{module}.{alias.name}"
 
     def qualify(self, node: ast.AST) -> Optional[str]:
         """Dotted name of an expression like `nn.functional.relu`, resolved through imports."""

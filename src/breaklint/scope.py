@@ -11,7 +11,7 @@ from collections import deque
 from dataclasses import dataclass, field
 from typing import Optional, Union
 
-from .astwalk import children
+from .astwalk import function_nodes
 from .names import ImportMap, normalize_torch
 
 FunctionNode = Union[ast.FunctionDef, ast.AsyncFunctionDef]
@@ -79,6 +79,8 @@ class ModuleScopes:
         self.functions: dict[str, FunctionNode] = {}
         self.scopes: dict[str, Scope] = {}
         self.call_sites: dict[str, list[CallSite]] = {}
+        # qualname of a traced scope -> the Call nodes of its body (the summary reuses this walk)
+        self.calls: dict[str, list[ast.Call]] = {}
         self._collect_definitions()
         self._mark_modules()
         self._find_scopes()
@@ -191,8 +193,12 @@ class ModuleScopes:
             queue.append(scope)
 
         for info in self.classes.values():
-            if info.is_module and "forward" in info.methods:
-                add(info.methods["forward"], f"{info.name}.forward", info, (f"{info.name}.forward",))
+            if info.is_module:
+                # forward, and a `__call__` override: calling the module inside traced code runs it
+                # (PyG's Aggregation.__call__ computes dim_size there), so Dynamo traces it too.
+                for entry in ("forward", "__call__"):
+                    if entry in info.methods:
+                        add(info.methods[entry], f"{info.name}.{entry}", info, (f"{info.name}.{entry}",))
             for mname, method in info.methods.items():
                 if self._is_compile_decorated(method):
                     add(method, f"{info.name}.{mname}", info, (f"{info.name}.{mname}",))
@@ -206,7 +212,8 @@ class ModuleScopes:
         def drain() -> None:
             while queue:
                 scope = queue.popleft()
-                for call in _calls_in(scope.func):
+                calls = self.calls[scope.qualname] = _calls_in(scope.func)
+                for call in calls:
                     target = self.resolve_call(scope, call)
                     if target is None:
                         continue
@@ -282,24 +289,20 @@ def _self_name(func: FunctionNode) -> Optional[str]:
 
 
 def _flatten_toplevel(node: ast.stmt):
-    """Top-level definitions, also those under `if`/`try` (version switches, optional imports)."""
+    """Top-level definitions, also those under `if`/`try` (version switches, optional imports).
+    The fallbacks (`else:`, `except:`) come first, so that where both branches define a name the
+    main branch's definition, the one current libraries run, is the last and wins (PyG's
+    `if torch>=1.12: def scatter ... else: def scatter ...`)."""
     if isinstance(node, (ast.If, ast.Try)):
-        for child in node.body + node.orelse + getattr(node, "finalbody", []):
-            yield from _flatten_toplevel(child)
         for handler in getattr(node, "handlers", []):
             for child in handler.body:
                 yield from _flatten_toplevel(child)
+        for child in node.orelse + node.body + getattr(node, "finalbody", []):
+            yield from _flatten_toplevel(child)
     else:
         yield node
 
 
-def _calls_in(func: FunctionNode):
+def _calls_in(func: FunctionNode) -> list[ast.Call]:
     """Calls inside a function body, including nested closures, excluding nested classes."""
-    stack: list[ast.AST] = list(func.body)
-    while stack:
-        node = stack.pop()
-        if isinstance(node, ast.ClassDef):
-            continue
-        if isinstance(node, ast.Call):
-            yield node
-        stack.extend(children(node))
+    return [node for node in function_nodes(func) if isinstance(node, ast.Call)]

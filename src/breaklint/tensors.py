@@ -11,7 +11,7 @@ import ast
 import re
 from typing import Optional
 
-from .astwalk import children, walk
+from .astwalk import function_nodes, walk
 from .names import ImportMap, normalize_torch
 from .scope import ClassInfo, ModuleScopes, Scope, _self_name
 
@@ -96,7 +96,7 @@ class ClassFacts:
         self.layer_attrs: set[str] = set()
         for method in info.methods.values():
             self_name = _self_name(method)
-            for node in walk(method):
+            for node in function_nodes(method):
                 if isinstance(node, ast.Assign):
                     for target in node.targets:
                         self._learn(target, node.value, self_name, imports)
@@ -285,7 +285,12 @@ class TensorEnv:
                 return node.attr in self.class_facts.tensor_attrs
             return False
         if isinstance(node, ast.Subscript):
-            return self.is_tensor(node.value)
+            if self.is_tensor(node.value):
+                return True
+            # `batch[idx]` with a tensor index: only a tensor can be indexed by one (a list takes
+            # only a 0-d integer tensor), so an untyped `batch` is a tensor here.
+            parts = node.slice.elts if isinstance(node.slice, ast.Tuple) else [node.slice]
+            return any(not isinstance(p, ast.Slice) and self.is_tensor(p) for p in parts)
         if isinstance(node, ast.BinOp):
             return self.is_tensor(node.left) or self.is_tensor(node.right)
         if isinstance(node, ast.UnaryOp):
@@ -434,13 +439,7 @@ def _passes(call: ast.Call, name: str) -> bool:
 
 def _walk_function(func):
     """Nodes of a function body, including closures, excluding nested classes."""
-    stack = list(func.body)
-    while stack:
-        node = stack.pop()
-        if isinstance(node, ast.ClassDef):
-            continue
-        yield node
-        stack.extend(children(node))
+    return function_nodes(func)
 
 
 def annotation_kind(annotation: Optional[ast.AST]) -> Optional[bool]:

@@ -18,6 +18,7 @@ from .bl402_one_hot_without_num_classes import OneHotWithoutNumClasses
 from .bl501_explicit_graph_break import ExplicitGraphBreak
 from .bl502_untraceable_call import UntraceableCall
 from .bl503_autograd_in_compiled import AutogradInCompiled
+from .bl504_sparse_tensor import SparseTensor
 
 _RULES: list[type[Rule]] = [
     TensorBranch,
@@ -36,6 +37,7 @@ _RULES: list[type[Rule]] = [
     ExplicitGraphBreak,
     UntraceableCall,
     AutogradInCompiled,
+    SparseTensor,
 ]
 
 

@@ -1,4 +1,4 @@
-"""BL401: operators whose output shape depends on tensor values (nonzero, x[mask], unique, ...).
+"""BL401: operators whose output shape depends on tensor values (nonzero, x[mask], unique, nms...).
 
 Measured on torch 2.13 (GB0036 "Dynamic shape operator" for every form below): nonzero/argwhere,
 one-argument torch.where, unique/unique_consecutive, masked_select, bincount (even with minlength),
@@ -10,8 +10,14 @@ from __future__ import annotations
 import ast
 from typing import Optional
 
+from ..astwalk import function_nodes
 from .base import Example, Rule
 
+# Non-maximum suppression keeps a data-dependent number of boxes: the torchvision op itself and the
+# public wrappers a user calls (measured by bench/realworld.py: torchvision 0.29.1, torch 2.14.1,
+# GB0036 at the torch.ops.torchvision.nms call in every detection model).
+NMS = {"torch.ops.torchvision.nms", "torch.ops.torchvision.nms.default", "torchvision.ops.nms",
+       "torchvision.ops.batched_nms", "torchvision.ops.boxes.nms", "torchvision.ops.boxes.batched_nms"}
 ALWAYS_DYNAMIC = {"nonzero", "argwhere", "unique", "unique_consecutive", "masked_select", "bincount"}
 STATIC_FORM = {
     "nonzero": "torch.nonzero_static(x, size=...)",
@@ -23,6 +29,7 @@ STATIC_FORM = {
     "bincount": "torch.zeros(n).scatter_add_(...) with a known n",
     "repeat_interleave": "repeat_interleave(..., output_size=N)",
     "mask": "masked_fill / three-argument torch.where",
+    "nms": "a fixed number of boxes (top-k scores, then a padded NMS), or run NMS after the compiled region",
 }
 MASK_METHODS = {"bool", "isnan", "isinf", "isfinite", "isneginf", "isposinf", "logical_not", "logical_and",
                 "logical_or", "logical_xor", "eq", "ne", "gt", "lt", "ge", "le", "greater", "less",
@@ -43,7 +50,7 @@ class DynamicShapeOp(Rule):
         what = self._call_kind(node, ctx) if isinstance(node, ast.Call) else self._mask_index(node, ctx)
         if what is None:
             return
-        label = "boolean-mask indexing x[mask]" if what == "mask" else f"{what}()"
+        label = {"mask": "boolean-mask indexing x[mask]", "nms": "non-maximum suppression (nms)"}.get(what, f"{what}()")
         ctx.report(node, f"{label} has a data-dependent output shape, which breaks the graph; use "
                          f"{STATIC_FORM[what]}, or set torch._dynamo.config.capture_dynamic_output_shape_ops = True")
 
@@ -51,6 +58,8 @@ class DynamicShapeOp(Rule):
     def _call_kind(self, node: ast.Call, ctx) -> Optional[str]:
         func = node.func
         qual = ctx.qualify(func) or ""
+        if qual in NMS:
+            return "nms"
         if qual.startswith("torch.") and qual.count(".") == 1:
             short = qual[len("torch."):]
             if short in ALWAYS_DYNAMIC:
@@ -191,6 +200,17 @@ def bump(x):
 def factory():
     return bump, (torch.randn(6),)
 """),
+        # Not runnable here: torchvision is not a breaklint dependency (measured in bench/realworld.py).
+        Example("""
+import torch
+from torchvision.ops import batched_nms
+
+
+@torch.compile
+def detect(boxes, scores, labels):
+    keep = batched_nms(boxes, scores, labels, 0.5)
+    return boxes[keep]
+""", runnable=False),
     ]
 
 
@@ -220,7 +240,7 @@ class _MaskFacts:
 
     def __init__(self, func):
         self.assigned: dict[str, list[Optional[ast.AST]]] = {}
-        for node in ast.walk(func):
+        for node in function_nodes(func):
             if isinstance(node, ast.Assign):
                 for target in node.targets:
                     self._bind(target, node.value)
@@ -231,12 +251,10 @@ class _MaskFacts:
                 if target is not None:
                     self._bind(target, None)
             elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)) and node is not func:
-                for arg in ast.walk(node.args):
-                    if isinstance(arg, ast.arg):
-                        self.assigned.setdefault(arg.arg, []).append(None)
-        for arg in ast.walk(func.args):
-            if isinstance(arg, ast.arg):
-                self.assigned.setdefault(arg.arg, []).append(None)  # a parameter: dtype unknown
+                for arg in _arguments(node.args):
+                    self.assigned.setdefault(arg.arg, []).append(None)
+        for arg in _arguments(func.args):
+            self.assigned.setdefault(arg.arg, []).append(None)  # a parameter: dtype unknown
         self._memo: dict[str, bool] = {}
 
     def _bind(self, target, value) -> None:
@@ -301,3 +319,8 @@ class _MaskFacts:
             if func.attr == "to" and call.args and (ctx.qualify(call.args[0]) or "") == "torch.bool":
                 return True
         return False
+
+
+def _arguments(args: ast.arguments) -> list[ast.arg]:
+    out = args.posonlyargs + args.args + args.kwonlyargs
+    return out + [a for a in (args.vararg, args.kwarg) if a is not None]

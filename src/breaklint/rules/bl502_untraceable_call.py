@@ -1,5 +1,6 @@
 """BL502: calls Dynamo cannot trace and runs eagerly in a graph break: clocks, RNG seeding,
-NumPy's scalar random draws, copying tensors, printing a tensor to a string, data_ptr() compared.
+NumPy's scalar random draws, copying tensors, printing a tensor to a string, data_ptr() compared,
+torch.jit.isinstance.
 
 Every sub-pattern below was measured on torch 2.13 CPU; patterns that looked similar but do not
 break there are deliberately absent (see the comments)."""
@@ -8,6 +9,7 @@ from __future__ import annotations
 import ast
 from typing import Optional
 
+from ..model import Edit, Fix
 from .base import Example, Rule
 
 # GB0007 "Attempted to call function marked as skipped". time.sleep is unmeasured: left out.
@@ -49,6 +51,16 @@ def _holds_tensor(node: ast.AST, ctx) -> bool:
     return False
 
 
+def _plain_type(node: ast.AST) -> bool:
+    """A class spelled by name (`torch.Tensor`, `SparseTensor`) or a tuple of them: what the builtin
+    isinstance accepts. `List[int]` and other typing forms are what torch.jit.isinstance is for."""
+    if isinstance(node, ast.Tuple):
+        return bool(node.elts) and all(_plain_type(e) for e in node.elts)
+    while isinstance(node, ast.Attribute):
+        node = node.value
+    return isinstance(node, ast.Name)
+
+
 def untraceable(node: ast.Call, ctx) -> Optional[str]:
     """What is wrong with this call, as a message, or None."""
     func = node.func
@@ -56,6 +68,9 @@ def untraceable(node: ast.Call, ctx) -> Optional[str]:
     if qual in CLOCKS:
         return f"{qual}() is skipped by Dynamo and breaks the graph; time outside the compiled " \
                "region (or use torch.cuda.Event / the profiler)"
+    if qual == "torch.jit.isinstance":
+        # GB0007: Dynamo developers marked it skipped (measured on 2.13); the builtin is traced.
+        return "torch.jit.isinstance() is skipped by Dynamo and breaks the graph; use the builtin isinstance()"
     if qual in SEEDS:
         return f"{qual}() breaks the graph; seed once before calling the compiled code"
     if _np_random_break(node, qual):
@@ -80,9 +95,10 @@ def untraceable(node: ast.Call, ctx) -> Optional[str]:
 class UntraceableCall(Rule):
     code = "BL502"
     name = "untraceable-call"
-    summary = "clocks, seeding, NumPy scalar RNG, deepcopy/repr of tensors, data_ptr() comparisons break the graph"
+    summary = ("clocks, seeding, NumPy scalar RNG, deepcopy/repr of tensors, data_ptr() comparisons, "
+               "torch.jit.isinstance break the graph")
     gb_ids = ("GB0007", "GB0033", "GB0294", "GB4198", "GB0208", "GB0569", "GB0059", "GB5976", "GB0088")
-    fix_availability = None
+    fix_availability = "safe"  # torch.jit.isinstance(x, T) -> isinstance(x, T) only
     node_types = (ast.Call,)
     # 2.13: every sub-pattern measured on CPU (np.random with numpy installed). 2.11 and 2.15 come
     # from shared/CATALOGUE.md for clocks, manual_seed, deepcopy of a tensor, repr and data_ptr.
@@ -93,7 +109,16 @@ class UntraceableCall(Rule):
     def check(self, node: ast.Call, ctx) -> None:
         message = untraceable(node, ctx)
         if message is not None:
-            ctx.report(node, message)
+            ctx.report(node, message, self._fix(node, ctx))
+
+    @staticmethod
+    def _fix(node: ast.Call, ctx) -> Optional[Fix]:
+        """torch.jit.isinstance(x, T) with a plain class T means isinstance(x, T) in eager Python."""
+        if (ctx.qualify(node.func) or "") != "torch.jit.isinstance" or len(node.args) != 2 or node.keywords \
+                or not _plain_type(node.args[1]) or ctx.file.imports.is_bound("isinstance"):
+            return None
+        return Fix("use the builtin isinstance()", "safe",
+                   (Edit(ctx.start(node.func), ctx.end(node.func), "isinstance"),))
 
     VALID = [
         Example("""
@@ -202,4 +227,33 @@ class Net(nn.Module):
         jitter = np.random.uniform(0.0, 0.1)
         return y * (1 + jitter)
 """, runnable=False),
+        Example("""
+import torch
+from torch import nn
+
+
+class Skip(nn.Module):
+    def forward(self, x, extra=None):
+        if extra is not None and torch.jit.isinstance(extra, torch.Tensor):
+            x = x + extra
+        return x * 2
+
+
+def factory():
+    return Skip(), (torch.randn(4), torch.randn(4))
+""", fixed="""
+import torch
+from torch import nn
+
+
+class Skip(nn.Module):
+    def forward(self, x, extra=None):
+        if extra is not None and isinstance(extra, torch.Tensor):
+            x = x + extra
+        return x * 2
+
+
+def factory():
+    return Skip(), (torch.randn(4), torch.randn(4))
+"""),
     ]
