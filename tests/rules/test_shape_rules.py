@@ -54,10 +54,15 @@ CASES = [
     # a masked write is an index_put of static shape; integer indexing is static too
     ("BL401", "x = x.clone()\nx[x > 0] = 0.0"),
     ("BL401", "y = x[idx]"),
+    # the assignment that reaches the use decides: a name reused for an index map, then a mask
+    ("BL401", "k = x.new_full((4,), -1)\nk[idx] = 0\nk = (k >= 0) & (x > 0)\ny = x[k]  # hit"),
+    ("BL401", "k = x > 0\nk = idx\ny = x[k]"),
+    ("BL401", "a, b = x > 0, x < 1\ny, z = x[a], x[b]  # hit"),
     ("BL401", "y = x[(m > 0).long()]"),
     # an unknown-dtype mask stays silent (it may be an index tensor)
     ("BL401", "y = x[m]"),
-    ("BL401", "m = m.bool()\ny = x[m]"),
+    # ... unless the definition that reaches the use makes it boolean (as x[m.bool()] above)
+    ("BL401", "m = m.bool()\ny = x[m]  # hit"),
     ("BL401", "y = x[x.shape[0] > 2]"),
     ("BL401", "items = [1, 2, 3]\ny = items[len(items) > 1]"),
     # BL402: one_hot (GB0246 / GB0033)

@@ -240,10 +240,15 @@ class _MaskFacts:
 
     def __init__(self, func):
         self.assigned: dict[str, list[Optional[ast.AST]]] = {}
+        # name -> (statement, value) of each plain assignment, for the definition that reaches a use
+        self.definitions: dict[str, list[tuple[ast.stmt, ast.AST]]] = {}
+        # id(statement) -> id(the statement list holding it)
+        self.block_of: dict[int, int] = {}
+        _index_blocks(func.body, self.block_of)
         for node in function_nodes(func):
             if isinstance(node, ast.Assign):
                 for target in node.targets:
-                    self._bind(target, node.value)
+                    self._bind(target, node.value, node)
             elif isinstance(node, (ast.AnnAssign, ast.AugAssign, ast.NamedExpr)):
                 self._bind(node.target, node.value if not isinstance(node, ast.AugAssign) else None)
             elif isinstance(node, (ast.For, ast.AsyncFor, ast.comprehension, ast.withitem)):
@@ -255,14 +260,34 @@ class _MaskFacts:
                     self.assigned.setdefault(arg.arg, []).append(None)
         for arg in _arguments(func.args):
             self.assigned.setdefault(arg.arg, []).append(None)  # a parameter: dtype unknown
-        self._memo: dict[str, bool] = {}
+        self._memo: dict = {}
 
-    def _bind(self, target, value) -> None:
+    def _bind(self, target, value, statement: Optional[ast.stmt] = None) -> None:
         if isinstance(target, ast.Name):
             self.assigned.setdefault(target.id, []).append(value)
-        elif isinstance(target, (ast.Tuple, ast.List, ast.Starred)):
-            for elt in (target.elts if not isinstance(target, ast.Starred) else [target.value]):
-                self._bind(elt, None)
+            if statement is not None and value is not None:
+                self.definitions.setdefault(target.id, []).append((statement, value))
+        elif isinstance(target, (ast.Tuple, ast.List)):
+            pairwise = isinstance(value, (ast.Tuple, ast.List)) and len(value.elts) == len(target.elts)
+            for i, elt in enumerate(target.elts):
+                if isinstance(elt, ast.Starred):
+                    self._bind(elt.value, None)
+                else:  # `row, col = row[mask], col[mask]` binds element by element
+                    self._bind(elt, value.elts[i] if pairwise else None, statement if pairwise else None)
+        elif isinstance(target, ast.Starred):
+            self._bind(target.value, None)
+
+    def reaching(self, name: ast.Name, ctx) -> Optional[tuple[ast.stmt, ast.AST]]:
+        """The one assignment that reaches this use in straight-line code: the last one above it,
+        when it sits in a statement list that also holds the use (so nothing else can intervene)."""
+        above = [d for d in self.definitions.get(name.id, ()) if d[0].end_lineno < name.lineno]
+        if not above:
+            return None
+        last = max(above, key=lambda d: (d[0].lineno, d[0].col_offset))
+        block = self.block_of.get(id(last[0]))
+        if any(self.block_of.get(id(a)) == block for a in ctx.parents if isinstance(a, ast.stmt)):
+            return last
+        return None
 
     @classmethod
     def of(cls, ctx) -> "_MaskFacts":
@@ -288,6 +313,14 @@ class _MaskFacts:
         if isinstance(expr, ast.NamedExpr):
             return self.is_mask(expr.value, ctx, depth + 1)
         if isinstance(expr, ast.Name):
+            if depth == 0:  # the use being checked: its reaching definition decides, if known
+                definition = self.reaching(expr, ctx)
+                if definition is not None:
+                    key = id(definition[0]), expr.id
+                    if key not in self._memo:
+                        self._memo[key] = False
+                        self._memo[key] = self.is_mask(definition[1], ctx, depth + 1)
+                    return self._memo[key]
             return self._name_is_mask(expr.id, ctx, depth)
         if isinstance(expr, ast.Call):
             return self._call_is_mask(expr, ctx)
@@ -324,3 +357,17 @@ class _MaskFacts:
 def _arguments(args: ast.arguments) -> list[ast.arg]:
     out = args.posonlyargs + args.args + args.kwonlyargs
     return out + [a for a in (args.vararg, args.kwarg) if a is not None]
+
+
+def _index_blocks(body: list, block_of: dict[int, int]) -> None:
+    for stmt in body:
+        block_of[id(stmt)] = id(body)
+        for field in ("body", "orelse", "finalbody"):
+            inner = getattr(stmt, field, None)
+            if isinstance(inner, list) and inner and isinstance(inner[0], ast.stmt) \
+                    and not isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+                _index_blocks(inner, block_of)
+        for handler in getattr(stmt, "handlers", ()):
+            _index_blocks(handler.body, block_of)
+        for case in getattr(stmt, "cases", ()):
+            _index_blocks(case.body, block_of)
