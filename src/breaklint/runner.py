@@ -138,8 +138,13 @@ def _check_paths(paths, settings: Settings, workers: "_Workers", use_cache, on_p
     # An unchanged tree gets the graph's last answer back without building it again.
     tree_key = _tree_key(cache, files) if cache is not None else None
     known = cache.get_tree(tree_key) if tree_key else None
+    graph = None
     for _round in range(MAX_GRAPH_ROUNDS if len(summaries) > 1 else 0):
-        external = known if known is not None else ProjectGraph(summaries).contexts()
+        if known is None and graph is None:
+            # Built once: a round changes only the calls and return facts of summaries (which the
+            # graph reads from this same dict), never the classes and imports its indexes hold.
+            graph = ProjectGraph(summaries)
+        external = known if known is not None else graph.contexts()
         keys = {path: _external_key(context) for path, context in external.items()}
         pending = [path for path, key in keys.items() if done_keys.get(path) != key]
         if not pending:
