@@ -2,9 +2,10 @@
 
 The call graph needs, for every function of every file, the names it calls. Walking each body's
 tree for its Call nodes cost more than parsing on a large tree (bench/speed_profile.py: half the
-cold time on transformers). Untraced functions need only the names, so they come from two regexes
-run in C over the file's text with strings and comments blanked out: `a.b.c(`, `super().m(` and
-`<call or subscript>.m(`. Traced functions keep the tree walk, which also gives argument facts.
+cold time on transformers). Untraced functions need only the names, so they come from one regex
+run in C over the file's text, which consumes strings and comments as noise and reports `a.b.c(`,
+`super().m(` and `<call or subscript>.m(`. Traced functions keep the tree walk, which also gives
+argument facts.
 """
 from __future__ import annotations
 

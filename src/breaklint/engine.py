@@ -7,15 +7,14 @@ file that needs no fix.
 from __future__ import annotations
 
 import ast
-import io
 import os
 import re
-import tokenize
 from dataclasses import dataclass, field
 from typing import Iterable, Optional
 
 from .astwalk import children, walk
 from .model import Edit, FileError, Finding, Fix, Location
+from .files import read_source, read_source_with_encoding  # noqa: F401 - callers import them from here
 from .names import ImportMap
 from .rules import Rule
 from .scope import ModuleScopes, Scope, ScopeSettings
@@ -470,32 +469,6 @@ def _lint(source: str, path: str, settings: LintSettings, context: Optional[File
     return findings, linter
 
 
-def read_source_with_encoding(path: str) -> tuple[str, str]:
-    """Read a Python file as text with its declared encoding (PEP 263), or raise a one-line
-    ValueError saying why it cannot be linted."""
-    with open(path, "rb") as handle:
-        data = handle.read()
-    if b"\x00" in data:
-        raise ValueError("binary file (NUL bytes), not Python source")
-    try:
-        encoding, _ = tokenize.detect_encoding(io.BytesIO(data).readline)
-        text = data.decode(encoding)
-    except SyntaxError as exc:
-        if "encoding declaration" in str(exc):
-            raise ValueError("not valid utf-8 text and no PEP 263 encoding declaration") from None
-        raise ValueError(f"cannot decode: {exc}") from None
-    except LookupError as exc:
-        raise ValueError(f"cannot decode: {exc}") from None
-    except UnicodeDecodeError as exc:
-        raise ValueError(f"not valid {exc.encoding} text (byte {exc.start})") from None
-    if text.startswith("\ufeff"):
-        text = text[1:]
-        encoding = "utf-8-sig"
-    return text, encoding
-
-
-def read_source(path: str) -> str:
-    return read_source_with_encoding(path)[0]
 
 
 def lint_file(path: str, settings: LintSettings, context: Optional[FileContext] = None, want_summary: bool = False

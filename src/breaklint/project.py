@@ -11,12 +11,12 @@ with the chain of calls that reaches it and the tensor facts of its arguments at
 from __future__ import annotations
 
 import os
-import tokenize
 from collections import deque
 from dataclasses import dataclass, field
 from typing import Iterable, Optional
 
 from .callscan import CallText
+from .files import read_source
 from .summary import ATTRIBUTE, GLOBAL, LOCAL, SELF, SUPER, CallRef, ModuleSummary, text_calls
 
 # obj.method() on an untyped receiver is dispatched by name only when at most this many classes of
@@ -114,9 +114,8 @@ class ProjectGraph:
     def _text(self, path: str) -> Optional[CallText]:
         if path not in self._texts:
             try:
-                with tokenize.open(path) as handle:  # the file's declared encoding, as the lint read it
-                    self._texts[path] = CallText(handle.read())
-            except (OSError, SyntaxError, UnicodeDecodeError):
+                self._texts[path] = CallText(read_source(path))  # decoded as the lint decoded it
+            except (OSError, ValueError):
                 self._texts[path] = None
         return self._texts[path]
 

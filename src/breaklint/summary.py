@@ -13,7 +13,7 @@ from typing import Callable, Optional
 
 from .callscan import CallText
 from .known_methods import BUILTIN_METHODS, TENSOR_METHODS
-from .names import ImportMap
+from .names import ImportMap, dotted
 from .scope import FunctionNode, ModuleScopes, _self_name
 
 # Call kinds: a dotted name resolved through the file's imports, a same-file function or
@@ -122,7 +122,8 @@ def text_calls(summary: ModuleSummary, qualname: str, text: CallText) -> tuple[C
     first, last, self_name = span
     refs: dict[CallRef, None] = {}
     for spelling, on_result in text.spellings(first, last):
-        ref = _classify_spelling(spelling, on_result, self_name, summary)
+        ref = _classify_spelling(spelling, on_result, self_name, summary.aliases, summary.functions,
+                                 summary.classes)
         if ref is not None:
             refs[CallRef(*ref)] = None
     return tuple(refs)
@@ -137,36 +138,32 @@ def _fact(env, node: ast.AST) -> Fact:
 
 
 def _classify(func: ast.AST, self_name: Optional[str], scopes: ModuleScopes, imports: ImportMap):
-    if isinstance(func, ast.Name):
-        if imports.is_bound(func.id):
-            return _global(imports.aliases[func.id])
-        if func.id in scopes.functions:
-            return LOCAL, func.id
+    """The kind of a Call node's callee: its spelling, judged as a call read off the text is."""
+    spelled = _spelling(func)
+    if spelled is None:
         return None
+    return _classify_spelling(*spelled, self_name, imports.aliases, scopes.functions, scopes.classes)
+
+
+def _spelling(func: ast.AST) -> Optional[tuple[str, bool]]:
+    """(spelling, on a call/subscript result) of a callee, as callscan reads it off the text."""
+    if isinstance(func, ast.Name):
+        return func.id, False
     if not isinstance(func, ast.Attribute):
         return None
+    name = dotted(func)
+    if name is not None:
+        return name, False
     receiver = func.value
-    root = receiver
-    while isinstance(root, ast.Attribute):
-        root = root.value
-    if isinstance(root, ast.Name) and imports.is_bound(root.id):
-        return _global(imports.qualify(func))
-    if isinstance(receiver, ast.Name):
-        if self_name is not None and receiver.id == self_name:
-            return SELF, func.attr
-        if receiver.id in scopes.classes:
-            return LOCAL, f"{receiver.id}.{func.attr}"
-    elif isinstance(receiver, ast.Call) and isinstance(receiver.func, ast.Name) and receiver.func.id == "super":
-        return SUPER, func.attr
-    # obj.method(): only names that are not tensor or built-in methods can mean a class of ours.
-    if func.attr in TENSOR_METHODS or func.attr in BUILTIN_METHODS or func.attr.startswith("__"):
-        return None
-    return ATTRIBUTE, func.attr
+    if isinstance(receiver, ast.Call) and isinstance(receiver.func, ast.Name) and receiver.func.id == "super":
+        return f"super().{func.attr}", False
+    return func.attr, True
 
 
-def _classify_spelling(spelling: str, on_result: bool, self_name: Optional[str], summary: ModuleSummary):
-    """_classify for a call read off the text: the same kinds from the dotted spelling."""
-    aliases = summary.aliases
+def _classify_spelling(spelling: str, on_result: bool, self_name: Optional[str], aliases: dict[str, str],
+                       functions, classes):
+    """A call's kind from its dotted spelling: `a.b.c`, `super().m`, or a method `m` called on a
+    call's or subscript's result (on_result). functions / classes: this file's names."""
     if not on_result and spelling.startswith("super("):
         return SUPER, spelling.rpartition(".")[2]
     parts = spelling.split(".")
@@ -176,18 +173,19 @@ def _classify_spelling(spelling: str, on_result: bool, self_name: Optional[str],
         if root in aliases:
             return _global(".".join([aliases[root]] + parts[1:]))
         if len(parts) == 1:
-            return (LOCAL, root) if root in summary.functions else None
+            return (LOCAL, root) if root in functions else None
         if len(parts) == 2:
             if self_name is not None and root == self_name:
                 return SELF, attr
-            if root in summary.classes:
+            if root in classes:
                 return LOCAL, f"{root}.{attr}"
+    # obj.method(): only names that are not tensor or built-in methods can mean a class of ours.
     if attr in TENSOR_METHODS or attr in BUILTIN_METHODS or attr.startswith("__"):
         return None
     return ATTRIBUTE, attr
 
 
-def _global(dotted: Optional[str]):
-    if not dotted or dotted.split(".")[0] in _FOREIGN_ROOTS:
+def _global(name: Optional[str]):
+    if not name or name.split(".")[0] in _FOREIGN_ROOTS:
         return None
-    return GLOBAL, dotted
+    return GLOBAL, name

@@ -145,7 +145,7 @@ class TensorEnv:
     # -- locals ---------------------------------------------------------------------------------
     def _infer_locals(self) -> None:
         assigned: dict[str, list[Optional[ast.AST]]] = {}
-        for node in _walk_function(self.scope.func):
+        for node in function_nodes(self.scope.func):
             if isinstance(node, (ast.Assign, ast.AnnAssign, ast.AugAssign)):
                 targets = node.targets if isinstance(node, ast.Assign) else [node.target]
                 value = node.value
@@ -435,11 +435,6 @@ class _PassThrough:
 def _passes(call: ast.Call, name: str) -> bool:
     return any(isinstance(a, ast.Name) and a.id == name for a in call.args) or \
         any(isinstance(k.value, ast.Name) and k.value.id == name for k in call.keywords)
-
-
-def _walk_function(func):
-    """Nodes of a function body, including closures, excluding nested classes."""
-    return function_nodes(func)
 
 
 def annotation_kind(annotation: Optional[ast.AST]) -> Optional[bool]:

@@ -285,7 +285,8 @@ class _MaskFacts:
             return None
         last = max(above, key=lambda d: (d[0].lineno, d[0].col_offset))
         block = self.block_of.get(id(last[0]))
-        if any(self.block_of.get(id(a)) == block for a in ctx.parents if isinstance(a, ast.stmt)):
+        if block is not None and any(self.block_of.get(id(a)) == block for a in ctx.parents
+                                     if isinstance(a, ast.stmt)):
             return last
         return None
 
@@ -360,14 +361,13 @@ def _arguments(args: ast.arguments) -> list[ast.arg]:
 
 
 def _index_blocks(body: list, block_of: dict[int, int]) -> None:
+    """Map every statement to the statement list holding it, closures' bodies included (their
+    assignments are bound too); class bodies are not traced with the function."""
     for stmt in body:
         block_of[id(stmt)] = id(body)
+        if isinstance(stmt, ast.ClassDef):
+            continue
         for field in ("body", "orelse", "finalbody"):
-            inner = getattr(stmt, field, None)
-            if isinstance(inner, list) and inner and isinstance(inner[0], ast.stmt) \
-                    and not isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
-                _index_blocks(inner, block_of)
-        for handler in getattr(stmt, "handlers", ()):
-            _index_blocks(handler.body, block_of)
-        for case in getattr(stmt, "cases", ()):
-            _index_blocks(case.body, block_of)
+            _index_blocks(getattr(stmt, field, None) or [], block_of)
+        for clause in getattr(stmt, "handlers", []) + getattr(stmt, "cases", []):
+            _index_blocks(clause.body, block_of)
