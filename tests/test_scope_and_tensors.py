@@ -108,6 +108,20 @@ def test_disabled_functions_are_not_traced_and_config_adds_entry_points():
     assert "f" not in scopes_of(source)
 
 
+def test_torchscript_only_decorators_do_not_hide_a_function_from_dynamo():
+    # Measured on 2.13: a print inside a @torch.jit.unused helper breaks the compiled caller.
+    source = """
+        import torch
+
+        @torch.jit.unused
+        def check(x): return x
+
+        class Model(torch.nn.Module):
+            def forward(self, x): return check(x)
+    """
+    assert "check" in scopes_of(source)
+
+
 @pytest.mark.parametrize("condition", [
     "x.sum() > 0", "x", "x.any()", "torch.all(x > 0)", "(x * 2).mean() < y.mean()", "not x.any()",
     "x.max() > 1 and flag", "self.scale.abs().max() > 1", "mask.any()",
@@ -400,3 +414,135 @@ def test_indexing_with_a_tensor_makes_the_indexed_value_a_tensor():
             return index
         """)
     assert lines == [10]
+
+
+def test_the_assignment_that_reaches_a_use_decides_when_bindings_disagree():
+    assert tensor_condition_lines("""
+        import torch
+
+        class Net(torch.nn.Module):
+            def forward(self, x, adj=None):
+                if adj is None:
+                    row, col = x.sum(0), x.sum(1)
+                else:
+                    row, col = adj.coo()          # unknown: row is not a tensor everywhere
+                if row == col:                    # 10: either binding may reach
+                    x = x + 1
+                row, col = x[0], x[1]
+                if row == col:                    # 13: this binding reaches
+                    x = x + 2
+                flag = x.sum() > 0
+                for _ in range(3):
+                    if flag:                      # 17: a later binding in the loop may come back
+                        x = x * 2
+                    flag = len(x) > 2
+                return x
+        """) == [13]
+
+
+def test_zip_and_enumerate_hand_out_their_iterables_elements():
+    assert tensor_condition_lines("""
+        import torch
+
+        class Net(torch.nn.Module):
+            def forward(self, x):
+                times = x.cumsum(0)
+                for i, (t0, t1) in enumerate(zip(times[:-1], times[1:])):
+                    if t0 == t1:                  # 8: elements of a tensor are tensors
+                        x = x + 1
+                    if i == 2:                    # 10: the counter is an int
+                        x = x * 2
+                for name, value in zip(["a", "b"], [1, 2]):
+                    if value:                     # 13: elements of a list of ints
+                        x = x - 1
+                return x
+        """) == [8]
+
+
+def test_array_only_subscripts_and_elementwise_logic_are_tensors():
+    assert tensor_condition_lines("""
+        import torch
+
+        class Net(torch.nn.Module):
+            def forward(self, x, scores, t0, t, t1, cfg: dict):
+                if scores[:, 0].sum() > 0:        # 6: a tuple of slices: only arrays take one
+                    x = x + 1
+                if (t0 <= t) & (t <= t1):         # 8: `&` joining comparisons is elementwise
+                    x = x + 2
+                if cfg["a", 1]:                   # 10: a dict with tuple keys
+                    x = x + 3
+                return x
+        """) == [6, 8]
+
+
+def test_a_call_site_with_a_tensor_and_none_against_it_makes_a_tensor_parameter():
+    assert tensor_condition_lines("""
+        import torch
+
+        def interp(t0, t):
+            if t == t0:                           # 5: one site passes a tensor t, none passes a non-tensor
+                return t
+            return t0
+
+        def scale(v):
+            if v > 0:                             # 10: one site passes a tensor, another an int
+                return v
+            return v
+
+        class Net(torch.nn.Module):
+            def forward(self, x, y=None):
+                a = interp(y, x[0])
+                b = interp(y, y)
+                return a + b + scale(x.sum()) + scale(3)
+        """) == [5]
+
+
+def test_a_flag_that_holds_a_bool_tensor_on_some_paths_is_a_tensor():
+    assert tensor_condition_lines("""
+        import torch
+
+        class Net(torch.nn.Module):
+            def forward(self, x, dt: float):
+                accept = x.abs().max() <= 1
+                if dt > 10:
+                    accept = False
+                if accept:                        # 9: a tensor unless dt > 10
+                    x = x * 2
+                done = False
+                if dt > 1:
+                    done = True
+                if done:                          # 14: only literals
+                    x = x + 1
+                return x
+        """) == [9]
+
+
+def test_a_name_used_with_a_tensor_only_method_is_a_tensor():
+    assert tensor_condition_lines("""
+        import torch
+        from lib import count
+
+        class Net(torch.nn.Module):
+            def forward(self, x, batch):
+                num_nodes = count(batch)
+                offsets = num_nodes.cumsum(0)
+                if num_nodes.max() > 4:           # 9: cumsum is a tensor's method
+                    x = x * 2
+                names = count(x)
+                names.sort()
+                if names:                         # 13: lists have sort() too
+                    x = x + 1
+                return x
+        """) == [9]
+
+
+def test_i_and_j_parameters_of_a_forward_are_sizes():
+    assert tensor_condition_lines("""
+        import torch
+
+        class Bias(torch.nn.Module):
+            def forward(self, i, j):
+                if j - i > 4:                     # 6: sequence lengths
+                    return torch.zeros(i, j)
+                return torch.ones(i, j)
+        """) == []

@@ -18,10 +18,11 @@ FunctionNode = Union[ast.FunctionDef, ast.AsyncFunctionDef]
 
 COMPILE_DECORATORS = {"torch.compile", "torch.compiler.compile"}
 # A function under these is run eagerly by Dynamo: nothing inside it can break the graph.
+# (`torch.jit.unused` and `torch.jit.ignore` only speak to TorchScript: Dynamo traces such a function,
+# measured on 2.13 with a print inside one, and monai's `_check_input_size` breaks there.)
 DISABLE_DECORATORS = {
     "torch.compiler.disable",
     "torch._dynamo.disable",
-    "torch.jit.unused",
     "torch._disable_dynamo",
 }
 # Bases that have a `forward` Dynamo does not trace as a module call.

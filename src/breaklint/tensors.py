@@ -12,6 +12,7 @@ import re
 from typing import Optional
 
 from .astwalk import function_nodes, walk
+from .flow import bindings_of
 from .names import ImportMap, normalize_torch
 from .scope import ClassInfo, ModuleScopes, Scope, _self_name
 
@@ -40,6 +41,18 @@ TENSOR_ONLY_METHODS = {
     "matmul", "clamp", "exp", "log", "sqrt", "pow", "squeeze", "unsqueeze", "flatten", "expand",
     "eq", "ne", "gt", "lt", "ge", "le", "logical_not", "logical_and", "logical_or", "detach", "clone",
     "max", "min",  # only without arguments: x.max(dim) and x.max(other) are judged before
+}
+# Methods that only a tensor (or a numpy array, a tensor to Dynamo) has: calling one on a name is
+# evidence that the name holds a tensor. Names that modules and other objects share (`to`, `float`,
+# `half`, `view`, `max`...) are left out.
+TENSOR_EVIDENCE_METHODS = {
+    "new_zeros", "new_ones", "new_full", "new_empty", "new_tensor", "cumsum", "cumprod", "masked_fill",
+    "masked_fill_", "masked_scatter", "index_select", "index_add", "index_add_", "index_fill", "index_copy",
+    "scatter_add", "scatter_add_", "scatter_reduce", "nonzero", "argmax", "argmin", "argsort", "isnan",
+    "isinf", "isfinite", "logical_not", "logical_and", "logical_or", "unsqueeze", "permute", "contiguous",
+    "detach", "clamp", "clamp_", "clamp_min", "clamp_max", "softmax", "log_softmax", "sigmoid", "amax",
+    "amin", "count_nonzero", "masked_select", "type_as", "expand_as", "view_as", "reshape_as", "numel",
+    "sign", "floor", "ceil", "trunc", "frac", "topk", "long", "bool", "int",
 }
 # Functions whose results are tuples of tensors; unpacking them gives tensors.
 TENSOR_TUPLE_FUNCS = {"split", "chunk", "unbind", "tensor_split", "topk", "sort", "max", "min",
@@ -75,9 +88,10 @@ TENSOR_ANNOTATIONS = re.compile(r"\b(Tensor|FloatTensor|LongTensor|BoolTensor|Pa
 NON_TENSOR_ANNOTATIONS = re.compile(
     r"^(Optional\[)?(int|float|bool|str|bytes|list|dict|tuple|set|List|Dict|Tuple|Set|Sequence|"
     r"Callable|Any|torch\.Size|Size|torch\.dtype|dtype|torch\.device|device)\b")
-# Parameter names that, in model code, hold sizes and counts rather than tensors.
+# Parameter names that, in model code, hold sizes and counts rather than tensors (`i` and `j` are
+# loop indices and sequence lengths, `forward(self, i, j)` of a relative-position bias).
 SIZE_LIKE_NAME = re.compile(
-    r"^(H|W|C|B|N|L|D|T|S|K|"
+    r"^(H|W|C|B|N|L|D|T|S|K|i|j|"
     r"(num|n|use|is|has|do|return|output|max|min|should|enable|apply)_\w+|"
     r"\w*?(^|_)(size|sizes|dim|dims|len|length|count|height|width|idx|offset|stride|ratio|factor|eps|"
     r"rate|prob|mode|flag|kind|type|name|level|depth|first|only|inplace|causal|deterministic|"
@@ -140,6 +154,11 @@ class TensorEnv:
         self.tensor_params = set(self.tensor_names)
         # name -> first row that rebinds it: a read above it still sees the parameter.
         self.first_binding: dict[str, int] = {}
+        # name -> (statement, value) of each plain assignment, for the binding that reaches a use
+        self.definitions: dict[str, list[tuple[ast.stmt, object]]] = {}
+        self._flow = None
+        args = scope.func.args
+        self.parameters = {a.arg for a in args.posonlyargs + args.args + args.kwonlyargs}
         self._infer_locals()
 
     # -- locals ---------------------------------------------------------------------------------
@@ -153,7 +172,7 @@ class TensorEnv:
                     value = ast.BinOp(left=node.target, op=node.op, right=node.value)
                 for target in targets:
                     # The right-hand side is read before the names are bound, on any of its rows.
-                    self._bind(target, value, assigned, node.end_lineno)
+                    self._bind(target, value, assigned, node.end_lineno, node)
             elif isinstance(node, (ast.For, ast.AsyncFor, ast.comprehension)):
                 self._bind(node.target, _ElementOf(node.iter), assigned)
             elif isinstance(node, ast.withitem) and node.optional_vars is not None:
@@ -167,12 +186,16 @@ class TensorEnv:
                 # A parameter rebound in the body: keep the parameter's fact only if all agree.
                 assigned[name].append(_Param(name in self.tensor_names))
         self.tensor_names -= set(assigned)
+        self._learn_from_methods(assigned)
         for _ in range(4):  # fixpoint over chains like a = x + 1; b = a * 2
             changed = False
             for name, values in assigned.items():
                 if name in self.tensor_names:
                     continue
                 if values and all(v is not None and self._value_is_tensor(v) for v in values):
+                    self.tensor_names.add(name)
+                    changed = True
+                elif self._flag_that_becomes_a_tensor(values):
                     self.tensor_names.add(name)
                     changed = True
                 elif self._tensor_by_induction(name, values):
@@ -186,6 +209,30 @@ class TensorEnv:
             if name not in self.tensor_names and values and all(
                     v is not None and self._value_known_non_tensor(v) for v in values):
                 self.known_non_tensor.add(name)
+
+    def _learn_from_methods(self, assigned) -> None:
+        """`num_nodes = helper(...)` then `num_nodes.new_zeros(1)`: a name whose methods only a tensor
+        has is a tensor, when nothing it is bound to is known to be something else."""
+        used = {node.func.value.id for node in function_nodes(self.scope.func)
+                if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
+                and node.func.attr in TENSOR_EVIDENCE_METHODS and isinstance(node.func.value, ast.Name)}
+        for name in used - self.tensor_names - self.known_non_tensor:
+            values = assigned.get(name, [])
+            if any(v is not None and self._value_known_non_tensor(v) for v in values):
+                continue
+            if not values and name not in self.parameters:
+                continue  # a global or a closure's free name
+            self.tensor_names.add(name)
+        self._memo.clear()
+
+    def _flag_that_becomes_a_tensor(self, values) -> bool:
+        """`accept = ratio <= 1; if dt > max_step: accept = False`: a flag that holds a bool tensor on
+        some paths and a literal True/False on the others is branched on as a tensor whenever the
+        tensor path runs."""
+        literals = [v for v in values if isinstance(v, ast.Constant) and isinstance(v.value, bool)]
+        if not literals or len(literals) == len(values):
+            return False
+        return all(v is not None and self._value_is_tensor(v) for v in values if not any(v is lit for lit in literals))
 
     def _tensor_by_induction(self, name: str, values) -> bool:
         """`y = x * 2; y = y + 1`: y is a tensor when one binding is a tensor outright and every
@@ -204,18 +251,21 @@ class TensorEnv:
         self._memo.clear()
         return False
 
-    def _bind(self, target, value, assigned, row: int = 0) -> None:
+    def _bind(self, target, value, assigned, row: int = 0, statement: Optional[ast.stmt] = None) -> None:
         if isinstance(target, ast.Name):
             call = value.iterable if isinstance(value, _ElementOf) else value
             if isinstance(call, ast.Call) and _passes(call, target.id) and not self._call_is_tensor(call) \
                     and not self.is_known_non_tensor(call):
                 # `x = helper(x)`, `ei, w = add_self_loops(ei, w)`: an unknown helper handed x back.
-                value = _PassThrough(target.id)
+                value = _PassThrough(target.id, _passed(call, target.id))
             assigned.setdefault(target.id, []).append(value)
+            if statement is not None and value is not None:
+                self.definitions.setdefault(target.id, []).append((statement, value))
             row = row or getattr(target, "lineno", 0)
             if row and row < self.first_binding.get(target.id, row + 1):
                 self.first_binding[target.id] = row
         elif isinstance(target, (ast.Tuple, ast.List)):
+            elements = _zipped(value, len(target.elts))
             for i, elt in enumerate(target.elts):
                 if isinstance(elt, ast.Starred):
                     self._bind(elt.value, None, assigned, row)
@@ -223,13 +273,17 @@ class TensorEnv:
                     element = None
                     if isinstance(value, (ast.Tuple, ast.List)) and len(value.elts) == len(target.elts):
                         element = value.elts[i]
-                    elif value is not None and not isinstance(value, (_ElementOf, _Param)):
+                    elif elements is not None:
+                        element = elements[i]
+                    elif value is not None and not isinstance(value, (_ElementOf, _Param, _NotTensor)):
                         element = _ElementOf(value)
-                    self._bind(elt, element, assigned, row)
+                    self._bind(elt, element, assigned, row, statement)
 
     def _value_is_tensor(self, value) -> bool:
         if isinstance(value, _Param):
             return value.is_tensor
+        if isinstance(value, _NotTensor):
+            return False
         if isinstance(value, _PassThrough):
             return value.name in self.tensor_names
         if isinstance(value, _ElementOf):
@@ -237,6 +291,8 @@ class TensorEnv:
         return self.is_tensor(value)
 
     def _value_known_non_tensor(self, value) -> bool:
+        if isinstance(value, _NotTensor):
+            return True
         if isinstance(value, _PassThrough):
             return False
         if isinstance(value, _Param):
@@ -275,7 +331,9 @@ class TensorEnv:
             if node.id in self.tensor_names:
                 return True
             # `x = helper(x)`: the argument is still the tensor parameter, whatever helper returns.
-            return node.id in self.tensor_params and getattr(node, "lineno", 0) <= self.first_binding.get(node.id, 0)
+            if node.id in self.tensor_params and getattr(node, "lineno", 0) <= self.first_binding.get(node.id, 0):
+                return True
+            return self._reaching_is_tensor(node)
         if isinstance(node, ast.Attribute):
             if node.attr in META_ATTRIBUTES:
                 return False
@@ -287,11 +345,17 @@ class TensorEnv:
         if isinstance(node, ast.Subscript):
             if self.is_tensor(node.value):
                 return True
+            if _array_only_index(node.slice):
+                # `a[:, i]`, `a[..., 0]`: only tensors (and numpy arrays, which Dynamo traces as
+                # tensors) take a tuple of slices; lists, tuples and dicts do not.
+                return not self.is_known_non_tensor(node.value)
             # `batch[idx]` with a tensor index: only a tensor can be indexed by one (a list takes
             # only a 0-d integer tensor), so an untyped `batch` is a tensor here.
             parts = node.slice.elts if isinstance(node.slice, ast.Tuple) else [node.slice]
             return any(not isinstance(p, ast.Slice) and self.is_tensor(p) for p in parts)
         if isinstance(node, ast.BinOp):
+            if isinstance(node.op, (ast.BitAnd, ast.BitOr, ast.BitXor)) and _elementwise_logic(node):
+                return True
             return self.is_tensor(node.left) or self.is_tensor(node.right)
         if isinstance(node, ast.UnaryOp):
             return self.is_tensor(node.operand)
@@ -354,6 +418,32 @@ class TensorEnv:
                     and self.class_facts is not None:
                 return node.args[1].value in self.class_facts.tensor_attrs
         return False
+
+    def _reaching_is_tensor(self, node: ast.Name) -> bool:
+        """Judge a use by the one assignment that surely reaches it (flow.py), when all of the
+        name's bindings together do not make it a tensor."""
+        assignments = self.definitions.get(node.id)
+        if not assignments:
+            return False
+        if self._flow is None:
+            self._flow = bindings_of(self.scope.func)
+        value = self._flow.reaching(node, assignments)
+        if value is None:
+            return False
+        if isinstance(value, _PassThrough):
+            return value.node is not None and self.is_tensor(value.node)
+        return self._value_is_tensor(value)
+
+    def is_tensor_with(self, node: ast.AST, names: set[str]) -> bool:
+        """is_tensor with some names taken to be tensors (an isinstance check proved them)."""
+        saved = self.tensor_names
+        self.tensor_names = self.tensor_names | names
+        self._memo.clear()
+        try:
+            return self.is_tensor(node)
+        finally:
+            self.tensor_names = saved
+            self._memo.clear()
 
     def is_tensor_without(self, node: ast.AST, names: set[str]) -> bool:
         """is_tensor with some names taken to be non-tensors (an isinstance check narrowed them)."""
@@ -424,17 +514,64 @@ class _Param:
         self.is_tensor = is_tensor
 
 
+class _NotTensor:
+    """Placeholder value: surely not a tensor (the counter of `enumerate`)."""
+
+
 class _PassThrough:
     """Placeholder value: the result of a call that was handed this very name; a tensor when the
-    name holds one elsewhere (by induction), never known to be something else."""
+    name holds one elsewhere (by induction), never known to be something else. `node` is the
+    argument as passed, for judging one use by the assignment that reaches it."""
 
-    def __init__(self, name: str):
+    def __init__(self, name: str, node: Optional[ast.Name] = None):
         self.name = name
+        self.node = node
 
 
 def _passes(call: ast.Call, name: str) -> bool:
-    return any(isinstance(a, ast.Name) and a.id == name for a in call.args) or \
-        any(isinstance(k.value, ast.Name) and k.value.id == name for k in call.keywords)
+    return _passed(call, name) is not None
+
+
+def _passed(call: ast.Call, name: str) -> Optional[ast.Name]:
+    for value in [*call.args, *(k.value for k in call.keywords)]:
+        if isinstance(value, ast.Name) and value.id == name:
+            return value
+    return None
+
+
+def _zipped(value, count: int) -> Optional[list]:
+    """The element values of `for a, b in zip(xs, ys)` and `for i, x in enumerate(xs)`."""
+    if not isinstance(value, _ElementOf) or not isinstance(value.iterable, ast.Call):
+        return None
+    call = value.iterable
+    if not isinstance(call.func, ast.Name) or call.keywords or any(isinstance(a, ast.Starred) for a in call.args):
+        return None
+    if call.func.id == "zip" and len(call.args) == count:
+        return [_ElementOf(a) for a in call.args]
+    if call.func.id == "enumerate" and count == 2 and len(call.args) == 1:
+        return [_NotTensor(), _ElementOf(call.args[0])]
+    return None
+
+
+def _array_only_index(index: ast.AST) -> bool:
+    """A subscript only tensors and arrays accept: a tuple holding a slice or an Ellipsis."""
+    if isinstance(index, ast.Constant) and index.value is Ellipsis:
+        return True
+    return isinstance(index, ast.Tuple) and any(
+        isinstance(e, ast.Slice) or isinstance(e, ast.Constant) and e.value is Ellipsis for e in index.elts)
+
+
+def _elementwise_logic(node: ast.BinOp) -> bool:
+    """`(a <= b) & (b <= c)`: Python code joins comparisons of plain values with `and`; `&` on two
+    comparisons is elementwise logic on tensors (or numpy arrays, tensors to Dynamo)."""
+    def comparison(side: ast.AST) -> bool:
+        if isinstance(side, ast.UnaryOp) and isinstance(side.op, ast.Invert):
+            side = side.operand
+        if isinstance(side, ast.BinOp) and isinstance(side.op, (ast.BitAnd, ast.BitOr, ast.BitXor)):
+            return _elementwise_logic(side)
+        return isinstance(side, ast.Compare) and not any(
+            isinstance(op, (ast.Is, ast.IsNot, ast.In, ast.NotIn)) for op in side.ops)
+    return comparison(node.left) and comparison(node.right)
 
 
 def annotation_kind(annotation: Optional[ast.AST]) -> Optional[bool]:
@@ -534,8 +671,10 @@ def callee_param_facts(scope: Scope, sites, env_of, external_sites=()) -> dict[s
                 seen.append(positional[i + offset])
             else:
                 seen.append(dict(keywords).get(arg.arg))
-        # Every call site hands a tensor: that evidence outweighs a size-like name (error_ratio).
-        if seen and all(s is True for s in seen):
+        # A call site hands a tensor and none hands anything else we know of: that evidence outweighs
+        # a size-like name (error_ratio). A site whose argument is unknown (an untyped caller's
+        # local) does not speak against it.
+        if True in seen and False not in seen:
             facts[arg.arg] = True
         elif seen and all(s is False for s in seen):
             facts[arg.arg] = False

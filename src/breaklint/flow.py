@@ -1,0 +1,123 @@
+"""Which assignment reaches a use of a local name, in straight-line code.
+
+Both the tensor inference and BL401's mask facts first judge a name by all of its bindings (a
+name is a tensor when every binding is one). Real functions rebind names across branches
+(`row, col = adj.coo()` for a sparse input, `row, col = edge_index` otherwise), so that answer is
+often "unknown". A use whose binding is certain, because the last binding above it sits in a
+statement list that also holds the use and nothing can rebind the name in between, is judged by
+that one assignment instead.
+"""
+from __future__ import annotations
+
+import ast
+from typing import Optional
+
+from .astwalk import function_nodes
+
+Position = tuple[int, int]
+
+
+def _start(node: ast.AST) -> Position:
+    return node.lineno, node.col_offset
+
+
+def _end(node: ast.AST) -> Position:
+    return node.end_lineno, node.end_col_offset
+
+
+class Bindings:
+    """Every place one function (closures included) binds each name, and its statement lists."""
+
+    def __init__(self, func: ast.AST):
+        # name -> positions where a binding takes effect (an assignment's end: its right-hand side
+        # reads the old value)
+        self.sites: dict[str, list[Position]] = {}
+        # id(statement) -> (the statement list holding it, its index there)
+        self.block_of: dict[int, tuple[list, int]] = {}
+        _index_blocks(func.body, self.block_of)
+        for node in function_nodes(func):
+            if isinstance(node, (ast.Assign, ast.AnnAssign, ast.AugAssign)):
+                targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+                for target in targets:
+                    self._add_targets(target, _end(node))
+            elif isinstance(node, (ast.For, ast.AsyncFor)):
+                self._add_targets(node.target, _start(node.target))
+            elif isinstance(node, ast.withitem) and node.optional_vars is not None:
+                self._add_targets(node.optional_vars, _start(node.optional_vars))
+            elif isinstance(node, ast.NamedExpr):
+                self._add_targets(node.target, _end(node))
+            elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+                self.sites.setdefault(node.name, []).append(_start(node))
+                if not isinstance(node, ast.ClassDef):
+                    for arg in function_arguments(node.args):
+                        self.sites.setdefault(arg.arg, []).append(_start(node))
+            elif isinstance(node, (ast.Import, ast.ImportFrom)):
+                for alias in node.names:
+                    name = (alias.asname or alias.name).split(".")[0]
+                    self.sites.setdefault(name, []).append(_start(node))
+            elif isinstance(node, ast.ExceptHandler) and node.name:
+                self.sites.setdefault(node.name, []).append(_start(node))
+
+    def _add_targets(self, target: ast.AST, where: Position) -> None:
+        if isinstance(target, ast.Name):
+            self.sites.setdefault(target.id, []).append(where)
+        elif isinstance(target, (ast.Tuple, ast.List)):
+            for elt in target.elts:
+                self._add_targets(elt, where)
+        elif isinstance(target, ast.Starred):
+            self._add_targets(target.value, where)
+
+    def reaching(self, use: ast.Name, assignments: list[tuple[ast.stmt, object]]) -> Optional[object]:
+        """The value of the plain assignment that surely reaches `use`, else None.
+
+        `assignments` are (statement, value) of the name's plain assignments. The binding that
+        reaches is the last one above the use; it counts only when it is one of those assignments,
+        when the use sits inside a later statement of the same statement list, and when that
+        statement binds the name nowhere (which a loop could carry back to the use)."""
+        if not assignments:
+            return None
+        where = _start(use)
+        above = [site for site in self.sites.get(use.id, ()) if site <= where]
+        if not above:
+            return None
+        last = max(above)
+        chosen = [(stmt, value) for stmt, value in assignments if _end(stmt) == last]
+        if len(chosen) != 1:
+            return None
+        statement, value = chosen[0]
+        located = self.block_of.get(id(statement))
+        if located is None:
+            return None
+        block, index = located
+        for later in block[index + 1:]:
+            if _start(later) <= where <= _end(later):
+                if any(_start(later) <= site <= _end(later) for site in self.sites[use.id]):
+                    return None
+                return value
+        return None
+
+
+def function_arguments(args: ast.arguments) -> list[ast.arg]:
+    out = args.posonlyargs + args.args + args.kwonlyargs
+    return out + [a for a in (args.vararg, args.kwarg) if a is not None]
+
+
+def _index_blocks(body: list, block_of: dict[int, tuple[list, int]]) -> None:
+    """Map every statement to the statement list holding it, closures' bodies included (their
+    assignments are bound too); class bodies are not traced with the function."""
+    for index, stmt in enumerate(body):
+        block_of[id(stmt)] = (body, index)
+        if isinstance(stmt, ast.ClassDef):
+            continue
+        for field in ("body", "orelse", "finalbody"):
+            _index_blocks(getattr(stmt, field, None) or [], block_of)
+        for clause in getattr(stmt, "handlers", []) + getattr(stmt, "cases", []):
+            _index_blocks(clause.body, block_of)
+
+
+def bindings_of(func: ast.AST) -> Bindings:
+    """One Bindings per function node, shared by the tensor inference and the rules."""
+    found = getattr(func, "_bl_bindings", None)
+    if found is None:
+        found = func._bl_bindings = Bindings(func)
+    return found
