@@ -58,6 +58,16 @@ CASES = [
     ("BL401", "k = x.new_full((4,), -1)\nk[idx] = 0\nk = (k >= 0) & (x > 0)\ny = x[k]  # hit"),
     ("BL401", "k = x > 0\nk = idx\ny = x[k]"),
     ("BL401", "a, b = x > 0, x < 1\ny, z = x[a], x[b]  # hit"),
+    # what is indexed need not be known: only a tensor takes a mask
+    ("BL401", "h = helper(x)\ny = h[x > 0]  # hit"),
+    # a tensor named mask, of unknown dtype, used as an index is a boolean mask (measured: PyG's
+    # to_dense_batch mask); beside a slice, whatever is known of it
+    ("BL401", "h, mask = helper(x), x.sum(0)\ny = h[mask]  # hit"),
+    ("BL401", "edge_mask, h = helper(x)\ny = h[:, edge_mask]  # hit"),
+    ("BL401", "keep, h = helper(x)\ny = h[:, keep]"),
+    # nonzero is a tensor's method: the receiver need not be known
+    ("BL401", "deg = helper(x)\ny = (deg == 2).nonzero()  # hit"),
+    ("BL401", "deg = [1, 2]\ny = deg.nonzero()"),
     ("BL401", "y = x[(m > 0).long()]"),
     # an unknown-dtype mask stays silent (it may be an index tensor)
     ("BL401", "y = x[m]"),

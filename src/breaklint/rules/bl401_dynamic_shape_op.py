@@ -8,9 +8,11 @@ repeat_interleave with tensor repeats and no output_size, and indexing with a bo
 from __future__ import annotations
 
 import ast
+import re
 from typing import Optional
 
 from ..astwalk import function_nodes
+from ..flow import bindings_of, function_arguments as _arguments
 from .base import Example, Rule
 
 # Non-maximum suppression keeps a data-dependent number of boxes: the torchvision op itself and the
@@ -19,6 +21,10 @@ from .base import Example, Rule
 NMS = {"torch.ops.torchvision.nms", "torch.ops.torchvision.nms.default", "torchvision.ops.nms",
        "torchvision.ops.batched_nms", "torchvision.ops.boxes.nms", "torchvision.ops.boxes.batched_nms"}
 ALWAYS_DYNAMIC = {"nonzero", "argwhere", "unique", "unique_consecutive", "masked_select", "bincount"}
+# Methods no Python container or scalar has: the receiver is a tensor or a numpy array.
+RECEIVER_PROVES_TENSOR = {"nonzero", "argwhere", "masked_select", "unique_consecutive"}
+# A tensor named like this and used as an index is a boolean mask (`h[mask]`, `x[:, edge_mask]`).
+MASK_NAME = re.compile(r"(^|_)masks?($|_)")
 STATIC_FORM = {
     "nonzero": "torch.nonzero_static(x, size=...)",
     "argwhere": "torch.nonzero_static(x, size=...)",
@@ -73,6 +79,10 @@ class DynamicShapeOp(Rule):
                 if repeats is not None and ctx.is_tensor(repeats) and not _has_keyword(node, "output_size"):
                     return short
             return None
+        if isinstance(func, ast.Attribute) and func.attr in RECEIVER_PROVES_TENSOR \
+                and not ctx.is_known_non_tensor(func.value) \
+                and not isinstance(func.value, (ast.Constant, ast.JoinedStr, ast.List, ast.Dict)):
+            return func.attr  # only tensors (and numpy arrays, tensors to Dynamo) have these methods
         if isinstance(func, ast.Attribute) and ctx.is_tensor(func.value):
             if func.attr in ALWAYS_DYNAMIC:
                 return func.attr
@@ -90,11 +100,14 @@ class DynamicShapeOp(Rule):
                 return None  # x[mask] = v is an index_put with a static shape
         elif not isinstance(node.ctx, ast.Load):
             return None
-        if not ctx.is_tensor(node.value):
+        if ctx.is_known_non_tensor(node.value):
             return None
+        # No need to know what is indexed: only a tensor (or a numpy array) takes a mask.
         parts = node.slice.elts if isinstance(node.slice, ast.Tuple) else [node.slice]
         masks = _MaskFacts.of(ctx)
-        if any(masks.is_mask(p, ctx) for p in parts):
+        # `x[:, edge_mask]`: a tuple with a slice is a tensor's index; a mask-named part of it is a mask.
+        array_index = any(isinstance(p, ast.Slice) for p in parts) and len(parts) > 1
+        if any(masks.is_mask(p, ctx) or _named_mask(p, ctx, array_index) for p in parts):
             return "mask"
         return None
 
@@ -214,6 +227,15 @@ def detect(boxes, scores, labels):
     ]
 
 
+def _named_mask(index: ast.AST, ctx, array_index: bool) -> bool:
+    """`h[mask]` where `mask` is a tensor of unknown dtype: by its name, a boolean mask (an integer
+    index tensor is called idx, index, perm or keep, never mask). Beside a slice (`x[:, mask]`) it
+    indexes a tensor whatever we know of it, unless it is surely something else."""
+    if not (isinstance(index, ast.Name) and MASK_NAME.search(index.id) is not None):
+        return False
+    return ctx.is_tensor(index) or array_index and not ctx.is_known_non_tensor(index)
+
+
 def _only_condition(node: ast.Call) -> bool:
     if any(isinstance(a, ast.Starred) for a in node.args) or any(k.arg is None for k in node.keywords):
         return False
@@ -242,9 +264,7 @@ class _MaskFacts:
         self.assigned: dict[str, list[Optional[ast.AST]]] = {}
         # name -> (statement, value) of each plain assignment, for the definition that reaches a use
         self.definitions: dict[str, list[tuple[ast.stmt, ast.AST]]] = {}
-        # id(statement) -> id(the statement list holding it)
-        self.block_of: dict[int, int] = {}
-        _index_blocks(func.body, self.block_of)
+        self.bindings = bindings_of(func)
         for node in function_nodes(func):
             if isinstance(node, ast.Assign):
                 for target in node.targets:
@@ -277,18 +297,9 @@ class _MaskFacts:
         elif isinstance(target, ast.Starred):
             self._bind(target.value, None)
 
-    def reaching(self, name: ast.Name, ctx) -> Optional[tuple[ast.stmt, ast.AST]]:
-        """The one assignment that reaches this use in straight-line code: the last one above it,
-        when it sits in a statement list that also holds the use (so nothing else can intervene)."""
-        above = [d for d in self.definitions.get(name.id, ()) if d[0].end_lineno < name.lineno]
-        if not above:
-            return None
-        last = max(above, key=lambda d: (d[0].lineno, d[0].col_offset))
-        block = self.block_of.get(id(last[0]))
-        if block is not None and any(self.block_of.get(id(a)) == block for a in ctx.parents
-                                     if isinstance(a, ast.stmt)):
-            return last
-        return None
+    def reaching(self, name: ast.Name) -> Optional[ast.AST]:
+        """The value of the one assignment that reaches this use in straight-line code (flow.py)."""
+        return self.bindings.reaching(name, self.definitions.get(name.id, []))
 
     @classmethod
     def of(cls, ctx) -> "_MaskFacts":
@@ -315,12 +326,12 @@ class _MaskFacts:
             return self.is_mask(expr.value, ctx, depth + 1)
         if isinstance(expr, ast.Name):
             if depth == 0:  # the use being checked: its reaching definition decides, if known
-                definition = self.reaching(expr, ctx)
-                if definition is not None:
-                    key = id(definition[0]), expr.id
+                value = self.reaching(expr)
+                if value is not None:
+                    key = id(value), expr.id
                     if key not in self._memo:
                         self._memo[key] = False
-                        self._memo[key] = self.is_mask(definition[1], ctx, depth + 1)
+                        self._memo[key] = self.is_mask(value, ctx, depth + 1)
                     return self._memo[key]
             return self._name_is_mask(expr.id, ctx, depth)
         if isinstance(expr, ast.Call):
@@ -354,20 +365,3 @@ class _MaskFacts:
                 return True
         return False
 
-
-def _arguments(args: ast.arguments) -> list[ast.arg]:
-    out = args.posonlyargs + args.args + args.kwonlyargs
-    return out + [a for a in (args.vararg, args.kwarg) if a is not None]
-
-
-def _index_blocks(body: list, block_of: dict[int, int]) -> None:
-    """Map every statement to the statement list holding it, closures' bodies included (their
-    assignments are bound too); class bodies are not traced with the function."""
-    for stmt in body:
-        block_of[id(stmt)] = id(body)
-        if isinstance(stmt, ast.ClassDef):
-            continue
-        for field in ("body", "orelse", "finalbody"):
-            _index_blocks(getattr(stmt, field, None) or [], block_of)
-        for clause in getattr(stmt, "handlers", []) + getattr(stmt, "cases", []):
-            _index_blocks(clause.body, block_of)
