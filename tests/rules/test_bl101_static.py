@@ -33,7 +33,6 @@ def _fixed(source: str, code: str = "BL101") -> str:
     "if x.dim() == 2 and len(x) > 1:\n    x = x.t()\nreturn x",
     "if x.dtype == torch.float16:\n    x = x.float()\nreturn x",
     "assert (x > 0).all()\nreturn x",
-    "assert x.sum() > 0 or x.numel() == 0\nreturn x",
     "if x == None:\n    return x\nreturn x",
     "if torch.compiler.is_compiling():\n    x = x + 1\nreturn x",
     "y = x.shape[0] > 1 and x\nreturn y",  # the last operand of `and` is returned, never tested
@@ -57,6 +56,10 @@ def test_unannotated_parameter_tested_for_truth_is_silent_but_annotated_is_flagg
     ("flag = (x > 0).any() or (x < -5).all()\nreturn x, flag", "`or`"),
     ("flag = not (x > 0).any()\nreturn x, flag", "`not`"),
     ("if self.training and x.sum() > 0:\n    x = x * 2\nreturn x", "`if`"),
+    # measured on 2.13: `and` / `or` / `not` in an assert read the tensor's truth value (GB0170)
+    ("assert x.sum() > 0 or x.numel() == 0\nreturn x", "`or` on a tensor in an assert"),
+    ("assert not (x < 0).any()\nreturn x", "`not` on a tensor in an assert"),
+    ("assert (x > 0).all(), f\"bad {x}\"\nreturn x", "computed message"),
 ])
 def test_flagged(body, construct):
     found = _findings(_module(body))

@@ -95,17 +95,29 @@ class TensorBranch(Rule):
                 ctx.report(node.test, "conditional expression on a tensor value: Dynamo splits the graph "
                                       "here (GB0170); use torch.where", ternary_fix(ctx, node))
         elif isinstance(node, ast.Assert):
-            # Measured on 2.13: `assert t.all()` and `assert t.all(), "text"` trace; a message that
-            # must be computed (`.format(...)`, an f-string) makes Dynamo branch on the tensor.
-            if node.msg is not None and not isinstance(node.msg, ast.Constant) \
-                    and branches_on_tensor(node.test, ctx):
-                ctx.report(node.test, "`assert` on a tensor with a computed message is data-dependent "
-                                      "control flow: Dynamo splits the graph here (GB0170); use a constant "
-                                      "message, or torch._check(cond, lambda: message)", None)
+            self._check_assert(node, ctx)
         elif isinstance(node, ast.BoolOp):
             self._check_boolean(node, ctx, node.values[:-1])
         elif isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not):
             self._check_boolean(node, ctx, [node.operand])
+
+    def _check_assert(self, node: ast.Assert, ctx) -> None:
+        # Measured on 2.13: `assert t.all()` and `assert t.all(), "text"` trace (Dynamo turns them into
+        # an async assert). `and` / `or` / `not` on a tensor inside the test read its truth value, and
+        # a message that must be computed (`.format(...)`, an f-string, `%`) makes Dynamo branch on the
+        # tensor: both split the graph (GB0170).
+        test = node.test
+        boolean = isinstance(test, ast.BoolOp) and any(branches_on_tensor(v, ctx) for v in test.values[:-1]) \
+            or isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not) and branches_on_tensor(test.operand, ctx)
+        if boolean:
+            word = "not" if isinstance(test, ast.UnaryOp) else "and" if isinstance(test.op, ast.And) else "or"
+            symbol = {"not": "~", "and": "&", "or": "|"}[word]
+            ctx.report(test, f"`{word}` on a tensor in an assert reads its truth value: Dynamo splits the graph "
+                             f"here (GB0170); use `{symbol}` on bool tensors", _boolean_fix(test, ctx))
+        if node.msg is not None and not isinstance(node.msg, ast.Constant) and branches_on_tensor(test, ctx):
+            ctx.report(node.msg, "`assert` on a tensor with a computed message is data-dependent control flow: "
+                                 "Dynamo splits the graph here (GB0170); use a constant message",
+                       _constant_message_fix(node.msg, ctx))
 
     def _check_boolean(self, node, ctx, tested) -> None:
         # In a condition the owning if/while/ternary reports; `assert` on tensors does not break.
@@ -210,6 +222,58 @@ class Checked(nn.Module):
 
 def factory():
     return Checked(), (torch.arange(5.0),)
+""", fixed="""
+import torch
+from torch import nn
+
+
+class Checked(nn.Module):
+    def forward(self, t):
+        assert (t[1:] > t[:-1]).all(), '{} must be increasing'
+        return t * 2
+
+
+def factory():
+    return Checked(), (torch.arange(5.0),)
+"""),
+        Example("""
+import torch
+
+
+@torch.compile
+def interpolate(t0, t, t1, y0, y1):
+    assert t0 <= t and t <= t1, f"t={t} outside [{t0}, {t1}]"
+    return y0 + (t - t0) / (t1 - t0) * (y1 - y0)
+
+
+def factory():
+    return interpolate, (torch.tensor(0.0), torch.tensor(0.5), torch.tensor(1.0), torch.zeros(3), torch.ones(3))
+""", fixed="""
+import torch
+
+
+@torch.compile
+def interpolate(t0, t, t1, y0, y1):
+    assert (t0 <= t) & (t <= t1), 't={t} outside [{t0}, {t1}]'
+    return y0 + (t - t0) / (t1 - t0) * (y1 - y0)
+
+
+def factory():
+    return interpolate, (torch.tensor(0.0), torch.tensor(0.5), torch.tensor(1.0), torch.zeros(3), torch.ones(3))
+"""),
+        Example("""
+import torch
+from torch import nn
+
+
+class NoNaN(nn.Module):
+    def forward(self, x):
+        assert not torch.isnan(x).any()
+        return x * 2
+
+
+def factory():
+    return NoNaN(), (torch.randn(4),)
 """),
         Example("""
 import torch
@@ -515,6 +579,30 @@ def factory():
     return Checked(), (torch.randn(8),)
 """),
     ]
+
+
+def _constant_message_fix(message: ast.AST, ctx) -> Optional[Fix]:
+    """`"... {}".format(t)` -> `"... {}"`, f"bad {t}" -> "bad {t}", `"%d" % n` -> `"%d"`: the
+    template, unformatted. Unsafe: the message of a failing assert loses its values."""
+    template = None
+    if isinstance(message, ast.Call) and isinstance(message.func, ast.Attribute) and message.func.attr == "format" \
+            and isinstance(message.func.value, ast.Constant) and isinstance(message.func.value.value, str):
+        template = message.func.value.value
+    elif isinstance(message, ast.BinOp) and isinstance(message.op, ast.Mod) \
+            and isinstance(message.left, ast.Constant) and isinstance(message.left.value, str):
+        template = message.left.value
+    elif isinstance(message, ast.JoinedStr):
+        parts = []
+        for value in message.values:
+            if isinstance(value, ast.Constant):
+                parts.append(str(value.value))
+            elif isinstance(value, ast.FormattedValue):
+                parts.append("{" + ctx.segment(value.value) + "}")
+        template = "".join(parts)
+    if template is None:
+        return None
+    return Fix(message="Use the message's template as a constant string", applicability="unsafe",
+               edits=(ctx.replace(message, repr(template)),))
 
 
 def _boolean_fix(node: ast.AST, ctx) -> Optional[Fix]:
