@@ -6,6 +6,7 @@ from .bl101_tensor_branch import TensorBranch
 from .bl102_scalar_in_condition import ScalarInCondition
 from .bl103_item_call import ItemCall
 from .bl104_tolist_call import TolistCall
+from .bl105_tensor_as_int import TensorAsInt
 from .bl201_print import PrintInCompiledCode
 from .bl202_logging_call import LoggingCall
 from .bl203_warnings_warn import WarningsWarn
@@ -25,6 +26,7 @@ _RULES: list[type[Rule]] = [
     ScalarInCondition,
     ItemCall,
     TolistCall,
+    TensorAsInt,
     PrintInCompiledCode,
     LoggingCall,
     WarningsWarn,

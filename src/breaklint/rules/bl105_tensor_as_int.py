@@ -1,0 +1,152 @@
+"""BL105: a tensor used where Python needs an int: a slice bound, `range()`, or a size argument.
+
+Python asks the tensor for its value (`__index__`), which is `.item()` under another name. Measured
+on torch 2.13 CPU: a slice bound breaks with GB0124 and makes Dynamo skip the whole frame;
+`range(t)` breaks with GB0059; a computed tensor passed as a size to `torch.arange`, `torch.zeros`,
+`x.new_zeros`, `x.expand`, `x.repeat`... breaks with GB0033 "Data dependent operator". A tensor that
+is itself an input of the compiled function and goes straight into a size did not break there
+(Dynamo reads it as a constant), so a bare parameter in a size is left alone.
+"""
+from __future__ import annotations
+
+import ast
+from typing import Iterable, Optional
+
+from .base import Example, Rule
+
+# torch functions whose positional arguments (or the sequence among them) are sizes.
+SIZE_FUNCTIONS = {"arange", "zeros", "ones", "empty", "rand", "randn", "eye", "linspace", "logspace"}
+# Tensor methods whose arguments are sizes.
+SIZE_METHODS = {"new_zeros", "new_ones", "new_empty", "expand", "repeat", "unflatten"}
+
+
+class TensorAsInt(Rule):
+    code = "BL105"
+    name = "tensor-as-int"
+    summary = "a tensor used as a slice bound, in range() or as a size reads its value and breaks the graph"
+    gb_ids = ("GB0124", "GB0059", "GB0033")
+    fix_availability = None
+    node_types = (ast.Slice, ast.Call)
+    verdicts = {"2.13": True}
+
+    def check(self, node, ctx) -> None:
+        if isinstance(node, ast.Slice):
+            for bound in (node.lower, node.upper, node.step):
+                if bound is not None and ctx.is_tensor(bound):
+                    ctx.report(bound, "a tensor as a slice bound is read as a Python int (.item()), which breaks "
+                                      "the graph (GB0124); slice with Python ints (sizes from x.shape), or use "
+                                      "torch.narrow / index_select with tensor indices")
+            return
+        what = self._size_call(node, ctx)
+        if what is None:
+            return
+        name, argument = what
+        if name == "range":
+            ctx.report(argument, "range() over a tensor reads its value (GB0059), which breaks the graph; "
+                                 "loop over a Python int (x.size(0)) instead")
+        else:
+            ctx.report(argument, f"a computed tensor as a size of {name}() is read as a Python int, which "
+                                 "breaks the graph (GB0033); pass sizes as Python ints (x.shape), or set "
+                                 "torch._dynamo.config.capture_scalar_outputs = True")
+
+    def _size_call(self, node: ast.Call, ctx) -> Optional[tuple[str, ast.AST]]:
+        func = node.func
+        if isinstance(func, ast.Name) and func.id == "range" and not ctx.file.imports.is_bound("range"):
+            for arg in node.args:
+                if ctx.is_tensor(arg):
+                    return "range", arg
+            return None
+        qual = ctx.qualify(func) or ""
+        if qual.startswith("torch.") and qual.count(".") == 1 and qual[6:] in SIZE_FUNCTIONS:
+            name, sizes = qual, node.args
+        elif isinstance(func, ast.Attribute) and func.attr in SIZE_METHODS and ctx.is_tensor(func.value):
+            name, sizes = f".{func.attr}", node.args
+        else:
+            return None
+        for size in _flatten(sizes):
+            if _computed(size, ctx) and ctx.is_tensor(size):
+                return name, size
+        return None
+
+    VALID = [
+        Example("""
+import torch
+from torch import nn
+
+
+class Crop(nn.Module):
+    def forward(self, x, n):
+        k = x.size(0) // 2
+        y = x[:k] + torch.arange(x.shape[0])[:k]        # sizes are Python ints
+        z = x.new_zeros(x.shape[0]) + torch.zeros(k * 2)
+        for i in range(x.dim()):
+            y = y * 2
+        w = torch.arange(n)                             # a bare input: read as a constant on 2.13
+        return y.sum() + z.sum() + w.sum()
+
+
+def factory():
+    return Crop(), (torch.randn(8), torch.tensor(3))
+"""),
+    ]
+    INVALID = [
+        Example("""
+import torch
+from torch import nn
+
+
+class Head(nn.Module):
+    def forward(self, x):
+        k = (x > 0).sum()
+        return x[:k] * 2
+
+
+def factory():
+    return Head(), (torch.randn(8),)
+"""),
+        Example("""
+import torch
+
+
+@torch.compile
+def ramps(x):
+    counts = (x.abs() * 0 + 3).ceil().long()
+    return torch.arange(counts[1], device=x.device).float().sum() + x
+
+
+def factory():
+    return ramps, (torch.randn(4),)
+"""),
+        Example("""
+import torch
+
+
+@torch.compile
+def steps(x):
+    n = (x > 0).sum()
+    for _ in range(n):
+        x = x * 0.5
+    return x
+
+
+def factory():
+    return steps, (torch.randn(4),)
+"""),
+    ]
+
+
+def _flatten(args: Iterable[ast.AST]):
+    """Size arguments, one by one: `zeros(a, b)` and `zeros((a, b))` alike."""
+    for arg in args:
+        if isinstance(arg, (ast.Tuple, ast.List)):
+            yield from arg.elts
+        elif not isinstance(arg, ast.Starred):
+            yield arg
+
+
+def _computed(node: ast.AST, ctx) -> bool:
+    """Anything but a bare parameter of the traced function (see the module docstring)."""
+    if not isinstance(node, ast.Name) or ctx.scope is None:
+        return True
+    args = ctx.scope.func.args
+    return node.id not in {a.arg for a in args.posonlyargs + args.args + args.kwonlyargs}
