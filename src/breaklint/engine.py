@@ -20,11 +20,14 @@ from .rules import Rule
 from .scope import ModuleScopes, Scope, ScopeSettings
 from .project import FileContext
 from .summary import ModuleSummary, summarize
-from .tensors import ClassFacts, TensorEnv, callee_param_facts, entry_param_facts
+from .filefacts import FileFacts
+from .tensors import TensorEnv
 
 NOQA = re.compile(r"#\s*noqa(?::\s*(?P<codes>[A-Za-z]+[0-9]+(?:\s*,\s*[A-Za-z]+[0-9]+)*))?", re.IGNORECASE)
 FILE_NOQA = re.compile(r"^\s*#\s*breaklint:\s*noqa\b", re.IGNORECASE | re.MULTILINE)
 
+# Node types without children worth walking.
+_LEAVES = frozenset({ast.Name, ast.Constant})
 # Context managers Dynamo traces through: a break inside them is one split, not a frame skip.
 TORCH_CONTEXT_MANAGERS = (
     "torch.no_grad", "torch.enable_grad", "torch.set_grad_enabled", "torch.inference_mode",
@@ -67,6 +70,8 @@ class NodeContext:
         self.loop_depth = 0
         self.user_with_depth = 0
         self.rule: Optional[Rule] = None
+        # id(node) -> its qualified name: most rules qualify every call they see (BENCHMARKS.md).
+        self._qualified: dict[int, Optional[str]] = {}
 
     # -- facts ------------------------------------------------------------------------------------
     def is_tensor(self, node: ast.AST) -> bool:
@@ -83,7 +88,12 @@ class NodeContext:
         return self.env is not None and self.env.is_known_non_tensor(node)
 
     def qualify(self, node: ast.AST) -> Optional[str]:
-        return self.file.imports.qualify(node)
+        key = id(node)
+        try:
+            return self._qualified[key]
+        except KeyError:
+            name = self._qualified[key] = self.file.imports.qualify(node)
+            return name
 
     @property
     def parent(self) -> Optional[ast.AST]:
@@ -178,90 +188,31 @@ class FileLinter:
             return []
         tree = ast.parse(self.source, filename=self.path)
         imports = ImportMap(tree)
-        scopes = ModuleScopes(tree, imports, self.settings.scope, self.context.entries)
+        scopes = ModuleScopes(tree, imports, self.settings.scope, self.context.entries,
+                              may_compile="compile" in self.source)
         if not scopes.scopes and not self.want_summary:
             return []
-        lines = source_lines(self.source)
+        # Only a file with traced code gets findings (and needs its lines); most files of a tree
+        # are linted for their summary alone.
+        lines = source_lines(self.source) if scopes.scopes else []
         file = FileInfo(self.path, self.source, lines, tree, imports, scopes)
         dispatch: dict[type, list[Rule]] = {}
         for rule in self.settings.rules:
             for node_type in rule.node_types:
                 dispatch.setdefault(node_type, []).append(rule)
-        envs: dict[str, Optional[TensorEnv]] = {}
-        class_facts: dict[str, ClassFacts] = {}
-
-        def env_of(scope: Scope) -> Optional[TensorEnv]:
-            if scope.qualname in envs:
-                return envs[scope.qualname]
-            envs[scope.qualname] = None  # cycle guard: recursion sees "unknown"
-            facts = class_facts_of(scope)
-            if scope.is_entry:
-                params = entry_param_facts(scope)
-            else:
-                external = scopes.external.get(scope.qualname)
-                params = callee_param_facts(scope, scopes.call_sites.get(scope.qualname, []), env_of,
-                                            external.sites if external is not None else ())
-            envs[scope.qualname] = TensorEnv(scope, scopes, imports, facts, params, returns_tensor,
-                                             self.context.returns_tensors)
-            return envs[scope.qualname]
-
-        returns: dict[str, bool] = {}
-
-        def returns_tensor(call: ast.Call, caller: Scope) -> bool:
-            """Does a same-file function called here return a tensor on every path? Judged in a
-            throwaway env (parameters unknown) so that the answer never depends on which scope's
-            env happened to be built first."""
-            target = scopes.resolve_call(caller, call)
-            if target is None:
-                return bool(self.context.returns_tensor) and imports.qualify(call.func) in self.context.returns_tensor
-            qualname = target[2]
-            if qualname not in returns:
-                returns[qualname] = False  # recursion guard
-                callee = scopes.scopes.get(qualname)
-                if callee is not None:
-                    facts = class_facts_of(callee)
-                    env = TensorEnv(callee, scopes, imports, facts, {}, returns_tensor)
-                    values = [r.value for r in _returns_of(callee.func)]
-                    returns[qualname] = bool(values) and all(v is not None and env.is_tensor(v) for v in values)
-            return returns[qualname]
-
-        def class_facts_of(scope: Scope) -> Optional[ClassFacts]:
-            if scope.cls is None:
-                return None
-            if scope.cls.name not in class_facts:
-                class_facts[scope.cls.name] = ClassFacts(scope.cls, imports)
-            return class_facts[scope.cls.name]
-
-        def return_kind(name: str) -> Optional[str]:
-            """What a top-level function returns on every path: "tensor", "tensors" (a tuple of
-            them) or None, judged with the facts its parameters have."""
-            # Only traced functions are judged (their facts exist anyway): an untraced helper that
-            # other files call becomes traced in the next round of the call graph, and is judged then.
-            scope = scopes.scopes.get(name)
-            if scope is None:
-                return None
-            values = [r.value for r in _returns_of(scope.func)]
-            if not values or any(v is None for v in values):
-                return None
-            env = env_of(scope)
-            if env is None:
-                return None
-            if all(env.is_tensor(v) for v in values):
-                return "tensor"
-            if all(isinstance(v, ast.Tuple) and v.elts and all(env.is_tensor(e) for e in v.elts) for v in values):
-                return "tensors"
-            return None
-
-        if self.want_summary:
-            self.summary = summarize(
-                scopes, imports, lambda q: env_of(scopes.scopes[q]) if q in scopes.scopes else None, return_kind)
-        if not dispatch:
-            return []
-        ctx = NodeContext(file, self)
-        for scope in scopes.scopes.values():
-            ctx.scope = scope
-            ctx.env = env_of(scope)
-            self._walk_body(scope.func.body, ctx, dispatch)
+        facts = FileFacts(scopes, imports, self.context)
+        try:
+            if self.want_summary:
+                self.summary = summarize(scopes, imports, facts.env_named, facts.return_kind)
+            if not dispatch:
+                return []
+            ctx = NodeContext(file, self)
+            for scope in scopes.scopes.values():
+                ctx.scope = scope
+                ctx.env = facts.env_of(scope)
+                self._walk_body(scope.func.body, ctx, dispatch)
+        finally:
+            facts.close()
         return self._apply_noqa(lines)
 
     # -- the walk -------------------------------------------------------------------------------------
@@ -270,41 +221,45 @@ class FileLinter:
             self._visit(node, ctx, dispatch)
 
     def _visit(self, node: ast.AST, ctx: NodeContext, dispatch) -> None:
-        if isinstance(node, ast.ClassDef):
+        node_type = type(node)
+        if node_type is ast.ClassDef:
             return
-        rules = dispatch.get(type(node))
+        rules = dispatch.get(node_type)
         if rules:
             ctx.node = node
             for rule in rules:
                 ctx.rule = rule
                 rule.check(node, ctx)
+        if node_type in _LEAVES:
+            return
+        # No try/finally around the parents stack: an exception ends this file's lint (lint_one).
         ctx.parents.append(node)
-        try:
-            if isinstance(node, ast.If):
-                self._visit(node.test, ctx, dispatch)
-                traced_body, traced_else = self._traced_branches(node.test, ctx)
-                if traced_body:
-                    self._walk_body(node.body, ctx, dispatch)
-                if traced_else:
-                    self._walk_body(node.orelse, ctx, dispatch)
-            elif isinstance(node, (ast.For, ast.AsyncFor, ast.While)):
-                head = [node.iter] if not isinstance(node, ast.While) else [node.test]
-                self._walk_body(head, ctx, dispatch)
-                ctx.loop_depth += 1
+        if node_type is ast.If:
+            self._visit(node.test, ctx, dispatch)
+            traced_body, traced_else = self._traced_branches(node.test, ctx)
+            if traced_body:
                 self._walk_body(node.body, ctx, dispatch)
-                ctx.loop_depth -= 1
+            if traced_else:
                 self._walk_body(node.orelse, ctx, dispatch)
-            elif isinstance(node, (ast.With, ast.AsyncWith)):
-                user = any(self._is_user_context(item.context_expr, ctx) for item in node.items)
-                self._walk_body(node.items, ctx, dispatch)
-                ctx.user_with_depth += user
-                self._walk_body(node.body, ctx, dispatch)
-                ctx.user_with_depth -= user
-            else:
-                for child in children(node):
+        elif node_type is ast.For or node_type is ast.AsyncFor or node_type is ast.While:
+            head = [node.iter] if node_type is not ast.While else [node.test]
+            self._walk_body(head, ctx, dispatch)
+            ctx.loop_depth += 1
+            self._walk_body(node.body, ctx, dispatch)
+            ctx.loop_depth -= 1
+            self._walk_body(node.orelse, ctx, dispatch)
+        elif node_type is ast.With or node_type is ast.AsyncWith:
+            user = any(self._is_user_context(item.context_expr, ctx) for item in node.items)
+            self._walk_body(node.items, ctx, dispatch)
+            ctx.user_with_depth += user
+            self._walk_body(node.body, ctx, dispatch)
+            ctx.user_with_depth -= user
+        else:
+            for child in children(node):
+                # Names and constants are half of all nodes: visit them only when a rule wants them.
+                if type(child) not in _LEAVES or type(child) in dispatch:
                     self._visit(child, ctx, dispatch)
-        finally:
-            ctx.parents.pop()
+        ctx.parents.pop()
 
     def _traced_branches(self, test: ast.AST, ctx: NodeContext) -> tuple[bool, bool]:
         """Which branches of an `if` Dynamo traces: `if not is_compiling():` hides its body."""
@@ -438,19 +393,6 @@ def source_lines(source: str) -> list[str]:
     if lines and lines[-1] == "":
         lines.pop()
     return lines
-
-
-def _returns_of(func) -> list[ast.Return]:
-    """The return statements of a function itself, not of functions nested in it."""
-    found, stack = [], list(func.body)
-    while stack:
-        node = stack.pop()
-        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)):
-            continue
-        if isinstance(node, ast.Return):
-            found.append(node)
-        stack.extend(children(node))
-    return found
 
 
 def lint_source(source: str, path: str, settings: LintSettings,

@@ -70,8 +70,10 @@ class ModuleScopes:
     """The traced functions of one module, found without importing it."""
 
     def __init__(self, tree: ast.Module, imports: ImportMap, settings: ScopeSettings = ScopeSettings(),
-                 external: Optional[dict] = None):
+                 external: Optional[dict] = None, may_compile: bool = True):
         self.tree = tree
+        # False when the file's text never says "compile": no torch.compile(fn) call to look for.
+        self.may_compile = may_compile
         self.imports = imports
         self.settings = settings
         # qualname -> project.ExternalEntry: functions that traced code in other files calls.
@@ -206,7 +208,7 @@ class ModuleScopes:
         for name, func in self.functions.items():
             if self._is_compile_decorated(func):
                 add(func, name, None, (name,))
-        for name in self._compiled_by_call():
+        for name in self._compiled_by_call() if self.may_compile else ():
             if name in self.functions:
                 add(self.functions[name], name, None, (name,))
 

@@ -159,7 +159,12 @@ class TensorEnv:
         self._flow = None
         args = scope.func.args
         self.parameters = {a.arg for a in args.posonlyargs + args.args + args.kwonlyargs}
+        # Uses are judged by their reaching assignment only once the names' own facts are settled:
+        # during the fixpoint that lookup would be redone every round, for little gain.
+        self._settled = False
         self._infer_locals()
+        self._settled = True
+        self._memo.clear()
 
     # -- locals ---------------------------------------------------------------------------------
     def _infer_locals(self) -> None:
@@ -422,9 +427,12 @@ class TensorEnv:
     def _reaching_is_tensor(self, node: ast.Name) -> bool:
         """Judge a use by the one assignment that surely reaches it (flow.py), when all of the
         name's bindings together do not make it a tensor."""
-        assignments = self.definitions.get(node.id)
-        if not assignments:
+        if not self._settled:
             return False
+        assignments = self.definitions.get(node.id)
+        if not assignments or not any(self._value_is_tensor(v) if not isinstance(v, _PassThrough) else
+                                      v.node is not None for _, v in assignments):
+            return False  # no assignment of it could make it a tensor: skip the flow index
         if self._flow is None:
             self._flow = bindings_of(self.scope.func)
         value = self._flow.reaching(node, assignments)

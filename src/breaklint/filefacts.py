@@ -1,0 +1,111 @@
+"""The tensor facts of one file's traced functions, built on demand and shared by the rules and the
+summary: each scope's TensorEnv, what same-file helpers return, and what module classes hold.
+
+The facts refer to each other (an env asks whether a helper returns a tensor, which builds another
+env), so they form reference cycles; `close()` breaks them when the file is done, so that the file's
+tree is freed by reference counting instead of waiting for the cyclic collector (BENCHMARKS.md).
+"""
+from __future__ import annotations
+
+import ast
+from typing import Optional
+
+from .astwalk import children
+from .names import ImportMap
+from .project import FileContext
+from .scope import ModuleScopes, Scope
+from .tensors import ClassFacts, TensorEnv, callee_param_facts, entry_param_facts
+
+
+class FileFacts:
+    def __init__(self, scopes: ModuleScopes, imports: ImportMap, context: FileContext):
+        self.scopes = scopes
+        self.imports = imports
+        self.context = context
+        self._envs: dict[str, Optional[TensorEnv]] = {}
+        self._returns: dict[str, bool] = {}
+        self._class_facts: dict[str, ClassFacts] = {}
+
+    def close(self) -> None:
+        self._envs.clear()
+        self._returns.clear()
+        self._class_facts.clear()
+
+    def env_of(self, scope: Scope) -> Optional[TensorEnv]:
+        envs = self._envs
+        if scope.qualname in envs:
+            return envs[scope.qualname]
+        envs[scope.qualname] = None  # cycle guard: recursion sees "unknown"
+        facts = self.class_facts_of(scope)
+        if scope.is_entry:
+            params = entry_param_facts(scope)
+        else:
+            external = self.scopes.external.get(scope.qualname)
+            params = callee_param_facts(scope, self.scopes.call_sites.get(scope.qualname, []), self.env_of,
+                                        external.sites if external is not None else ())
+        envs[scope.qualname] = TensorEnv(scope, self.scopes, self.imports, facts, params, self.returns_tensor,
+                                         self.context.returns_tensors)
+        return envs[scope.qualname]
+
+    def env_named(self, qualname: str) -> Optional[TensorEnv]:
+        scope = self.scopes.scopes.get(qualname)
+        return self.env_of(scope) if scope is not None else None
+
+    def returns_tensor(self, call: ast.Call, caller: Scope) -> bool:
+        """Does a same-file function called here return a tensor on every path? Judged in a
+        throwaway env (parameters unknown) so that the answer never depends on which scope's
+        env happened to be built first."""
+        target = self.scopes.resolve_call(caller, call)
+        if target is None:
+            known = self.context.returns_tensor
+            return bool(known) and self.imports.qualify(call.func) in known
+        qualname = target[2]
+        if qualname not in self._returns:
+            self._returns[qualname] = False  # recursion guard
+            callee = self.scopes.scopes.get(qualname)
+            if callee is not None:
+                env = TensorEnv(callee, self.scopes, self.imports, self.class_facts_of(callee), {},
+                                self.returns_tensor)
+                values = [r.value for r in returns_of(callee.func)]
+                self._returns[qualname] = bool(values) and all(v is not None and env.is_tensor(v) for v in values)
+        return self._returns[qualname]
+
+    def class_facts_of(self, scope: Scope) -> Optional[ClassFacts]:
+        if scope.cls is None:
+            return None
+        if scope.cls.name not in self._class_facts:
+            self._class_facts[scope.cls.name] = ClassFacts(scope.cls, self.imports)
+        return self._class_facts[scope.cls.name]
+
+    def return_kind(self, name: str) -> Optional[str]:
+        """What a top-level function returns on every path: "tensor", "tensors" (a tuple of
+        them) or None, judged with the facts its parameters have."""
+        # Only traced functions are judged (their facts exist anyway): an untraced helper that
+        # other files call becomes traced in the next round of the call graph, and is judged then.
+        scope = self.scopes.scopes.get(name)
+        if scope is None:
+            return None
+        values = [r.value for r in returns_of(scope.func)]
+        if not values or any(v is None for v in values):
+            return None
+        env = self.env_of(scope)
+        if env is None:
+            return None
+        if all(env.is_tensor(v) for v in values):
+            return "tensor"
+        if all(isinstance(v, ast.Tuple) and v.elts and all(env.is_tensor(e) for e in v.elts) for v in values):
+            return "tensors"
+        return None
+
+
+def returns_of(func) -> list[ast.Return]:
+    """The return statements of a function itself, not of functions nested in it."""
+    found, stack = [], list(func.body)
+    while stack:
+        node = stack.pop()
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)):
+            continue
+        if isinstance(node, ast.Return):
+            found.append(node)
+        stack.extend(children(node))
+    return found
