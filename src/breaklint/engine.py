@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from typing import Iterable, Optional
 
 from .astwalk import children, walk
+from .compiling import compile_test_kind, operands_evaluated_when_compiling
 from .model import Edit, FileError, Finding, Fix, Location
 from .files import read_source, read_source_with_encoding  # noqa: F401 - callers import them from here
 from .names import ImportMap
@@ -36,9 +37,6 @@ TORCH_CONTEXT_MANAGERS = (
     "torch.autograd.profiler.record_function", "torch.profiler.record_function",
     "torch.random.fork_rng", "torch.device",
 )
-# Spellings of "are we being compiled?"; code they guard out is never traced.
-COMPILING_CHECK = re.compile(r"(^|\.)(is_compiling|is_dynamo_compiling|is_torchdynamo_compiling)$")
-NOT_TRACED_CHECK = re.compile(r"^torch\.jit\.(is_scripting|is_tracing)$")
 
 
 @dataclass
@@ -248,6 +246,10 @@ class FileLinter:
             self._walk_body(node.body, ctx, dispatch)
             ctx.loop_depth -= 1
             self._walk_body(node.orelse, ctx, dispatch)
+        elif node_type is ast.BoolOp:
+            # `not torch.compiler.is_compiling() and <check>`: the check never runs when compiled.
+            for child in operands_evaluated_when_compiling(node, ctx.qualify):
+                self._visit(child, ctx, dispatch)
         elif node_type is ast.With or node_type is ast.AsyncWith:
             user = any(self._is_user_context(item.context_expr, ctx) for item in node.items)
             self._walk_body(node.items, ctx, dispatch)
@@ -263,30 +265,12 @@ class FileLinter:
 
     def _traced_branches(self, test: ast.AST, ctx: NodeContext) -> tuple[bool, bool]:
         """Which branches of an `if` Dynamo traces: `if not is_compiling():` hides its body."""
-        kind = self._compile_test_kind(test, ctx)
+        kind = compile_test_kind(test, ctx.qualify)
         if kind == "not_compiling":
             return False, True
         if kind == "compiling":
             return True, False
         return True, True
-
-    def _compile_test_kind(self, test: ast.AST, ctx: NodeContext) -> Optional[str]:
-        if isinstance(test, ast.Call):
-            name = ctx.qualify(test.func) or ""
-            if COMPILING_CHECK.search(name):
-                return "compiling"
-            if NOT_TRACED_CHECK.match(name):
-                return "not_compiling"  # Dynamo folds is_scripting()/is_tracing() to False
-        if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
-            inner = self._compile_test_kind(test.operand, ctx)
-            return {"compiling": "not_compiling", "not_compiling": "compiling"}.get(inner)
-        if isinstance(test, ast.BoolOp):
-            kinds = [self._compile_test_kind(v, ctx) for v in test.values]
-            if isinstance(test.op, ast.And) and "not_compiling" in kinds:
-                return "not_compiling"
-            if isinstance(test.op, ast.Or) and "compiling" in kinds:
-                return "compiling"
-        return None
 
     def _is_user_context(self, expr: ast.AST, ctx: NodeContext) -> bool:
         target = expr.func if isinstance(expr, ast.Call) else expr

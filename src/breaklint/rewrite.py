@@ -71,6 +71,27 @@ def guard_fix(ctx: "NodeContext", stmt: Optional[ast.stmt], what: str, applicabi
                edits=(edit,), imports=("torch",))
 
 
+def validation_guard_fix(ctx: "NodeContext", node: ast.If) -> Optional[Fix]:
+    """`if <tensor test>: raise E(...)` -> `if not torch.compiler.is_compiling() and (<test>):`.
+    Eager runs keep the check; compiled code skips it, so Dynamo never reads the tensor. Only for
+    a branch whose every path raises and which has no `else`: nothing else changes when it is
+    skipped. Unsafe: under torch.compile, bad input is no longer caught."""
+    if node.orelse or not node.body or not isinstance(node.body[-1], ast.Raise):
+        return None
+    for stmt in node.body[:-1]:
+        # Computing the message is fine; anything else could be a side effect the check relies on.
+        if not (isinstance(stmt, (ast.Assign, ast.AnnAssign)) or
+                isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Constant)):
+            return None
+    test = ctx.segment(node.test)
+    if not isinstance(node.test, (ast.Name, ast.Attribute, ast.Call, ast.Subscript, ast.Compare,
+                                  ast.UnaryOp)):
+        test = f"({test})"
+    return Fix(message="Skip this check while compiling", applicability="unsafe",
+               edits=(ctx.replace(node.test, f"not torch.compiler.is_compiling() and {test}"),),
+               imports=("torch",))
+
+
 def report_with_guard(ctx: "NodeContext", node: ast.Call, message: str, what: str) -> None:
     """Report a side-effect call, with a guard_fix when the call is a whole statement; a call whose
     value is used (`x = f(...)`) is reported without a fix, since guarding it would change the code."""

@@ -84,10 +84,13 @@ def _breaks(model, args, kwargs) -> int:
 
 
 def _branches_outside_asserts(source: str) -> bool:
-    """An assert's fix keeps what passes and fails; only real branches need both sides run."""
+    """An assert's fix keeps what passes and fails, and so does skipping a check that raises; only
+    branches that compute something need both sides run."""
     tree = ast.parse(source)
-    in_asserts = {id(n) for a in ast.walk(tree) if isinstance(a, ast.Assert) for n in ast.walk(a)}
-    return any(isinstance(n, (ast.If, ast.IfExp, ast.While, ast.BoolOp)) and id(n) not in in_asserts
+    checks = [n for n in ast.walk(tree) if isinstance(n, ast.Assert)
+              or isinstance(n, ast.If) and n.body and isinstance(n.body[-1], ast.Raise) and not n.orelse]
+    inside = {id(n) for check in checks for n in ast.walk(check)}
+    return any(isinstance(n, (ast.If, ast.IfExp, ast.While, ast.BoolOp)) and id(n) not in inside
                for n in ast.walk(tree))
 
 

@@ -35,6 +35,8 @@ def _fixed(source: str, code: str = "BL101") -> str:
     "assert (x > 0).all()\nreturn x",
     "if x == None:\n    return x\nreturn x",
     "if torch.compiler.is_compiling():\n    x = x + 1\nreturn x",
+    # the check after `not is_compiling() and` never runs under torch.compile
+    "if not torch.compiler.is_compiling() and (x > 9).any():\n    raise ValueError('big')\nreturn x",
     "y = x.shape[0] > 1 and x\nreturn y",  # the last operand of `and` is returned, never tested
     "n = 3\nwhile n > 0:\n    n -= 1\nreturn x",
     "z = [t for t in x.unbind(0)]\nreturn z",
@@ -59,6 +61,8 @@ def test_unannotated_parameter_tested_for_truth_is_silent_but_annotated_is_flagg
     # measured on 2.13: `and` / `or` / `not` in an assert read the tensor's truth value (GB0170)
     ("assert x.sum() > 0 or x.numel() == 0\nreturn x", "`or` on a tensor in an assert"),
     ("assert not (x < 0).any()\nreturn x", "`not` on a tensor in an assert"),
+    # the tensor is read before the compile check could short-circuit
+    ("if (x > 9).any() and not torch.compiler.is_compiling():\n    raise ValueError('big')\nreturn x", "`if`"),
     ("assert (x > 0).all(), f\"bad {x}\"\nreturn x", "computed message"),
 ])
 def test_flagged(body, construct):

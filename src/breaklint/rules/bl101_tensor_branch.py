@@ -4,8 +4,10 @@ from __future__ import annotations
 import ast
 from typing import Optional
 
+from ..compiling import operands_evaluated_when_compiling
 from ..model import Fix
 from ..rewrite_branch import as_bool, known_bool, ternary_fix, where_fix, _convert
+from ..rewrite import validation_guard_fix
 from ..rewrite_cond import cond_fix
 from ..tensors import annotation_kind
 from .base import Example, Rule
@@ -32,7 +34,8 @@ def _weak_parameter(name: str, ctx) -> bool:
 def branches_on_tensor(test: ast.AST, ctx) -> bool:
     """Would Python take the truth value of a tensor to evaluate this condition?"""
     if isinstance(test, ast.BoolOp):
-        return any(branches_on_tensor(v, ctx) for v in test.values)
+        # `not torch.compiler.is_compiling() and <check>`: under compile the check never runs.
+        return any(branches_on_tensor(v, ctx) for v in operands_evaluated_when_compiling(test, ctx.qualify))
     if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
         return branches_on_tensor(test.operand, ctx)
     if isinstance(test, ast.NamedExpr):
@@ -82,7 +85,7 @@ class TensorBranch(Rule):
     def check(self, node: ast.AST, ctx) -> None:
         if isinstance(node, ast.If):
             if branches_on_tensor(node.test, ctx):
-                fix = where_fix(ctx, node) or cond_fix(ctx, node)
+                fix = where_fix(ctx, node) or cond_fix(ctx, node) or validation_guard_fix(ctx, node)
                 ctx.report(node.test, "`if` on a tensor value is data-dependent control flow: Dynamo splits "
                                       "the graph here (GB0170); use torch.where or torch.cond", fix)
         elif isinstance(node, ast.While):
@@ -260,6 +263,35 @@ def interpolate(t0, t, t1, y0, y1):
 
 def factory():
     return interpolate, (torch.tensor(0.0), torch.tensor(0.5), torch.tensor(1.0), torch.zeros(3), torch.ones(3))
+"""),
+        Example("""
+import torch
+from torch import nn
+
+
+class SortedSegments(nn.Module):
+    def forward(self, x, index):
+        if not torch.all(index[:-1] <= index[1:]):
+            raise ValueError("index must be sorted")
+        return x.cumsum(0) * 2
+
+
+def factory():
+    return SortedSegments(), (torch.randn(6), torch.tensor([0, 0, 1, 1, 2, 3]))
+""", fixed="""
+import torch
+from torch import nn
+
+
+class SortedSegments(nn.Module):
+    def forward(self, x, index):
+        if not torch.compiler.is_compiling() and not torch.all(index[:-1] <= index[1:]):
+            raise ValueError("index must be sorted")
+        return x.cumsum(0) * 2
+
+
+def factory():
+    return SortedSegments(), (torch.randn(6), torch.tensor([0, 0, 1, 1, 2, 3]))
 """),
         Example("""
 import torch

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import ast
 
+from ..rewrite import validation_guard_fix
 from ..rewrite_branch import is_scalar_extraction, ternary_fix, where_fix
 from ..rewrite_cond import cond_fix
 from .base import Example, Rule
@@ -28,7 +29,8 @@ class ScalarInCondition(Rule):
         what = "`.item()`" if isinstance(node.func, ast.Attribute) else f"`{node.func.id}()` of a tensor"
         fix = None
         if isinstance(owner, ast.If):
-            fix = where_fix(ctx, owner, drop_scalars=True) or cond_fix(ctx, owner, drop_scalars=True)
+            fix = where_fix(ctx, owner, drop_scalars=True) or cond_fix(ctx, owner, drop_scalars=True) \
+                or validation_guard_fix(ctx, owner)
         elif isinstance(owner, ast.IfExp):
             fix = ternary_fix(ctx, owner, drop_scalars=True)
         ctx.report(node, f"{what} in a branch condition copies the value to Python: Dynamo breaks the graph "
