@@ -546,3 +546,35 @@ def test_i_and_j_parameters_of_a_forward_are_sizes():
                     return torch.zeros(i, j)
                 return torch.ones(i, j)
         """) == []
+
+
+def test_an_attribute_bound_to_a_method_or_a_returned_closure_is_followed():
+    scopes = scopes_of("""
+        import torch
+
+        def halve(x): return x / 2
+
+        class Solver(torch.nn.Module):
+            def __init__(self, step=None):
+                super().__init__()
+                if step is None:
+                    self.grid = lambda t: t
+                else:
+                    self.grid = self._grid_from_step(step)
+                self.post = self._finish
+                self.pre = halve
+                self.scale = torch.nn.Linear(2, 2)
+
+            def _grid_from_step(self, step):
+                def _grid(t):
+                    return torch.arange(0, t[-1], step)
+                return _grid
+
+            def _finish(self, y): return y
+
+            def forward(self, t):
+                return self.post(self.pre(self.grid(t))) + self.scale(t)
+    """)
+    assert {"Solver._grid_from_step._grid", "Solver._finish", "halve"} <= set(scopes)
+    assert "Solver._grid_from_step" not in scopes  # only the closure it returns runs traced
+    assert scopes["Solver._grid_from_step._grid"].cls is None

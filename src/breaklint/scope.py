@@ -84,6 +84,7 @@ class ModuleScopes:
         self.call_sites: dict[str, list[CallSite]] = {}
         # qualname of a traced scope -> the Call nodes of its body (the summary reuses this walk)
         self.calls: dict[str, list[ast.Call]] = {}
+        self._held: dict[str, "_HeldCallables"] = {}
         self._collect_definitions()
         self._mark_modules()
         self._find_scopes()
@@ -218,12 +219,11 @@ class ModuleScopes:
                 calls = self.calls[scope.qualname] = _calls_in(scope.func)
                 for call in calls:
                     target = self.resolve_call(scope, call)
-                    if target is None:
-                        continue
-                    cls, func, qualname, bound_self = target
-                    self.call_sites.setdefault(qualname, []).append(
-                        CallSite(caller=scope, call=call, callee_key=qualname, bound_self=bound_self))
-                    add(func, qualname, cls, scope.chain + (qualname,))
+                    targets = [target] if target is not None else self._attribute_targets(scope, call)
+                    for cls, func, qualname, bound_self in targets:
+                        self.call_sites.setdefault(qualname, []).append(
+                            CallSite(caller=scope, call=call, callee_key=qualname, bound_self=bound_self))
+                        add(func, qualname, cls, scope.chain + (qualname,))
 
         drain()
         # What this file traces on its own, before what other files reach in it (the call graph
@@ -260,6 +260,35 @@ class ModuleScopes:
                     stack.extend(children)
         return names
 
+    def _attribute_targets(self, scope: Scope, call: ast.Call) -> list:
+        """`self.grid(...)` where `grid` is no method but an attribute the class binds to a method,
+        a function, or a closure a method returns: those are called (torchdiffeq's
+        `self.grid_constructor = self._grid_constructor_from_step_size(step_size)`)."""
+        func = call.func
+        if scope.cls is None or not (isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name)
+                                     and func.value.id == _self_name(scope.func)):
+            return []
+        held = self._held.get(scope.cls.name)
+        if held is None:
+            held = self._held[scope.cls.name] = _HeldCallables(scope.cls)
+        targets = []
+        for value in held.values.get(func.attr, ()):
+            if isinstance(value, ast.Attribute) and isinstance(value.value, ast.Name) and value.value.id == "self":
+                found = self._method(scope.cls, value.attr)
+                if found:
+                    targets.append((found[0], found[1], f"{found[0].name}.{value.attr}", True))
+            elif isinstance(value, ast.Call) and isinstance(value.func, ast.Attribute) \
+                    and isinstance(value.func.value, ast.Name) and value.func.value.id == "self":
+                found = self._method(scope.cls, value.func.attr)
+                if found:
+                    owner, maker = found
+                    for closure in _returned_closures(maker):
+                        # not a method: its first parameter is no `self`
+                        targets.append((None, closure, f"{owner.name}.{maker.name}.{closure.name}", False))
+            elif isinstance(value, ast.Name) and value.id in self.functions and not self.imports.is_bound(value.id):
+                targets.append((None, self.functions[value.id], value.id, False))
+        return targets
+
     def resolve_call(self, scope: Scope, call: ast.Call):
         func = call.func
         # self.method(...) and super().method(...)
@@ -284,6 +313,32 @@ class ModuleScopes:
         if isinstance(func, ast.Name) and func.id in self.functions and not self.imports.is_bound(func.id):
             return None, self.functions[func.id], func.id, False
         return None
+
+
+class _HeldCallables:
+    """`self.grid = self._make_grid(step)` / `self.act = self._gelu` / `self.fn = helper` in any method
+    of a class: what `self.grid(...)` may call. Read once per class."""
+
+    def __init__(self, info: ClassInfo):
+        self.values: dict[str, list[ast.AST]] = {}
+        for method in info.methods.values():
+            self_name = _self_name(method)
+            for node in function_nodes(method):
+                if isinstance(node, ast.Assign):
+                    for target in node.targets:
+                        if isinstance(target, ast.Attribute) and isinstance(target.value, ast.Name) \
+                                and target.value.id == self_name:
+                            self.values.setdefault(target.attr, []).append(node.value)
+
+
+def _returned_closures(func: FunctionNode) -> list[FunctionNode]:
+    """Functions defined in `func`'s body that it returns by name (`def f(...): ...; return f`)."""
+    local = {stmt.name: stmt for stmt in func.body if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef))}
+    found = []
+    for stmt in func.body:
+        if isinstance(stmt, ast.Return) and isinstance(stmt.value, ast.Name) and stmt.value.id in local:
+            found.append(local[stmt.value.id])
+    return found
 
 
 def _self_name(func: FunctionNode) -> Optional[str]:
