@@ -14,7 +14,7 @@ from .astwalk import children
 from .names import ImportMap
 from .project import FileContext
 from .scope import ModuleScopes, Scope
-from .tensors import ClassFacts, TensorEnv, callee_param_facts, entry_param_facts
+from .tensors import ClassFacts, TensorEnv, callee_param_facts, defaulted_none_params, entry_param_facts
 
 
 class FileFacts:
@@ -37,14 +37,17 @@ class FileFacts:
             return envs[scope.qualname]
         envs[scope.qualname] = None  # cycle guard: recursion sees "unknown"
         facts = self.class_facts_of(scope)
+        defaulted_none = frozenset()
         if scope.is_entry:
             params = entry_param_facts(scope)
         else:
             external = self.scopes.external.get(scope.qualname)
-            params = callee_param_facts(scope, self.scopes.call_sites.get(scope.qualname, []), self.env_of,
-                                        external.sites if external is not None else ())
+            sites, external_sites = self.scopes.call_sites.get(scope.qualname, []), \
+                external.sites if external is not None else ()
+            params = callee_param_facts(scope, sites, self.env_of, external_sites)
+            defaulted_none = defaulted_none_params(scope, sites, external_sites)
         envs[scope.qualname] = TensorEnv(scope, self.scopes, self.imports, facts, params, self.returns_tensor,
-                                         self.context.returns_tensors)
+                                         self.context.returns_tensors, defaulted_none)
         return envs[scope.qualname]
 
     def env_named(self, qualname: str) -> Optional[TensorEnv]:

@@ -139,8 +139,11 @@ class TensorEnv:
 
     def __init__(self, scope: Scope, scopes: ModuleScopes, imports: ImportMap,
                  class_facts: Optional[ClassFacts], param_is_tensor: dict[str, bool],
-                 call_returns_tensor=None, tuple_calls: frozenset = frozenset()):
+                 call_returns_tensor=None, tuple_calls: frozenset = frozenset(),
+                 defaulted_none: frozenset = frozenset()):
         self.scope = scope
+        # Parameters that keep their default of None: no known call site passes them.
+        self.defaulted_none = defaulted_none
         # Answers "does this call of a same-file function return a tensor?" (engine-provided).
         self.call_returns_tensor = call_returns_tensor
         # Dotted names of imported helpers that return a tuple of tensors (project.py).
@@ -442,6 +445,10 @@ class TensorEnv:
             return value.node is not None and self.is_tensor(value.node)
         return self._value_is_tensor(value)
 
+    def is_none(self, node: ast.AST) -> bool:
+        """A parameter that no call site passes and that keeps its default of None."""
+        return isinstance(node, ast.Name) and node.id in self.defaulted_none and node.id not in self.first_binding
+
     def is_tensor_with(self, node: ast.AST, names: set[str]) -> bool:
         """is_tensor with some names taken to be tensors (an isinstance check proved them)."""
         saved = self.tensor_names
@@ -637,6 +644,36 @@ def entry_param_facts(scope: Scope) -> dict[str, bool]:
         if extra is not None:
             facts[extra.arg] = False
     return facts
+
+
+def defaulted_none_params(scope: Scope, sites, external_sites=()) -> frozenset:
+    """Parameters with a default of None that no known call site passes (`ptr2index(ptr)` for
+    `def ptr2index(ptr, output_size=None)`): None wherever the function is traced."""
+    func = scope.func
+    if not sites and not external_sites:
+        return frozenset()
+    positional = func.args.posonlyargs + func.args.args
+    bound = scope.cls is not None and positional and positional[0].arg in ("self", "cls")
+    params = positional[1:] if bound else positional
+    defaults = [None] * (len(params) - len(func.args.defaults)) + list(func.args.defaults)
+    candidates = [(i, arg.arg) for i, (arg, default) in enumerate(zip(params, defaults))
+                  if isinstance(default, ast.Constant) and default.value is None]
+    found = set()
+    for i, name in candidates:
+        passed = False
+        for site in sites:
+            offset = 0 if (site.bound_self or not bound) else 1
+            call = site.call
+            if any(isinstance(a, ast.Starred) for a in call.args) or any(k.arg is None for k in call.keywords) \
+                    or len(call.args) > i + offset or any(k.arg == name for k in call.keywords):
+                passed = True
+        for positional_facts, keywords, bound_self in external_sites:
+            offset = 0 if (bound_self or not bound) else 1
+            if len(positional_facts) > i + offset or name in dict(keywords):
+                passed = True
+        if not passed:
+            found.add(name)
+    return frozenset(found)
 
 
 def callee_param_facts(scope: Scope, sites, env_of, external_sites=()) -> dict[str, bool]:

@@ -123,3 +123,27 @@ def test_hoist_fix_needs_literal_or_self_arguments():
     findings, _ = lint_source(source, "case.py", LintSettings(rules=[rule_by_code("BL301")()]))
     fixable = {f.row: f.fix is not None for f in findings}
     assert list(fixable.values()) == [True, False]
+
+
+def test_an_output_size_no_caller_passes_is_none():
+    # `ptr2index(ptr)` never passes output_size: its default None stays, the size is data-dependent.
+    source = textwrap.dedent("""
+        import torch
+
+
+        def expand(ptr, output_size=None):
+            index = torch.arange(ptr.numel() - 1)
+            return index.repeat_interleave(ptr.diff(), output_size=output_size)
+
+
+        def expand_sized(ptr, output_size=None):
+            index = torch.arange(ptr.numel() - 1)
+            return index.repeat_interleave(ptr.diff(), output_size=output_size)
+
+
+        @torch.compile
+        def step(ptr, n: int):
+            return expand(ptr) + expand_sized(ptr, output_size=n)
+    """)
+    findings, _ = lint_source(source, "case.py", LintSettings(rules=[rule_by_code("BL401")()]))
+    assert [f.row for f in findings] == [7]

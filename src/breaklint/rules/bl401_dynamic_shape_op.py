@@ -79,7 +79,7 @@ class DynamicShapeOp(Rule):
                 if len(node.args) == 1 and not node.keywords:
                     return short  # repeat_interleave(repeats): the output size is repeats.sum()
                 repeats = _argument(node, 1, "repeats")
-                if repeats is not None and ctx.is_tensor(repeats) and not _has_keyword(node, "output_size"):
+                if repeats is not None and ctx.is_tensor(repeats) and not _has_keyword(node, "output_size", ctx):
                     return short
             return None
         if isinstance(func, ast.Attribute) and func.attr in RECEIVER_PROVES_TENSOR \
@@ -91,7 +91,7 @@ class DynamicShapeOp(Rule):
                 return func.attr
             if func.attr == "repeat_interleave":
                 repeats = _argument(node, 0, "repeats")
-                if repeats is not None and ctx.is_tensor(repeats) and not _has_keyword(node, "output_size"):
+                if repeats is not None and ctx.is_tensor(repeats) and not _has_keyword(node, "output_size", ctx):
                     return func.attr
         return None
 
@@ -287,8 +287,15 @@ def _argument(node: ast.Call, index: int, keyword: str) -> Optional[ast.AST]:
     return None
 
 
-def _has_keyword(node: ast.Call, name: str) -> bool:
-    return any(k.arg == name or k.arg is None for k in node.keywords)
+def _has_keyword(node: ast.Call, name: str, ctx=None) -> bool:
+    """Is the keyword passed? `output_size=output_size` where no caller passes the parameter (its
+    default None stays) counts as not passed."""
+    for k in node.keywords:
+        if k.arg is None:
+            return True
+        if k.arg == name:
+            return not (ctx is not None and ctx.env is not None and ctx.env.is_none(k.value))
+    return False
 
 
 class _MaskFacts:
