@@ -646,15 +646,20 @@ def entry_param_facts(scope: Scope) -> dict[str, bool]:
     return facts
 
 
+def _callee_parameters(scope: Scope) -> tuple[list[ast.arg], bool]:
+    """The positional parameters a call site fills, and whether the first (self/cls) is bound."""
+    positional = scope.func.args.posonlyargs + scope.func.args.args
+    bound = bool(scope.cls is not None and positional and positional[0].arg in ("self", "cls"))
+    return (positional[1:] if bound else positional), bound
+
+
 def defaulted_none_params(scope: Scope, sites, external_sites=()) -> frozenset:
     """Parameters with a default of None that no known call site passes (`ptr2index(ptr)` for
     `def ptr2index(ptr, output_size=None)`): None wherever the function is traced."""
     func = scope.func
     if not sites and not external_sites:
         return frozenset()
-    positional = func.args.posonlyargs + func.args.args
-    bound = scope.cls is not None and positional and positional[0].arg in ("self", "cls")
-    params = positional[1:] if bound else positional
+    params, bound = _callee_parameters(scope)
     defaults = [None] * (len(params) - len(func.args.defaults)) + list(func.args.defaults)
     candidates = [(i, arg.arg) for i, (arg, default) in enumerate(zip(params, defaults))
                   if isinstance(default, ast.Constant) and default.value is None]
@@ -680,9 +685,7 @@ def callee_param_facts(scope: Scope, sites, env_of, external_sites=()) -> dict[s
     """Parameters of a called helper: annotated, or tensors at every known call site (same-file
     sites in `sites`; sites in other files as (positional facts, keyword facts, bound) tuples)."""
     func = scope.func
-    positional = func.args.posonlyargs + func.args.args
-    bound = scope.cls is not None and positional and positional[0].arg in ("self", "cls")
-    params = positional[1:] if bound else positional
+    params, bound = _callee_parameters(scope)
     facts: dict[str, bool] = {}
     for i, arg in enumerate(params):
         kind = annotation_kind(arg.annotation)
