@@ -3,12 +3,12 @@
 # The copies travel in .gpubench/ (ignored by git; made from bench/realworld.py --refix's
 # $cache/fixed/ and the benchmark venv, without __pycache__):
 #   .gpubench/{orig,fixed}/tde/torchdiffeq  .gpubench/{orig,fixed}/monai/monai  .gpubench/{orig,fixed}/pyg/torch_geometric
-# GROUPS picks which libraries run (default: all three); results go to $OUT (default bench/results).
+# LIBS picks which libraries run (default: all three); results go to $OUT (default bench/results).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 PY="${PYTHON:-python3}"
 OUT="${OUT:-bench/results}"
-GROUPS_TO_RUN="${GROUPS:-tde monai pyg}"
+GROUPS_TO_RUN="${LIBS:-tde monai pyg}"
 mkdir -p "$OUT"
 declare -A MODELS=(
     [tde]="models.torchdiffeq_models:rk4 models.torchdiffeq_models:euler models.torchdiffeq_models:midpoint models.torchdiffeq_models:explicit_adams models.torchdiffeq_models:implicit_adams models.torchdiffeq_models:dopri5"
