@@ -471,6 +471,11 @@ def test_array_only_subscripts_and_elementwise_logic_are_tensors():
                     x = x + 2
                 if cfg["a", 1]:                   # 10: a dict with tuple keys
                     x = x + 3
+                return self.pool(x, (1, 1), (2, 2))
+
+            def pool(self, x, stride: tuple[int, int], size: tuple[int, int]):
+                if (stride[0] > size[0]) | (stride[1] > size[1]):   # 15: `|` on Python bools (kornia)
+                    raise ValueError("stride larger than the window")
                 return x
         """) == [6, 8]
 
@@ -578,3 +583,29 @@ def test_an_attribute_bound_to_a_method_or_a_returned_closure_is_followed():
     assert {"Solver._grid_from_step._grid", "Solver._finish", "halve"} <= set(scopes)
     assert "Solver._grid_from_step" not in scopes  # only the closure it returns runs traced
     assert scopes["Solver._grid_from_step._grid"].cls is None
+
+
+def test_a_foreign_sparse_container_and_a_device_attribute_are_not_tensors():
+    # Found in the fixed copy of PyG: `if not adj_t.has_value()` under isinstance(.., SparseTensor)
+    # (torch_sparse's class, whose has_value() is a bool), and `self.src_device = torch.device(...)`.
+    assert tensor_condition_lines("""
+        import torch
+        from torch_sparse import SparseTensor
+
+        class Norm(torch.nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.src_device = torch.device("cpu")
+                self.scale = torch.ones(3)
+
+            def forward(self, x, edge_index):
+                if isinstance(edge_index, SparseTensor):
+                    adj_t = edge_index
+                    if not adj_t.has_value():            # 14: a torch_sparse method
+                        x = x + 1
+                if x.device != self.src_device:          # 16: devices
+                    x = x.cpu()
+                if self.scale.sum() > 0:                 # 18: a tensor attribute
+                    x = x * 2
+                return x
+        """) == [18]

@@ -77,9 +77,13 @@ class NodeContext:
             return False
         narrowed = narrowed_non_tensors(self.parents, self.node or node, self.scope.func, self.qualify)
         if narrowed:
-            used = {n.id for n in walk(node) if isinstance(n, ast.Name)} & narrowed
+            names = [n for n in walk(node) if isinstance(n, ast.Name)]
+            used = {n.id for n in names if n.id in narrowed}
+            # `adj_t = edge_index` under `isinstance(edge_index, SparseTensor)`: the alias is narrowed too.
+            used |= {n.id for n in names if isinstance(self.env.reaching_value(n), ast.Name)
+                     and self.env.reaching_value(n).id in narrowed}
             if used:
-                return self.env.is_tensor_without(node, used)
+                return self.env.is_tensor_without(node, used | narrowed)
         return True
 
     def is_known_non_tensor(self, node: ast.AST) -> bool:
@@ -312,6 +316,11 @@ _NON_TENSOR_TYPES = {"int", "float", "bool", "str", "list", "tuple", "dict", "se
                      "numbers.Number", "numbers.Real", "numbers.Integral"}
 
 
+# Sparse containers of other libraries (torch_sparse, MinkowskiEngine, spconv) are no torch.Tensor:
+# inside `if isinstance(adj, SparseTensor):`, adj.has_value() is a Python bool.
+_FOREIGN_TENSOR = re.compile(r"(^|\.)Sparse\w*Tensor$")
+
+
 def _isinstance_tests(test: ast.AST, qualify) -> list[tuple[str, bool]]:
     """(name, tests for a tensor type) for each `isinstance(name, T)` that must hold for `test`."""
     if isinstance(test, ast.BoolOp) and isinstance(test.op, ast.And):
@@ -321,9 +330,9 @@ def _isinstance_tests(test: ast.AST, qualify) -> list[tuple[str, bool]]:
         return []
     types = test.args[1].elts if isinstance(test.args[1], ast.Tuple) else [test.args[1]]
     names = [qualify(t) or "" for t in types]
-    if all(n.endswith("Tensor") for n in names):
+    if all(n.endswith("Tensor") and not _FOREIGN_TENSOR.search(n) for n in names):
         return [(test.args[0].id, True)]
-    if all(n in _NON_TENSOR_TYPES for n in names):
+    if all(n in _NON_TENSOR_TYPES or _FOREIGN_TENSOR.search(n) for n in names):
         return [(test.args[0].id, False)]
     return []
 

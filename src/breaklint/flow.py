@@ -72,8 +72,8 @@ class Bindings:
 
         `assignments` are (statement, value) of the name's plain assignments. The binding that
         reaches is the last one above the use; it counts only when it is one of those assignments,
-        when the use sits inside a later statement of the same statement list, and when that
-        statement binds the name nowhere (which a loop could carry back to the use)."""
+        when the use sits inside a later statement of the same statement list, and when no loop
+        around the use in that statement binds the name again (the loop would carry it back)."""
         if not assignments:
             return None
         where = _start(use)
@@ -91,10 +91,29 @@ class Bindings:
         block, index = located
         for later in block[index + 1:]:
             if _start(later) <= where <= _end(later):
-                if any(_start(later) <= site <= _end(later) for site in self.sites[use.id]):
-                    return None
+                # A later binding inside a loop around the use can come back to it; one in a plain
+                # branch cannot (`if not adj.has_value(): adj = adj.fill_value(1.)`).
+                for loop in _loops_around(later, where):
+                    if any(_start(loop) <= site <= _end(loop) and site != where for site in self.sites[use.id]):
+                        return None
                 return value
         return None
+
+
+def _loops_around(stmt: ast.stmt, where: Position) -> list[ast.stmt]:
+    """The loop statements, `stmt` included, whose span holds the position `where`."""
+    loops, stack = [], [stmt]
+    while stack:
+        node = stack.pop()
+        if not (_start(node) <= where <= _end(node)):
+            continue
+        if isinstance(node, (ast.For, ast.AsyncFor, ast.While)):
+            loops.append(node)
+        for field in ("body", "orelse", "finalbody"):
+            stack.extend(getattr(node, field, None) or [])
+        for clause in getattr(node, "handlers", []) + getattr(node, "cases", []):
+            stack.extend(clause.body)
+    return loops
 
 
 def function_arguments(args: ast.arguments) -> list[ast.arg]:

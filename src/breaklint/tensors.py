@@ -128,7 +128,8 @@ class ClassFacts:
         qual = normalize_torch(imports.qualify(value.func)) or ""
         if qual in ("torch.nn.Parameter", "torch.nn.parameter.Parameter") or (
                 qual.startswith("torch.") and not qual.startswith("torch.nn.") and _last(qual)[:1].islower()
-                and not qual.startswith(NON_TENSOR_NAMESPACES)):
+                and not qual.startswith(NON_TENSOR_NAMESPACES) and qual not in NON_TENSOR_TORCH_FUNCS
+                and not _last(qual).startswith(("is_", "get_", "set_", "use_", "_"))):
             self.tensor_attrs.add(target.attr)
         elif qual.startswith("torch.nn.") and _last(qual)[:1].isupper() and _last(qual) not in NON_TENSOR_LAYERS:
             self.layer_attrs.add(target.attr)
@@ -362,7 +363,8 @@ class TensorEnv:
             parts = node.slice.elts if isinstance(node.slice, ast.Tuple) else [node.slice]
             return any(not isinstance(p, ast.Slice) and self.is_tensor(p) for p in parts)
         if isinstance(node, ast.BinOp):
-            if isinstance(node.op, (ast.BitAnd, ast.BitOr, ast.BitXor)) and _elementwise_logic(node):
+            if isinstance(node.op, (ast.BitAnd, ast.BitOr, ast.BitXor)) and _elementwise_logic(node) \
+                    and not self._compares_plain_values(node):
                 return True
             return self.is_tensor(node.left) or self.is_tensor(node.right)
         if isinstance(node, ast.UnaryOp):
@@ -427,6 +429,15 @@ class TensorEnv:
                 return node.args[1].value in self.class_facts.tensor_attrs
         return False
 
+    def reaching_value(self, node: ast.Name):
+        """The value of the assignment that surely reaches this use (flow.py), else None."""
+        assignments = self.definitions.get(node.id)
+        if not assignments:
+            return None
+        if self._flow is None:
+            self._flow = bindings_of(self.scope.func)
+        return self._flow.reaching(node, assignments)
+
     def _reaching_is_tensor(self, node: ast.Name) -> bool:
         """Judge a use by the one assignment that surely reaches it (flow.py), when all of the
         name's bindings together do not make it a tensor."""
@@ -459,6 +470,12 @@ class TensorEnv:
         finally:
             self.tensor_names = saved
             self._memo.clear()
+
+    def _compares_plain_values(self, node: ast.AST) -> bool:
+        """`(stride[0] > size[0]) | (stride[1] > size[1])` on int tuples: every name compared is known
+        to hold something else than a tensor, so `|` joins Python bools here."""
+        names = [n for n in walk(node) if isinstance(n, ast.Name)]
+        return bool(names) and all(n.id in self.known_non_tensor for n in names)
 
     def is_tensor_without(self, node: ast.AST, names: set[str]) -> bool:
         """is_tensor with some names taken to be non-tensors (an isinstance check narrowed them)."""
