@@ -222,6 +222,37 @@ def breaks_removed(truth: dict, specs_by_name: dict, breaklint_python: str, fixe
     return results
 
 
+def with_dynamo_config(truth: dict, specs_by_name: dict, config: str, timeout: int, path: str) -> dict:
+    """Every model that broke, observed again with `config` set on torch._dynamo.config (the
+    settings breaklint's messages suggest, not a source fix): break sites before and after."""
+    rows = []
+    previous = os.environ.get("BENCH_DYNAMO_CONFIG")
+    os.environ["BENCH_DYNAMO_CONFIG"] = config
+    try:
+        for key, model in sorted(truth.items()):
+            before = [s for s in model.get("sites", []) if not s.get("outside_library")]
+            if model.get("status") != "ok" or not before:
+                continue
+            after = summarise(run_child(specs_by_name[model["spec"]], model["model"], timeout))
+            after_sites = [s for s in after.get("sites", []) if not s.get("outside_library")]
+            rows.append({"model": key, "status": after["status"], "sites_before": len(before),
+                         "sites_after": len(after_sites) if after["status"] == "ok" else None,
+                         "remaining": sorted({f"{s['file']}:{s['line']} {(s['gb_types'] or ['?'])[0]}"
+                                              for s in after_sites})})
+            print(f"[config] {key}: {rows[-1]['sites_before']} -> {rows[-1]['sites_after']}", flush=True)
+    finally:
+        if previous is None:
+            os.environ.pop("BENCH_DYNAMO_CONFIG", None)
+        else:
+            os.environ["BENCH_DYNAMO_CONFIG"] = previous
+    ok = [r for r in rows if r["status"] == "ok"]
+    summary = {"config": config, "models": len(rows), "models_ok": len(ok),
+               "sites_before": sum(r["sites_before"] for r in ok), "sites_after": sum(r["sites_after"] for r in ok),
+               "rows": rows}
+    save_json(path, summary)
+    return summary
+
+
 def removal_summary(fixed: dict) -> dict:
     rows = [r for lib in fixed.values() for r in lib["models"]]
     ok = [r for r in rows if r["status"] == "ok"]
@@ -324,6 +355,9 @@ def main() -> int:
     parser.add_argument("--model", action="append", help="only these model names")
     parser.add_argument("--observe-only", action="store_true", help="only fill the ground-truth cache")
     parser.add_argument("--timeout", type=int, default=240)
+    parser.add_argument("--dynamo-config", metavar="NAME=1,...",
+                        help="only observe the models that broke again with these torch._dynamo.config settings "
+                             "(e.g. capture_scalar_outputs=1,capture_dynamic_output_shape_ops=1)")
     parser.add_argument("--breaklint-python", default=os.environ.get("BREAKLINT_PYTHON", "/work/venv/bin/python"))
     options = parser.parse_args()
 
@@ -339,6 +373,11 @@ def main() -> int:
              if v.get("spec") in specs_by_name and k.split(":", 1)[1] in specs_by_name[v["spec"]].MODELS}
     if options.observe_only:
         print(json.dumps(truth_stats(truth), indent=1))
+        return 0
+    if options.dynamo_config:
+        summary = with_dynamo_config(truth, specs_by_name, options.dynamo_config, options.timeout,
+                                     os.path.join(BENCH, "results", "realworld_dynamo_config.json"))
+        print(json.dumps({k: v for k, v in summary.items() if k != "rows"}, indent=1))
         return 0
 
     started = time.perf_counter()

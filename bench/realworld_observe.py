@@ -205,6 +205,12 @@ def observe(spec_module: str, model_name: str, save_output: str | None, compare_
         model.eval()
 
     torch._dynamo.reset()
+    # BENCH_DYNAMO_CONFIG="capture_scalar_outputs=1,capture_dynamic_output_shape_ops=1": observe with
+    # the Dynamo settings breaklint's messages suggest (bench/realworld.py --dynamo-config).
+    for setting in filter(None, os.environ.get("BENCH_DYNAMO_CONFIG", "").split(",")):
+        name, _, value = setting.partition("=")
+        setattr(torch._dynamo.config, name.strip(), value.strip() not in ("0", "false", "False", ""))
+    result["dynamo_config"] = os.environ.get("BENCH_DYNAMO_CONFIG", "")
     torch._logging.set_logs(graph_breaks=True)
     collector = RecordCollector()
     break_logger = logging.getLogger("torch._dynamo.symbolic_convert.__graph_breaks")
