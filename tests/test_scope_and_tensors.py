@@ -609,3 +609,32 @@ def test_a_foreign_sparse_container_and_a_device_attribute_are_not_tensors():
                     x = x * 2
                 return x
         """) == [18]
+
+
+def test_comprehension_lambda_and_closure_names_are_not_judged_by_an_outer_assignment():
+    from breaklint.runner import lint_settings
+    from breaklint.config import Settings
+
+    source = textwrap.dedent("""
+        import torch
+
+        class Net(torch.nn.Module):
+            def forward(self, x, sizes, pairs):
+                n = x.sum()
+                outs = [x[:n] for n in sizes]             # 7: this n is the comprehension's int
+                s = x.mean()
+                key = sorted(pairs, key=lambda s: s[0] if s else 0)   # 9: the lambda's s
+                flag = x.max() > 1
+
+                def later():
+                    if flag:                              # 13: runs when called, flag may change
+                        return 1
+                    return 0
+
+                flag = len(sizes) > 2
+                if n > 0:                                 # 18: the outer n
+                    x = x * 2
+                return x, outs, key, later()
+    """)
+    findings, _ = lint_source(source, "probe.py", lint_settings(Settings()))
+    assert sorted({f.row for f in findings}) == [18]

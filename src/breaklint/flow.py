@@ -5,7 +5,8 @@ name is a tensor when every binding is one). Real functions rebind names across 
 (`row, col = adj.coo()` for a sparse input, `row, col = edge_index` otherwise), so that answer is
 often "unknown". A use whose binding is certain, because the last binding above it sits in a
 statement list that also holds the use and nothing can rebind the name in between, is judged by
-that one assignment instead.
+that one assignment instead. Uses inside a comprehension or lambda that binds the name, and any
+use inside a nested function (which runs later), are never judged this way.
 """
 from __future__ import annotations
 
@@ -35,6 +36,19 @@ class Bindings:
         # id(statement) -> (the statement list holding it, its index there)
         self.block_of: dict[int, tuple[list, int]] = {}
         _index_blocks(func.body, self.block_of)
+        # Scopes inside the function: a comprehension or lambda binds its own names, and a nested
+        # function reads the outer ones when it is called, not where it is defined. (start, end,
+        # names bound there, or None for "any name").
+        self.inner_scopes: list[tuple[Position, Position, Optional[frozenset]]] = []
+        for node in function_nodes(func):
+            if isinstance(node, (ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)):
+                names = frozenset(n.id for g in node.generators for n in ast.walk(g.target) if isinstance(n, ast.Name))
+                self.inner_scopes.append((_start(node), _end(node), names))
+            elif isinstance(node, ast.Lambda):
+                names = frozenset(a.arg for a in function_arguments(node.args))
+                self.inner_scopes.append((_start(node), _end(node), names))
+            elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                self.inner_scopes.append((_start(node), _end(node), None))
         for node in function_nodes(func):
             if isinstance(node, (ast.Assign, ast.AnnAssign, ast.AugAssign)):
                 targets = node.targets if isinstance(node, ast.Assign) else [node.target]
@@ -77,6 +91,9 @@ class Bindings:
         if not assignments:
             return None
         where = _start(use)
+        for start, end, names in self.inner_scopes:
+            if start <= where <= end and (names is None or use.id in names):
+                return None
         above = [site for site in self.sites.get(use.id, ()) if site <= where]
         if not above:
             return None

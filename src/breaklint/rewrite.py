@@ -79,10 +79,25 @@ def validation_guard_fix(ctx: "NodeContext", node: ast.If) -> Optional[Fix]:
     if node.orelse or not node.body or not isinstance(node.body[-1], ast.Raise):
         return None
     for stmt in node.body[:-1]:
-        # Computing the message is fine; anything else could be a side effect the check relies on.
-        if not (isinstance(stmt, (ast.Assign, ast.AnnAssign)) or
-                isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Constant)):
+        # Computing the message into a local is fine; anything else could be a side effect.
+        targets = stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target] \
+            if isinstance(stmt, ast.AnnAssign) else None
+        if targets is None and not (isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Constant)):
             return None
+        if targets is not None and not all(isinstance(t, ast.Name) for t in targets):
+            return None
+    if any(isinstance(n, ast.NamedExpr) for n in ast.walk(node.test)):
+        return None  # `if (n := m.sum()) == 0:` binds n, which the short-circuit would leave unbound
+    # A raise caught nearby is control flow, not a check: skipping it would change what runs.
+    child = node
+    for parent in reversed(ctx.parents):
+        if isinstance(parent, ast.ExceptHandler):
+            return None
+        if isinstance(parent, ast.Try) and parent.handlers and any(child is s for s in parent.body):
+            return None
+        if isinstance(parent, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
+            break
+        child = parent
     test = ctx.segment(node.test)
     if not isinstance(node.test, (ast.Name, ast.Attribute, ast.Call, ast.Subscript, ast.Compare,
                                   ast.UnaryOp)):

@@ -272,13 +272,13 @@ class ModuleScopes:
         if held is None:
             held = self._held[scope.cls.name] = _HeldCallables(scope.cls)
         targets = []
-        for value in held.values.get(func.attr, ()):
-            if isinstance(value, ast.Attribute) and isinstance(value.value, ast.Name) and value.value.id == "self":
+        for value, self_name in held.values.get(func.attr, ()):
+            if isinstance(value, ast.Attribute) and isinstance(value.value, ast.Name) and value.value.id == self_name:
                 found = self._method(scope.cls, value.attr)
                 if found:
                     targets.append((found[0], found[1], f"{found[0].name}.{value.attr}", True))
             elif isinstance(value, ast.Call) and isinstance(value.func, ast.Attribute) \
-                    and isinstance(value.func.value, ast.Name) and value.func.value.id == "self":
+                    and isinstance(value.func.value, ast.Name) and value.func.value.id == self_name:
                 found = self._method(scope.cls, value.func.attr)
                 if found:
                     owner, maker = found
@@ -320,7 +320,8 @@ class _HeldCallables:
     of a class: what `self.grid(...)` may call. Read once per class."""
 
     def __init__(self, info: ClassInfo):
-        self.values: dict[str, list[ast.AST]] = {}
+        # attribute -> (value assigned, the assigning method's name for its instance)
+        self.values: dict[str, list[tuple[ast.AST, Optional[str]]]] = {}
         for method in info.methods.values():
             self_name = _self_name(method)
             for node in function_nodes(method):
@@ -328,7 +329,7 @@ class _HeldCallables:
                     for target in node.targets:
                         if isinstance(target, ast.Attribute) and isinstance(target.value, ast.Name) \
                                 and target.value.id == self_name:
-                            self.values.setdefault(target.attr, []).append(node.value)
+                            self.values.setdefault(target.attr, []).append((node.value, self_name))
 
 
 def _returned_closures(func: FunctionNode) -> list[FunctionNode]:

@@ -12,7 +12,7 @@ import re
 from typing import Optional
 
 from .astwalk import function_nodes, walk
-from .flow import bindings_of
+from .flow import bindings_of, function_arguments
 from .names import ImportMap, normalize_torch
 from .scope import ClassInfo, ModuleScopes, Scope, _self_name
 
@@ -160,6 +160,8 @@ class TensorEnv:
         self.first_binding: dict[str, int] = {}
         # name -> (statement, value) of each plain assignment, for the binding that reaches a use
         self.definitions: dict[str, list[tuple[ast.stmt, object]]] = {}
+        # (comprehension or lambda, {name it binds: value or None}): names that shadow the function's.
+        self._scoped: list[tuple[ast.AST, dict]] = []
         self._flow = None
         args = scope.func.args
         self.parameters = {a.arg for a in args.posonlyargs + args.args + args.kwonlyargs}
@@ -182,8 +184,16 @@ class TensorEnv:
                 for target in targets:
                     # The right-hand side is read before the names are bound, on any of its rows.
                     self._bind(target, value, assigned, node.end_lineno, node)
-            elif isinstance(node, (ast.For, ast.AsyncFor, ast.comprehension)):
+            elif isinstance(node, (ast.For, ast.AsyncFor)):
                 self._bind(node.target, _ElementOf(node.iter), assigned)
+            elif isinstance(node, (ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)):
+                # Its targets are its own (Python 3): bound inside it, never over the function's names.
+                inner: dict[str, list] = {}
+                for generator in node.generators:
+                    self._bind(generator.target, _ElementOf(generator.iter), inner, track=False)
+                self._scoped.append((node, {k: v[0] if len(v) == 1 else None for k, v in inner.items()}))
+            elif isinstance(node, ast.Lambda):
+                self._scoped.append((node, {a.arg: None for a in function_arguments(node.args)}))
             elif isinstance(node, ast.withitem) and node.optional_vars is not None:
                 self._bind(node.optional_vars, None, assigned)
             elif isinstance(node, ast.NamedExpr):
@@ -260,7 +270,10 @@ class TensorEnv:
         self._memo.clear()
         return False
 
-    def _bind(self, target, value, assigned, row: int = 0, statement: Optional[ast.stmt] = None) -> None:
+    def _bind(self, target, value, assigned, row: int = 0, statement: Optional[ast.stmt] = None,
+              track: bool = True) -> None:
+        """Record `target = value` in `assigned`; `track=False` for a comprehension's own names, which
+        say nothing of the function's (no first binding, no reaching assignment)."""
         if isinstance(target, ast.Name):
             call = value.iterable if isinstance(value, _ElementOf) else value
             if isinstance(call, ast.Call) and _passes(call, target.id) and not self._call_is_tensor(call) \
@@ -268,6 +281,8 @@ class TensorEnv:
                 # `x = helper(x)`, `ei, w = add_self_loops(ei, w)`: an unknown helper handed x back.
                 value = _PassThrough(target.id, _passed(call, target.id))
             assigned.setdefault(target.id, []).append(value)
+            if not track:
+                return
             if statement is not None and value is not None:
                 self.definitions.setdefault(target.id, []).append((statement, value))
             row = row or getattr(target, "lineno", 0)
@@ -277,7 +292,7 @@ class TensorEnv:
             elements = _zipped(value, len(target.elts))
             for i, elt in enumerate(target.elts):
                 if isinstance(elt, ast.Starred):
-                    self._bind(elt.value, None, assigned, row)
+                    self._bind(elt.value, None, assigned, row, track=track)
                 else:
                     element = None
                     if isinstance(value, (ast.Tuple, ast.List)) and len(value.elts) == len(target.elts):
@@ -286,7 +301,7 @@ class TensorEnv:
                         element = elements[i]
                     elif value is not None and not isinstance(value, (_ElementOf, _Param, _NotTensor)):
                         element = _ElementOf(value)
-                    self._bind(elt, element, assigned, row, statement)
+                    self._bind(elt, element, assigned, row, statement, track)
 
     def _value_is_tensor(self, value) -> bool:
         if isinstance(value, _Param):
@@ -337,6 +352,9 @@ class TensorEnv:
 
     def _is_tensor(self, node: ast.AST) -> bool:
         if isinstance(node, ast.Name):
+            scoped = self._scoped_value(node)
+            if scoped is not _UNSCOPED:
+                return scoped is not None and self._value_is_tensor(scoped)
             if node.id in self.tensor_names:
                 return True
             # `x = helper(x)`: the argument is still the tensor parameter, whatever helper returns.
@@ -364,7 +382,7 @@ class TensorEnv:
             return any(not isinstance(p, ast.Slice) and self.is_tensor(p) for p in parts)
         if isinstance(node, ast.BinOp):
             if isinstance(node.op, (ast.BitAnd, ast.BitOr, ast.BitXor)) and _elementwise_logic(node) \
-                    and not self._compares_plain_values(node):
+                    and self._compares_untyped_values(node):
                 return True
             return self.is_tensor(node.left) or self.is_tensor(node.right)
         if isinstance(node, ast.UnaryOp):
@@ -429,6 +447,18 @@ class TensorEnv:
                 return node.args[1].value in self.class_facts.tensor_attrs
         return False
 
+    def _scoped_value(self, node: ast.Name):
+        """The value a comprehension or lambda around `node` binds its name to (None: unknown), or
+        _UNSCOPED when the name is the function's own there."""
+        found, best = _UNSCOPED, None
+        for scope, names in self._scoped:
+            if node.id in names and (scope.lineno, scope.col_offset) <= (node.lineno, node.col_offset) \
+                    <= (scope.end_lineno, scope.end_col_offset):
+                size = (scope.end_lineno - scope.lineno, scope.end_col_offset - scope.col_offset)
+                if best is None or size < best:
+                    found, best = names[node.id], size
+        return found
+
     def reaching_value(self, node: ast.Name):
         """The value of the assignment that surely reaches this use (flow.py), else None."""
         assignments = self.definitions.get(node.id)
@@ -447,9 +477,7 @@ class TensorEnv:
         if not assignments or not any(self._value_is_tensor(v) if not isinstance(v, _PassThrough) else
                                       v.node is not None for _, v in assignments):
             return False  # no assignment of it could make it a tensor: skip the flow index
-        if self._flow is None:
-            self._flow = bindings_of(self.scope.func)
-        value = self._flow.reaching(node, assignments)
+        value = self.reaching_value(node)
         if value is None:
             return False
         if isinstance(value, _PassThrough):
@@ -460,22 +488,16 @@ class TensorEnv:
         """A parameter that no call site passes and that keeps its default of None."""
         return isinstance(node, ast.Name) and node.id in self.defaulted_none and node.id not in self.first_binding
 
-    def is_tensor_with(self, node: ast.AST, names: set[str]) -> bool:
-        """is_tensor with some names taken to be tensors (an isinstance check proved them)."""
-        saved = self.tensor_names
-        self.tensor_names = self.tensor_names | names
-        self._memo.clear()
-        try:
-            return self.is_tensor(node)
-        finally:
-            self.tensor_names = saved
-            self._memo.clear()
-
-    def _compares_plain_values(self, node: ast.AST) -> bool:
-        """`(stride[0] > size[0]) | (stride[1] > size[1])` on int tuples: every name compared is known
-        to hold something else than a tensor, so `|` joins Python bools here."""
-        names = [n for n in walk(node) if isinstance(n, ast.Name)]
-        return bool(names) and all(n.id in self.known_non_tensor for n in names)
+    def _compares_untyped_values(self, node: ast.AST) -> bool:
+        """`(t0 <= t) & (t <= t1)` is elementwise logic on tensors only when each comparison has an
+        operand we know nothing of: a name (or an element of one) not known to be something else.
+        `(x.shape[-1] % 2 == 1) | (x.dim() == 4)` compares sizes, and `(stride[0] > size[0]) |
+        (stride[1] > size[1])` elements of int tuples: there `|` joins Python bools."""
+        def untyped(operand: ast.AST) -> bool:
+            base = operand.value if isinstance(operand, ast.Subscript) else operand
+            return isinstance(base, ast.Name) and base.id not in self.known_non_tensor \
+                and not self.is_known_non_tensor(operand)
+        return all(any(untyped(o) for o in [c.left, *c.comparators]) for c in _comparisons(node))
 
     def is_tensor_without(self, node: ast.AST, names: set[str]) -> bool:
         """is_tensor with some names taken to be non-tensors (an isinstance check narrowed them)."""
@@ -546,6 +568,9 @@ class _Param:
         self.is_tensor = is_tensor
 
 
+_UNSCOPED = object()
+
+
 class _NotTensor:
     """Placeholder value: surely not a tensor (the counter of `enumerate`)."""
 
@@ -591,6 +616,15 @@ def _array_only_index(index: ast.AST) -> bool:
         return True
     return isinstance(index, ast.Tuple) and any(
         isinstance(e, ast.Slice) or isinstance(e, ast.Constant) and e.value is Ellipsis for e in index.elts)
+
+
+def _comparisons(node: ast.AST) -> list[ast.Compare]:
+    """The comparisons joined by a tree of `&` / `|` / `^` / `~`."""
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Invert):
+        return _comparisons(node.operand)
+    if isinstance(node, ast.BinOp) and isinstance(node.op, (ast.BitAnd, ast.BitOr, ast.BitXor)):
+        return _comparisons(node.left) + _comparisons(node.right)
+    return [node] if isinstance(node, ast.Compare) else []
 
 
 def _elementwise_logic(node: ast.BinOp) -> bool:

@@ -153,3 +153,22 @@ def test_constant_builtins_are_pure_in_where_operands():
     assert 'b = torch.where((x > 2).any(), b.masked_fill(x > 2, float("-inf")), b)' in _fixed(source)
     refused = _module("b = x * 0\nif (x > 2).any():\n    b = b * float(x.sum())\nreturn b")
     assert all(f.fix is None for f in _findings(refused))
+
+
+@pytest.mark.parametrize("body", [
+    # a raise caught nearby is control flow: skipping it under compile would change what runs
+    "try:\n    if (x < 0).any():\n        raise ValueError('neg')\n    y = x.sqrt()\nexcept ValueError:\n    y = x.abs().sqrt()\nreturn y",
+    # the short-circuit would leave n unbound
+    "if (n := (x > 9).sum()) > 3:\n    raise ValueError('many')\nreturn x + n",
+    # a write before the raise is a side effect, not a message
+    "if (x > 9).any():\n    x[x > 9] = 0\n    raise ValueError('big')\nreturn x",
+])
+def test_a_raise_that_is_not_a_plain_check_is_not_guarded(body):
+    source = _module(body)
+    assert any(f.code == "BL101" for f in _findings(source))
+    assert "is_compiling" not in _fixed(source)
+
+
+def test_a_plain_check_that_raises_is_guarded():
+    source = _module("if (x > 9).any():\n    msg = f'{x.max()} too big'\n    raise ValueError(msg)\nreturn x")
+    assert "if not torch.compiler.is_compiling() and (x > 9).any():" in _fixed(source)

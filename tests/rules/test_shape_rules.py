@@ -62,7 +62,10 @@ CASES = [
     ("BL401", "h = helper(x)\ny = h[x > 0]  # hit"),
     # a tensor named mask, of unknown dtype, used as an index is a boolean mask (measured: PyG's
     # to_dense_batch mask); beside a slice, whatever is known of it
-    ("BL401", "h, mask = helper(x), x.sum(0)\ny = h[mask]  # hit"),
+    ("BL401", "h, mask = helper(x)\nkeep = mask.logical_not()\ny = h[mask]  # hit"),
+    # ... but the assignment that reaches it decides when there is one, and positions are no masks
+    ("BL401", "mask = idx.long()\ny = x[mask]"),
+    ("BL401", "h, mask_idx = helper(x)\nkeep = mask_idx.logical_not()\ny = h[:, mask_idx]"),
     ("BL401", "edge_mask, h = helper(x)\ny = h[:, edge_mask]  # hit"),
     ("BL401", "keep, h = helper(x)\ny = h[:, keep]"),
     # nonzero is a tensor's method: the receiver need not be known

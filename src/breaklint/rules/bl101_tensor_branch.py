@@ -118,7 +118,8 @@ class TensorBranch(Rule):
             ctx.report(test, f"`{word}` on a tensor in an assert reads its truth value: Dynamo splits the graph "
                              f"here (GB0170); use `{symbol}` on bool tensors", _boolean_fix(test, ctx))
         if node.msg is not None and not isinstance(node.msg, ast.Constant) and branches_on_tensor(test, ctx):
-            ctx.report(node.msg, "`assert` on a tensor with a computed message is data-dependent control flow: "
+            # Reported on the whole statement, so that `# noqa` on the assert's first line holds.
+            ctx.report(node, "`assert` on a tensor with a computed message is data-dependent control flow: "
                                  "Dynamo splits the graph here (GB0170); use a constant message",
                        _constant_message_fix(node.msg, ctx))
 

@@ -15,7 +15,8 @@ from typing import Iterable, Optional
 from .base import Example, Rule
 
 # torch functions whose positional arguments (or the sequence among them) are sizes.
-SIZE_FUNCTIONS = {"arange", "zeros", "ones", "empty", "rand", "randn", "eye", "linspace", "logspace"}
+# (linspace/logspace are left out: their start and end may be tensors; only `steps` is a size.)
+SIZE_FUNCTIONS = {"arange", "zeros", "ones", "empty", "rand", "randn", "eye"}
 # Tensor methods whose arguments are sizes.
 SIZE_METHODS = {"new_zeros", "new_ones", "new_empty", "expand", "repeat", "unflatten"}
 
@@ -146,7 +147,4 @@ def _flatten(args: Iterable[ast.AST]):
 
 def _computed(node: ast.AST, ctx) -> bool:
     """Anything but a bare parameter of the traced function (see the module docstring)."""
-    if not isinstance(node, ast.Name) or ctx.scope is None:
-        return True
-    args = ctx.scope.func.args
-    return node.id not in {a.arg for a in args.posonlyargs + args.args + args.kwonlyargs}
+    return not (isinstance(node, ast.Name) and ctx.env is not None and node.id in ctx.env.parameters)

@@ -24,8 +24,10 @@ NMS = {"torch.ops.torchvision.nms", "torch.ops.torchvision.nms.default", "torchv
 ALWAYS_DYNAMIC = {"nonzero", "argwhere", "unique", "unique_consecutive", "masked_select", "bincount"}
 # Methods no Python container or scalar has: the receiver is a tensor or a numpy array.
 RECEIVER_PROVES_TENSOR = {"nonzero", "argwhere", "masked_select", "unique_consecutive"}
-# A tensor named like this and used as an index is a boolean mask (`h[mask]`, `x[:, edge_mask]`).
+# A tensor named like this and used as an index is a boolean mask (`h[mask]`, `x[:, edge_mask]`),
+# unless the name says it holds positions (`mask_idx`, `mask_token_index`, `mask_pos`).
 MASK_NAME = re.compile(r"(^|_)masks?($|_)")
+POSITION_NAME = re.compile(r"(idx|index|indices|pos|positions?|ids?)$")
 STATIC_FORM = {
     "nonzero": "torch.nonzero_static(x, size=...)",
     "argwhere": "torch.nonzero_static(x, size=...)",
@@ -109,7 +111,8 @@ class DynamicShapeOp(Rule):
         parts = node.slice.elts if isinstance(node.slice, ast.Tuple) else [node.slice]
         masks = _MaskFacts.of(ctx)
         # `x[:, edge_mask]`: a tuple with a slice is a tensor's index; a mask-named part of it is a mask.
-        array_index = any(isinstance(p, ast.Slice) for p in parts) and len(parts) > 1
+        array_index = len(parts) > 1 and any(
+            isinstance(p, ast.Slice) or isinstance(p, ast.Constant) and p.value is Ellipsis for p in parts)
         if any(masks.is_mask(p, ctx) or _named_mask(p, ctx, array_index) for p in parts):
             return "mask"
         return None
@@ -245,13 +248,16 @@ def detect(boxes, scores, labels):
 
 def _accumulate_fix(node: ast.Subscript, ctx) -> Optional[Fix]:
     """`x[mask] += v` -> `x.index_put_((mask,), torch.as_tensor(v, dtype=x.dtype, device=x.device),
-    accumulate=True)`: the same in-place update (a mask picks each element once), with no read of
-    x[mask] (measured on 2.13: no break). Unsafe: the cast of v to x's dtype happens before the add,
-    where `+=` adds first and casts the sum."""
+    accumulate=True)`: the same in-place update (a boolean mask picks each element once), with no
+    read of x[mask] (measured on 2.13: no break). Only for a mask proven boolean (an integer index
+    may repeat, and accumulate would add twice) on a tensor (not a numpy array). Unsafe: v is cast to
+    x's dtype before the add, where `+=` adds first (a float into an int tensor is truncated instead
+    of raising)."""
     statement = ctx.parent
     if not (isinstance(statement, ast.AugAssign) and statement.target is node
             and isinstance(statement.op, (ast.Add, ast.Sub)) and not isinstance(node.slice, ast.Tuple)
-            and isinstance(node.value, (ast.Name, ast.Attribute))):
+            and _plain_reference(node.value) and ctx.is_tensor(node.value)
+            and _MaskFacts.of(ctx).is_mask(node.slice, ctx)):
         return None
     target, mask, value = ctx.segment(node.value), ctx.segment(node.slice), ctx.segment(statement.value)
     sign = "-" if isinstance(statement.op, ast.Sub) else ""
@@ -261,12 +267,21 @@ def _accumulate_fix(node: ast.Subscript, ctx) -> Optional[Fix]:
                edits=(ctx.replace(statement, text),), imports=("torch",))
 
 
+def _plain_reference(node: ast.AST) -> bool:
+    """`x` or `self.buf.x`: pasted three times into the fix, it must not run anything."""
+    while isinstance(node, ast.Attribute):
+        node = node.value
+    return isinstance(node, ast.Name)
+
+
 def _named_mask(index: ast.AST, ctx, array_index: bool) -> bool:
     """`h[mask]` where `mask` is a tensor of unknown dtype: by its name, a boolean mask (an integer
     index tensor is called idx, index, perm or keep, never mask). Beside a slice (`x[:, mask]`) it
     indexes a tensor whatever we know of it, unless it is surely something else."""
-    if not (isinstance(index, ast.Name) and MASK_NAME.search(index.id) is not None):
+    if not (isinstance(index, ast.Name) and MASK_NAME.search(index.id) and not POSITION_NAME.search(index.id)):
         return False
+    if _MaskFacts.of(ctx).reaching(index) is not None:
+        return False  # the assignment that reaches it decides (`mask = idx.long()` is no mask)
     return ctx.is_tensor(index) or array_index and not ctx.is_known_non_tensor(index)
 
 
