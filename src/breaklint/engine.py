@@ -80,8 +80,12 @@ class NodeContext:
             names = [n for n in walk(node) if isinstance(n, ast.Name)]
             used = {n.id for n in names if n.id in narrowed}
             # `adj_t = edge_index` under `isinstance(edge_index, SparseTensor)`: the alias is narrowed too.
-            used |= {n.id for n in names if isinstance(self.env.reaching_value(n), ast.Name)
-                     and self.env.reaching_value(n).id in narrowed}
+            for name in names:
+                if name.id not in narrowed and any(isinstance(value, ast.Name) and value.id in narrowed
+                                                   for _, value in self.env.definitions.get(name.id, ())):
+                    value = self.env.reaching_value(name)
+                    if isinstance(value, ast.Name) and value.id in narrowed:
+                        used.add(name.id)
             if used:
                 return self.env.is_tensor_without(node, used | narrowed)
         return True

@@ -47,10 +47,7 @@ class Bindings:
             elif isinstance(node, ast.Lambda):
                 names = frozenset(a.arg for a in function_arguments(node.args))
                 self.inner_scopes.append((_start(node), _end(node), names))
-            elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
-                self.inner_scopes.append((_start(node), _end(node), None))
-        for node in function_nodes(func):
-            if isinstance(node, (ast.Assign, ast.AnnAssign, ast.AugAssign)):
+            elif isinstance(node, (ast.Assign, ast.AnnAssign, ast.AugAssign)):
                 targets = node.targets if isinstance(node, ast.Assign) else [node.target]
                 for target in targets:
                     self._add_targets(target, _end(node))
@@ -63,6 +60,7 @@ class Bindings:
             elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
                 self.sites.setdefault(node.name, []).append(_start(node))
                 if not isinstance(node, ast.ClassDef):
+                    self.inner_scopes.append((_start(node), _end(node), None))
                     for arg in function_arguments(node.args):
                         self.sites.setdefault(arg.arg, []).append(_start(node))
             elif isinstance(node, (ast.Import, ast.ImportFrom)):

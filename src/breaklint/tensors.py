@@ -160,8 +160,9 @@ class TensorEnv:
         self.first_binding: dict[str, int] = {}
         # name -> (statement, value) of each plain assignment, for the binding that reaches a use
         self.definitions: dict[str, list[tuple[ast.stmt, object]]] = {}
-        # (comprehension or lambda, {name it binds: value or None}): names that shadow the function's.
-        self._scoped: list[tuple[ast.AST, dict]] = []
+        # name -> [(comprehension or lambda, {name it binds: value or None})]: names that shadow the
+        # function's there.
+        self._scoped: dict[str, list[tuple[ast.AST, dict]]] = {}
         self._flow = None
         args = scope.func.args
         self.parameters = {a.arg for a in args.posonlyargs + args.args + args.kwonlyargs}
@@ -191,9 +192,9 @@ class TensorEnv:
                 inner: dict[str, list] = {}
                 for generator in node.generators:
                     self._bind(generator.target, _ElementOf(generator.iter), inner, track=False)
-                self._scoped.append((node, {k: v[0] if len(v) == 1 else None for k, v in inner.items()}))
+                self._shadow(node, {k: v[0] if len(v) == 1 else None for k, v in inner.items()})
             elif isinstance(node, ast.Lambda):
-                self._scoped.append((node, {a.arg: None for a in function_arguments(node.args)}))
+                self._shadow(node, {a.arg: None for a in function_arguments(node.args)})
             elif isinstance(node, ast.withitem) and node.optional_vars is not None:
                 self._bind(node.optional_vars, None, assigned)
             elif isinstance(node, ast.NamedExpr):
@@ -447,12 +448,19 @@ class TensorEnv:
                 return node.args[1].value in self.class_facts.tensor_attrs
         return False
 
+    def _shadow(self, scope: ast.AST, names: dict) -> None:
+        for name in names:
+            self._scoped.setdefault(name, []).append((scope, names))
+
     def _scoped_value(self, node: ast.Name):
         """The value a comprehension or lambda around `node` binds its name to (None: unknown), or
         _UNSCOPED when the name is the function's own there."""
+        scopes = self._scoped.get(node.id)
+        if scopes is None:
+            return _UNSCOPED
         found, best = _UNSCOPED, None
-        for scope, names in self._scoped:
-            if node.id in names and (scope.lineno, scope.col_offset) <= (node.lineno, node.col_offset) \
+        for scope, names in scopes:
+            if (scope.lineno, scope.col_offset) <= (node.lineno, node.col_offset) \
                     <= (scope.end_lineno, scope.end_col_offset):
                 size = (scope.end_lineno - scope.lineno, scope.end_col_offset - scope.col_offset)
                 if best is None or size < best:

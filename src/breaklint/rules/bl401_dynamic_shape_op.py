@@ -109,6 +109,8 @@ class DynamicShapeOp(Rule):
             return None
         # No need to know what is indexed: only a tensor (or a numpy array) takes a mask.
         parts = node.slice.elts if isinstance(node.slice, ast.Tuple) else [node.slice]
+        if all(isinstance(p, (ast.Constant, ast.Slice)) for p in parts):
+            return None  # `x[0]`, `x[:, 1:]`, `d["key"]`: most subscripts; no need for the mask facts
         masks = _MaskFacts.of(ctx)
         # `x[:, edge_mask]`: a tuple with a slice is a tensor's index; a mask-named part of it is a mask.
         array_index = len(parts) > 1 and any(
