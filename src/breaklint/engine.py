@@ -408,8 +408,6 @@ def _lint(source: str, path: str, settings: LintSettings, context: Optional[File
     return findings, linter
 
 
-
-
 def lint_file(path: str, settings: LintSettings, context: Optional[FileContext] = None, want_summary: bool = False
               ) -> tuple[list[Finding], Optional[FileError], int, int, Optional[ModuleSummary]]:
     """(findings, error, lines, suppressed, summary) for one path; errors are returned, never raised.

@@ -38,6 +38,41 @@ class ClassInfo:
     bases: list[str]  # import-resolved base names ("" when unresolvable)
     methods: dict[str, FunctionNode] = field(default_factory=dict)
     is_module: bool = False
+    _assignments: Optional["AttributeAssignments"] = field(default=None, repr=False, compare=False)
+
+    @property
+    def assignments(self) -> "AttributeAssignments":
+        """What the class's methods assign to attributes of the instance, read once (shared by the
+        tensor facts of its attributes and by calls of attributes bound to functions)."""
+        if self._assignments is None:
+            self._assignments = AttributeAssignments(self)
+        return self._assignments
+
+
+class AttributeAssignments:
+    """`self.x = value` (and `self.x: T = value`) in any method of a class, and the names that
+    `self.register_buffer("x", ...)` / `register_parameter` give."""
+
+    def __init__(self, info: ClassInfo):
+        # attribute -> (value, the assigning method's name for its instance, annotated)
+        self.values: dict[str, list[tuple[ast.AST, Optional[str], bool]]] = {}
+        self.registered: set[str] = set()
+        for method in info.methods.values():
+            self_name = _self_name(method)
+            for node in function_nodes(method):
+                if isinstance(node, ast.Assign):
+                    for target in node.targets:
+                        self._add(target, node.value, self_name, False)
+                elif isinstance(node, ast.AnnAssign) and node.value is not None:
+                    self._add(node.target, node.value, self_name, True)
+                elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) \
+                        and node.func.attr in ("register_buffer", "register_parameter") and node.args \
+                        and isinstance(node.args[0], ast.Constant) and isinstance(node.args[0].value, str):
+                    self.registered.add(node.args[0].value)
+
+    def _add(self, target: ast.AST, value: ast.AST, self_name: Optional[str], annotated: bool) -> None:
+        if isinstance(target, ast.Attribute) and isinstance(target.value, ast.Name) and target.value.id == self_name:
+            self.values.setdefault(target.attr, []).append((value, self_name, annotated))
 
 
 @dataclass
@@ -84,7 +119,6 @@ class ModuleScopes:
         self.call_sites: dict[str, list[CallSite]] = {}
         # qualname of a traced scope -> the Call nodes of its body (the summary reuses this walk)
         self.calls: dict[str, list[ast.Call]] = {}
-        self._held: dict[str, "_HeldCallables"] = {}
         self._collect_definitions()
         self._mark_modules()
         self._find_scopes()
@@ -268,11 +302,10 @@ class ModuleScopes:
         if scope.cls is None or not (isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name)
                                      and func.value.id == _self_name(scope.func)):
             return []
-        held = self._held.get(scope.cls.name)
-        if held is None:
-            held = self._held[scope.cls.name] = _HeldCallables(scope.cls)
         targets = []
-        for value, self_name in held.values.get(func.attr, ()):
+        for value, self_name, annotated in scope.cls.assignments.values.get(func.attr, ()):
+            if annotated:
+                continue  # only plain assignments are followed
             if isinstance(value, ast.Attribute) and isinstance(value.value, ast.Name) and value.value.id == self_name:
                 found = self._method(scope.cls, value.attr)
                 if found:
@@ -313,23 +346,6 @@ class ModuleScopes:
         if isinstance(func, ast.Name) and func.id in self.functions and not self.imports.is_bound(func.id):
             return None, self.functions[func.id], func.id, False
         return None
-
-
-class _HeldCallables:
-    """`self.grid = self._make_grid(step)` / `self.act = self._gelu` / `self.fn = helper` in any method
-    of a class: what `self.grid(...)` may call. Read once per class."""
-
-    def __init__(self, info: ClassInfo):
-        # attribute -> (value assigned, the assigning method's name for its instance)
-        self.values: dict[str, list[tuple[ast.AST, Optional[str]]]] = {}
-        for method in info.methods.values():
-            self_name = _self_name(method)
-            for node in function_nodes(method):
-                if isinstance(node, ast.Assign):
-                    for target in node.targets:
-                        if isinstance(target, ast.Attribute) and isinstance(target.value, ast.Name) \
-                                and target.value.id == self_name:
-                            self.values.setdefault(target.attr, []).append((node.value, self_name))
 
 
 def _returned_closures(func: FunctionNode) -> list[FunctionNode]:

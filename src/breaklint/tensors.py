@@ -106,33 +106,23 @@ class ClassFacts:
     """What a module class's attributes hold, read from assignments anywhere in the class."""
 
     def __init__(self, info: ClassInfo, imports: ImportMap):
-        self.tensor_attrs: set[str] = set()
+        self.tensor_attrs: set[str] = set(info.assignments.registered)
         self.layer_attrs: set[str] = set()
-        for method in info.methods.values():
-            self_name = _self_name(method)
-            for node in function_nodes(method):
-                if isinstance(node, ast.Assign):
-                    for target in node.targets:
-                        self._learn(target, node.value, self_name, imports)
-                elif isinstance(node, ast.AnnAssign) and node.value is not None:
-                    self._learn(node.target, node.value, self_name, imports)
-                elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) \
-                        and node.func.attr in ("register_buffer", "register_parameter") and node.args \
-                        and isinstance(node.args[0], ast.Constant) and isinstance(node.args[0].value, str):
-                    self.tensor_attrs.add(node.args[0].value)
+        for attr, assigned in info.assignments.values.items():
+            for value, _self, _annotated in assigned:
+                self._learn(attr, value, imports)
 
-    def _learn(self, target, value, self_name, imports: ImportMap) -> None:
-        if not (isinstance(target, ast.Attribute) and isinstance(target.value, ast.Name)
-                and target.value.id == self_name and isinstance(value, ast.Call)):
+    def _learn(self, attr: str, value, imports: ImportMap) -> None:
+        if not isinstance(value, ast.Call):
             return
         qual = normalize_torch(imports.qualify(value.func)) or ""
         if qual in ("torch.nn.Parameter", "torch.nn.parameter.Parameter") or (
                 qual.startswith("torch.") and not qual.startswith("torch.nn.") and _last(qual)[:1].islower()
                 and not qual.startswith(NON_TENSOR_NAMESPACES) and qual not in NON_TENSOR_TORCH_FUNCS
                 and not _last(qual).startswith(("is_", "get_", "set_", "use_", "_"))):
-            self.tensor_attrs.add(target.attr)
+            self.tensor_attrs.add(attr)
         elif qual.startswith("torch.nn.") and _last(qual)[:1].isupper() and _last(qual) not in NON_TENSOR_LAYERS:
-            self.layer_attrs.add(target.attr)
+            self.layer_attrs.add(attr)
 
 
 class TensorEnv:
