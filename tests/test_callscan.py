@@ -2,8 +2,8 @@
 what it must not (calls spelled in strings and comments, def/class headers)."""
 import textwrap
 
-from breaklint.callscan import CallText
-from breaklint.summary import ATTRIBUTE, GLOBAL, LOCAL, SELF, SUPER, ModuleSummary, text_calls
+from breaklint.analysis.callscan import CallText
+from breaklint.analysis.summary import ATTRIBUTE, GLOBAL, LOCAL, SELF, SUPER, ModuleSummary, text_calls
 
 
 def spellings(source: str) -> list[tuple[str, bool]]:

@@ -1,10 +1,9 @@
 """[tool.breaklint]: discovery from the linted path upwards, every key, --config, and one-line errors."""
-import json
 
 import pytest
 
-from breaklint.config import ConfigError, find_pyproject, load_settings
-from cli_helpers import CLEAN, HAZARD, invoke, json_findings, write
+from breaklint.lint.config import ConfigError, find_pyproject, load_settings
+from cli_helpers import HAZARD, invoke, json_findings, write
 
 MODULE_BASE = '''class Base:
     pass

@@ -7,8 +7,9 @@ import stat
 
 import pytest
 
-from breaklint.engine import LintSettings, lint_source
-from breaklint.fixes import MAX_ROUNDS, apply_edits, ensure_imports, fix_source
+from breaklint.lint.engine import LintSettings, lint_source
+from breaklint.fix.edits import apply_edits, ensure_imports
+from breaklint.lint.fixloop import MAX_ROUNDS, fix_source
 from breaklint.model import Edit, Fix, Location
 from cli_helpers import HAZARD, ROOT, fake_rule, invoke, make_project, register, write
 

@@ -19,9 +19,9 @@ import tokenize
 
 import pytest
 
-from breaklint.config import Settings
-from breaklint.fixes import fix_source
-from breaklint.runner import check_paths, lint_settings
+from breaklint.lint.config import Settings
+from breaklint.lint.fixloop import fix_source
+from breaklint.lint.runner import check_paths, lint_settings
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 FIXTURES = os.path.join(ROOT, "fixtures")

@@ -4,9 +4,9 @@ import textwrap
 
 import pytest
 
-from breaklint.project import ProjectGraph, module_name
-from breaklint.runner import check_paths, fix_paths
-from breaklint.config import Settings
+from breaklint.analysis.project import ProjectGraph, module_name
+from breaklint.lint.runner import check_paths, fix_paths
+from breaklint.lint.config import Settings
 
 FILES = {
     "pkg/__init__.py": "",
@@ -158,8 +158,8 @@ def test_fix_reaches_cross_file_findings(tree):
 
 
 def test_graph_resolves_relative_and_reexported_names(tree):
-    from breaklint.engine import FileLinter
-    from breaklint.runner import lint_settings
+    from breaklint.lint.engine import FileLinter
+    from breaklint.lint.runner import lint_settings
 
     summaries = {}
     for path in tree.rglob("*.py"):

@@ -4,8 +4,8 @@ import ast
 
 import pytest
 
-from breaklint.engine import LintSettings, lint_source
-from breaklint.fixes import fix_source
+from breaklint.lint.engine import LintSettings, lint_source
+from breaklint.lint.fixloop import fix_source
 from breaklint.rules import all_rules
 
 

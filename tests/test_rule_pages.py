@@ -5,7 +5,7 @@ import re
 
 import pytest
 
-from breaklint.engine import LintSettings, lint_source
+from breaklint.lint.engine import LintSettings, lint_source
 from breaklint.rules import all_rules
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))

@@ -11,7 +11,7 @@ import os
 
 import pytest
 
-from breaklint.engine import LintSettings, lint_source
+from breaklint.lint.engine import LintSettings, lint_source
 from breaklint.rules import all_rules
 
 pytestmark = pytest.mark.torch

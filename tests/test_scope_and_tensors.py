@@ -4,10 +4,10 @@ import textwrap
 
 import pytest
 
-from breaklint.engine import LintSettings, lint_source
-from breaklint.names import ImportMap
+from breaklint.lint.engine import LintSettings, lint_source
+from breaklint.analysis.names import ImportMap
 from breaklint.rules.base import Rule
-from breaklint.scope import ModuleScopes, ScopeSettings
+from breaklint.analysis.scope import ModuleScopes, ScopeSettings
 
 
 class _ReportTensorConditions(Rule):
@@ -278,7 +278,7 @@ def test_same_file_helpers_returning_tensors_are_tensors():
 
 
 def test_a_folder_named_explicitly_is_linted_even_inside_site_packages(tmp_path):
-    from breaklint.files import discover
+    from breaklint.lint.files import discover
 
     pkg = tmp_path / "venv" / "lib" / "site-packages" / "lib_under_test"
     (pkg / "__pycache__").mkdir(parents=True)
@@ -612,8 +612,8 @@ def test_a_foreign_sparse_container_and_a_device_attribute_are_not_tensors():
 
 
 def test_comprehension_lambda_and_closure_names_are_not_judged_by_an_outer_assignment():
-    from breaklint.runner import lint_settings
-    from breaklint.config import Settings
+    from breaklint.lint.runner import lint_settings
+    from breaklint.lint.config import Settings
 
     source = textwrap.dedent("""
         import torch

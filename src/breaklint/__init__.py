@@ -5,7 +5,7 @@ on first use.
 """
 __version__ = "0.1.0"
 
-_LAZY = {"observe": ".api", "assert_graph_breaks": ".api"}
+_LAZY = {"observe": ".confirm.api", "assert_graph_breaks": ".confirm.api"}
 
 
 def __getattr__(name):

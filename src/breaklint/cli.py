@@ -11,7 +11,7 @@ import click
 from rich.console import Console
 
 from . import __version__
-from .config import ConfigError, load_settings, with_overrides
+from .lint.config import ConfigError, load_settings, with_overrides
 
 EXIT_CLEAN, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
 
@@ -55,7 +55,7 @@ def check(paths, select, ignore, extend_select, fix, unsafe_fixes, diff, show_fi
           exit_zero, jobs, no_cache, quiet, config_file, target_torch) -> None:
     """Lint PATHS (default: the current folder) for graph-break hazards."""
     from .report import text as text_report
-    from .runner import check_paths, fix_paths
+    from .lint.runner import check_paths, fix_paths
 
     paths = list(paths) or ["."]
     try:

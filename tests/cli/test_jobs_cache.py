@@ -4,9 +4,9 @@ import json
 import pytest
 
 import breaklint
-import breaklint.config
-import breaklint.engine
-import breaklint.runner
+import breaklint.lint.config
+import breaklint.lint.engine
+import breaklint.lint.runner
 from breaklint.cli import Progress
 from cli_helpers import CLEAN, HAZARD, invoke, write
 
@@ -24,25 +24,25 @@ def big_tree(project):
 def lint_calls(monkeypatch):
     """Count files actually linted (cache misses) in this process."""
     calls = []
-    real = breaklint.engine.lint_file
+    real = breaklint.lint.engine.lint_file
 
     def counting(path, settings, *args):
         calls.append(path)
         return real(path, settings, *args)
 
-    monkeypatch.setattr(breaklint.engine, "lint_file", counting)
+    monkeypatch.setattr(breaklint.lint.engine, "lint_file", counting)
     return calls
 
 
 def test_parallel_gives_the_same_results_as_serial(big_tree, monkeypatch):
     pools = []
-    real_pool = breaklint.runner.ProcessPoolExecutor
+    real_pool = breaklint.lint.runner.ProcessPoolExecutor
 
     def spy(*args, **kwargs):
         pools.append(kwargs.get("max_workers"))
         return real_pool(*args, **kwargs)
 
-    monkeypatch.setattr(breaklint.runner, "ProcessPoolExecutor", spy)
+    monkeypatch.setattr(breaklint.lint.runner, "ProcessPoolExecutor", spy)
     serial = invoke("check", "--no-cache", "-j", "1", "--output-format", "json", "src")
     assert pools == []
     parallel = invoke("check", "--no-cache", "--jobs", "2", "--output-format", "json", "src")

@@ -2,7 +2,7 @@ import pytest
 
 torch = pytest.importorskip("torch")
 
-from breaklint.api import GraphBreakError, assert_graph_breaks, observe  # noqa: E402
+from breaklint.confirm.api import GraphBreakError, assert_graph_breaks, observe  # noqa: E402
 
 from . import models  # noqa: E402
 

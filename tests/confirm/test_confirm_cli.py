@@ -1,6 +1,5 @@
 """`breaklint confirm` end to end: subprocess phases, join, shadow fixes, bad targets, exit codes."""
 import json
-import os
 
 import pytest
 

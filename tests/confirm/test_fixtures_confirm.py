@@ -42,7 +42,7 @@ def load_factory(path):
 
 @pytest.mark.parametrize("path", FIXTURES, ids=[os.path.basename(p)[:-3] for p in FIXTURES])
 def test_fixture_breaks_are_expected_and_confirmed(path):
-    from breaklint.engine import check_paths
+    from breaklint.lint.runner import check_paths
 
     made = load_factory(path)()
     torch.manual_seed(0)

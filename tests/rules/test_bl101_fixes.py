@@ -8,8 +8,8 @@ import sys
 
 import pytest
 
-from breaklint.engine import LintSettings
-from breaklint.fixes import fix_source
+from breaklint.lint.engine import LintSettings
+from breaklint.lint.fixloop import fix_source
 from breaklint.rules import rule_by_code
 
 CODES = ("BL101", "BL102")

@@ -4,8 +4,8 @@ import textwrap
 
 import pytest
 
-from breaklint.engine import LintSettings, lint_source
-from breaklint.fixes import fix_source
+from breaklint.lint.engine import LintSettings, lint_source
+from breaklint.lint.fixloop import fix_source
 from breaklint.rules import rule_by_code
 
 

@@ -4,14 +4,13 @@ run through Dynamo (backend="eager", fullgraph=False) and the lines that break m
 `# hit` lines: the negatives (f-strings, plain data_ptr(), deepcopy of a dict, np.random array
 draws...) are patterns that do not break on torch 2.13, which is why the rules stay silent there."""
 import importlib.util
-import logging
 import os
 import sys
 import textwrap
 
 import pytest
 
-from breaklint.engine import LintSettings, lint_source
+from breaklint.lint.engine import LintSettings, lint_source
 from breaklint.rules import rule_by_code
 
 HEADER = '''

@@ -5,7 +5,7 @@ import textwrap
 
 import pytest
 
-from breaklint.engine import LintSettings, lint_source
+from breaklint.lint.engine import LintSettings, lint_source
 from breaklint.rules import rule_by_code
 
 HEADER = """

@@ -166,8 +166,8 @@ def unshadow(obs: Observation, shadow_root: str, user_root: str) -> Observation:
 
 
 def static_findings(files: list[str], root: str, config_file: str | None) -> list[FindingRef]:
-    from ..config import Settings, load_settings
-    from ..engine import check_paths
+    from ..lint.config import Settings, load_settings
+    from ..lint.runner import check_paths
 
     try:
         settings = load_settings(root, config_file)

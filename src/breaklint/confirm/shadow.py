@@ -65,9 +65,9 @@ def copy_top(user_root: str, top: str | None, shadow_root: str) -> None:
 def make_shadow(user_root: str, files: list[str], shadow_root: str, unsafe: bool, settings=None,
                 top: str | None = None) -> Shadow:
     """Copy the user's code to shadow_root and fix each of `files` there (files outside are left alone)."""
-    from ..config import Settings
-    from ..fixes import fix_source
-    from ..runner import lint_settings
+    from ..lint.config import Settings
+    from ..lint.fixloop import fix_source
+    from ..lint.runner import lint_settings
 
     copy_top(user_root, top, shadow_root)
     lint = lint_settings(settings or Settings())

@@ -9,8 +9,15 @@ import ast
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, ClassVar, Optional
 
+from ..analysis.astwalk import walk
+from ..analysis.names import ImportMap
+from ..analysis.narrowing import narrowed_non_tensors
+from ..analysis.scope import ModuleScopes, Scope
+from ..model import Edit, Finding, Fix, Location
+from ..versions import parse_version
+
 if TYPE_CHECKING:
-    from ..engine import NodeContext
+    from ..analysis.tensors import TensorEnv
 
 
 @dataclass(frozen=True)
@@ -22,14 +29,6 @@ class Example:
     runnable: bool = True
     # For INVALID examples with a fix: the expected source after `--fix --unsafe-fixes`.
     fixed: Optional[str] = None
-
-
-def parse_version(text: str) -> tuple[int, int]:
-    parts = text.split("+")[0].split(".")
-    try:
-        return int(parts[0]), int(parts[1]) if len(parts) > 1 else 0
-    except ValueError:
-        raise ValueError(f"not a torch version: {text!r}") from None
 
 
 class Rule:
@@ -65,3 +64,134 @@ class Rule:
     @classmethod
     def url(cls) -> str:
         return f"https://breaklint.dev/rules/{cls.code}"
+
+
+@dataclass
+class FileInfo:
+    path: str
+    source: str
+    lines: list[str]
+    tree: ast.Module
+    imports: ImportMap
+    scopes: ModuleScopes
+
+
+class NodeContext:
+    """What a rule sees while it looks at one node inside a traced function."""
+
+    def __init__(self, file: FileInfo, linter):
+        # linter: the engine's FileLinter; the context only calls its add(finding).
+        self.file = file
+        self._linter = linter
+        self.scope: Optional[Scope] = None
+        self.env: Optional["TensorEnv"] = None
+        self.parents: list[ast.AST] = []
+        self.node: Optional[ast.AST] = None  # the node the rules are looking at
+        self.loop_depth = 0
+        self.user_with_depth = 0
+        self.rule: Optional[Rule] = None
+        # id(node) -> its qualified name: most rules qualify every call they see (BENCHMARKS.md).
+        self._qualified: dict[int, Optional[str]] = {}
+
+    # -- facts ------------------------------------------------------------------------------------
+    def is_tensor(self, node: ast.AST) -> bool:
+        if self.env is None or not self.env.is_tensor(node):
+            return False
+        narrowed = narrowed_non_tensors(self.parents, self.node or node, self.scope.func, self.qualify)
+        if narrowed:
+            names = [n for n in walk(node) if isinstance(n, ast.Name)]
+            used = {n.id for n in names if n.id in narrowed}
+            # `adj_t = edge_index` under `isinstance(edge_index, SparseTensor)`: the alias is narrowed too.
+            for name in names:
+                if name.id not in narrowed and any(isinstance(value, ast.Name) and value.id in narrowed
+                                                   for _, value in self.env.definitions.get(name.id, ())):
+                    value = self.env.reaching_value(name)
+                    if isinstance(value, ast.Name) and value.id in narrowed:
+                        used.add(name.id)
+            if used:
+                return self.env.is_tensor_without(node, used | narrowed)
+        return True
+
+    def is_known_non_tensor(self, node: ast.AST) -> bool:
+        return self.env is not None and self.env.is_known_non_tensor(node)
+
+    def qualify(self, node: ast.AST) -> Optional[str]:
+        key = id(node)
+        try:
+            return self._qualified[key]
+        except KeyError:
+            name = self._qualified[key] = self.file.imports.qualify(node)
+            return name
+
+    @property
+    def parent(self) -> Optional[ast.AST]:
+        return self.parents[-1] if self.parents else None
+
+    @property
+    def statement(self) -> Optional[ast.stmt]:
+        """The innermost statement that holds the current node."""
+        for node in reversed(self.parents):
+            if isinstance(node, ast.stmt):
+                return node
+        return None
+
+    @property
+    def frame_skip(self) -> bool:
+        return self.loop_depth > 0 or self.user_with_depth > 0
+
+    @property
+    def in_forward(self) -> bool:
+        return self.scope is not None and self.scope.func.name == "forward" and self.scope.cls is not None
+
+    def segment(self, node: ast.AST) -> str:
+        """The node's original text. ast.get_source_segment re-splits the whole file on every call
+        (a quarter of the lint time on large files); the lines are already split here."""
+        lines = self.file.lines
+        first, last = node.lineno - 1, node.end_lineno - 1
+        if not (0 <= first <= last < len(lines)):
+            return ast.unparse(node)
+        if first == last:
+            return _byte_slice(lines[first], node.col_offset, node.end_col_offset)
+        parts = [_byte_slice(lines[first], node.col_offset, None)]
+        parts.extend(lines[first + 1:last])
+        parts.append(_byte_slice(lines[last], 0, node.end_col_offset))
+        return "\n".join(parts)
+
+    # -- positions ---------------------------------------------------------------------------------
+    def start(self, node: ast.AST) -> Location:
+        return Location(node.lineno, self._char_col(node.lineno, node.col_offset) + 1)
+
+    def end(self, node: ast.AST) -> Location:
+        return Location(node.end_lineno, self._char_col(node.end_lineno, node.end_col_offset) + 1)
+
+    def _char_col(self, row: int, byte_col: int) -> int:
+        line = self.file.lines[row - 1] if 0 < row <= len(self.file.lines) else ""
+        if line.isascii():
+            return byte_col
+        return len(line.encode("utf-8")[:byte_col].decode("utf-8", errors="ignore"))
+
+    def replace(self, node: ast.AST, content: str) -> Edit:
+        return Edit(self.start(node), self.end(node), content)
+
+    # -- reporting -----------------------------------------------------------------------------------
+    def report(self, node: ast.AST, message: str, fix: Optional[Fix] = None) -> None:
+        rule = self.rule
+        chain = self.scope.chain if self.scope else ()
+        text = message
+        if len(chain) > 1:
+            text += f" (called from {' -> '.join(chain[:-1])})"
+        if self.frame_skip:
+            where = "a loop" if self.loop_depth else "a user-defined context manager"
+            gb = "GB7000" if self.loop_depth else "GB0066"
+            text += f"; inside {where}, so Dynamo skips the whole frame ({gb})"
+        self._linter.add(Finding(
+            code=rule.code, message=text, path=self.file.path, start=self.start(node), end=self.end(node),
+            fix=fix, frame_skip=self.frame_skip, gb_ids=tuple(rule.gb_ids), noqa_row=node.lineno, chain=chain,
+        ))
+
+
+def _byte_slice(line: str, start: int, end) -> str:
+    """Slice a line by ast's UTF-8 byte offsets."""
+    if line.isascii():
+        return line[start:end]
+    return line.encode("utf-8")[start:end].decode("utf-8", errors="replace")

@@ -4,12 +4,12 @@ from __future__ import annotations
 import ast
 from typing import Optional
 
-from ..compiling import operands_evaluated_when_compiling
+from ..analysis.compiling import operands_evaluated_when_compiling
 from ..model import Fix
-from ..rewrite_branch import as_bool, known_bool, ternary_fix, where_fix, _convert
-from ..rewrite import validation_guard_fix
-from ..rewrite_cond import cond_fix
-from ..tensors import annotation_kind
+from ..fix.branch import as_bool, known_bool, ternary_fix, where_fix, _convert
+from ..fix.rewrite import validation_guard_fix
+from ..fix.cond import cond_fix
+from ..analysis.tensors import annotation_kind
 from .base import Example, Rule
 
 

@@ -3,9 +3,9 @@ from __future__ import annotations
 
 import ast
 
-from ..rewrite import validation_guard_fix
-from ..rewrite_branch import is_scalar_extraction, ternary_fix, where_fix
-from ..rewrite_cond import cond_fix
+from ..fix.rewrite import validation_guard_fix
+from ..fix.branch import is_scalar_extraction, ternary_fix, where_fix
+from ..fix.cond import cond_fix
 from .base import Example, Rule
 from .bl101_tensor_branch import in_condition
 

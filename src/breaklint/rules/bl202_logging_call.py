@@ -6,9 +6,9 @@ import ast
 import re
 from typing import Optional
 
-from ..astwalk import walk
-from ..names import dotted
-from ..rewrite import report_with_guard
+from ..analysis.astwalk import walk
+from ..analysis.names import dotted
+from ..fix.rewrite import report_with_guard
 from .base import Example, Rule
 
 LOGGER_METHODS = {"debug", "info", "warning", "warn", "error", "exception", "critical", "fatal", "log",

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import ast
 
-from ..rewrite import report_with_guard
+from ..fix.rewrite import report_with_guard
 from .base import Example, Rule
 
 WARN_FUNCTIONS = {"warnings.warn", "warnings.warn_explicit"}

@@ -4,7 +4,7 @@ from __future__ import annotations
 import ast
 from typing import Optional
 
-from ..rewrite import report_with_guard
+from ..fix.rewrite import report_with_guard
 from .base import Example, Rule
 
 # Measured on 2.13; other debuggers (pudb, IPython.embed) are left out until someone measures them.

@@ -9,11 +9,11 @@ from __future__ import annotations
 import ast
 from typing import Optional
 
-from ..astwalk import walk
+from ..analysis.astwalk import walk
 from ..model import Edit, Fix, Location
-from ..names import normalize_torch
-from ..rewrite import replace_statement, statement_lines
-from ..scope import _self_name
+from ..analysis.names import normalize_torch
+from ..fix.rewrite import replace_statement, statement_lines
+from ..analysis.scope import _self_name
 from .base import Example, Rule
 
 # torch.nn classes whose constructor always creates an nn.Parameter.

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import ast
 
-from ..names import normalize_torch
+from ..analysis.names import normalize_torch
 from .base import Example, Rule
 
 PARAMETER_CLASSES = ("torch.nn.Parameter", "torch.nn.UninitializedParameter")

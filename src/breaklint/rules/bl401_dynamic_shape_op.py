@@ -11,8 +11,8 @@ import ast
 import re
 from typing import Optional
 
-from ..astwalk import function_nodes
-from ..flow import bindings_of, function_arguments as _arguments
+from ..analysis.astwalk import function_nodes
+from ..analysis.flow import bindings_of, function_arguments as _arguments
 from ..model import Fix
 from .base import Example, Rule
 

@@ -4,10 +4,10 @@ from __future__ import annotations
 import ast
 from typing import TYPE_CHECKING, Optional
 
-from .model import Edit, Fix, Location
+from ..model import Edit, Fix, Location
 
 if TYPE_CHECKING:
-    from .engine import NodeContext
+    from ..rules.base import NodeContext
 
 GUARD = "if not torch.compiler.is_compiling():"
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .confirm.observation import Observation
+from .observation import Observation
 
 
 class GraphBreakError(AssertionError):
@@ -23,7 +23,7 @@ def observe(model: Any, args: Any = (), kwargs: dict | None = None) -> Observati
     Returns the graphs, the ops per graph, every graph break (user file:line, gb_type, GB id,
     reason, whether the whole frame was skipped) and the frames Dynamo skipped entirely.
     """
-    from .confirm.observe import observe as _observe
+    from .observe import observe as _observe
 
     return _observe(model, args, kwargs)
 

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from typing import Iterable, Optional
 
 from .callscan import CallText
-from .files import read_source
+from ..sources import read_source
 from .summary import ATTRIBUTE, GLOBAL, LOCAL, SELF, SUPER, CallRef, ModuleSummary, text_calls
 
 # obj.method() on an untyped receiver is dispatched by name only when at most this many classes of

@@ -11,7 +11,8 @@ if sys.version_info >= (3, 11):
 else:  # pragma: no cover
     import tomli as tomllib
 
-from .rules import Rule, all_rules, parse_version
+from ..rules import Rule, all_rules
+from ..versions import parse_version
 
 DEFAULT_TORCH = "2.13"
 
@@ -53,7 +54,7 @@ class Settings:
 
     def fingerprint(self) -> str:
         """What the cache must be invalidated by: rules, scope options and the torch target."""
-        from . import __version__
+        from .. import __version__
 
         parts = [__version__, code_stamp(), self.torch_version(), ",".join(r.code for r in self.enabled_rules()),
                  ",".join(self.compile_decorators), ",".join(self.module_base_classes)]

@@ -17,9 +17,9 @@ from .cache import ResultCache
 from .config import Settings
 from .engine import LintSettings
 from .files import discover, is_ignored, matching_ignores
-from .model import CheckResult, FileError
-from .project import FileContext, ProjectGraph
-from .scope import ScopeSettings
+from ..model import CheckResult, FileError
+from ..analysis.project import FileContext, ProjectGraph
+from ..analysis.scope import ScopeSettings
 
 # Below this many files a pool costs more than it saves.
 PARALLEL_THRESHOLD = 16
@@ -282,8 +282,9 @@ class FixReport:
 def fix_paths(result: CheckResult, settings: Settings, unsafe: bool, write: bool) -> FixReport:
     """Apply the wanted fixes of every file that has one (write=False: only compute the diffs).
     `result.findings` becomes what is left; a file whose fix fails is left untouched and reported."""
-    from .engine import read_source_with_encoding
-    from .fixes import fix_source, unified_diff, wanted, write_atomic
+    from ..sources import read_source_with_encoding
+    from ..fix.edits import unified_diff, wanted, write_atomic
+    from .fixloop import fix_source
 
     report = FixReport()
     local = lint_settings(settings)

@@ -1,4 +1,5 @@
-"""Apply fixes: non-overlapping edits, repeated to a fixpoint, never leaving code that does not parse."""
+"""Apply fixes to a text: non-overlapping edits, needed imports, parse checks, diffs, atomic writes.
+The loop that re-lints until the fixes converge is lint/fixloop.py."""
 from __future__ import annotations
 
 import ast
@@ -9,12 +10,7 @@ import tempfile
 from dataclasses import dataclass, field
 from typing import Optional
 
-from .engine import LintSettings, lint_source
-from .model import Finding, Fix
-from .project import FileContext
-
-MAX_ROUNDS = 10
-
+from ..model import Finding, Fix
 
 @dataclass
 class FixOutcome:
@@ -113,43 +109,6 @@ def ensure_imports(source: str, modules: set[str]) -> str:
     new = "".join(f"import {m}{newline}" for m in missing)
     lines.insert(insert_after, new)
     return "".join(lines)
-
-
-def fix_source(source: str, path: str, settings: LintSettings, unsafe: bool = False,
-               context: Optional[FileContext] = None) -> FixOutcome:
-    """Lint and fix until nothing changes (bounded); the result always parses, or nothing changes.
-    `context` is what the rest of the tree told this file when it was checked (project.py)."""
-    current = source
-    applied_total = 0
-    all_fixes: list[Fix] = []
-    findings: list[Finding] = []
-    original_findings: Optional[list[Finding]] = None
-    for _ in range(MAX_ROUNDS):
-        findings, _ = lint_source(current, path, settings, context)
-        if original_findings is None:
-            original_findings = findings  # what is left if a later round fails
-        fixes = [f.fix for f in findings if wanted(f.fix, unsafe)]
-        if not fixes:
-            break
-        new, applied = apply_edits(current, fixes)
-        new = ensure_imports(new, {m for fix in applied for m in fix.imports})
-        error = parse_error(new)
-        if error is not None:
-            return FixOutcome(source=source, error=f"a fix produced code that does not parse ({error}); "
-                                                   f"file left unchanged", remaining=original_findings)
-        if new == current:
-            break
-        current = new
-        applied_total += len(applied)
-        all_fixes.extend(applied)
-    else:
-        # Still changing after MAX_ROUNDS: keep what was done (it parses) and say so, as ruff does.
-        findings, _ = lint_source(current, path, settings, context)
-        if not any(wanted(f.fix, unsafe) for f in findings):
-            return FixOutcome(source=current, applied=applied_total, remaining=findings, fixes=all_fixes)
-        return FixOutcome(source=current, applied=applied_total, remaining=findings, fixes=all_fixes,
-                          error=f"fixes did not converge after {MAX_ROUNDS} rounds; please report it")
-    return FixOutcome(source=current, applied=applied_total, remaining=findings, fixes=all_fixes)
 
 
 def parse_error(source: str) -> Optional[str]:

@@ -15,12 +15,12 @@ import tokenize
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Optional, Union
 
-from .model import Edit, Fix, Location
+from ..model import Edit, Fix, Location
 from .rewrite import statement_lines
-from .rewrite_branch import bound_before, is_elif, read_after, tensor_condition
+from .branch import bound_before, is_elif, read_after, tensor_condition
 
 if TYPE_CHECKING:
-    from .engine import NodeContext
+    from ..rules.base import NodeContext
 
 # Elementwise ops that keep the input dtype.
 SAME_DTYPE = {"relu", "abs", "neg", "negative", "clone", "square", "floor", "ceil", "round", "trunc",

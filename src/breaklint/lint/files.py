@@ -1,11 +1,9 @@
-"""Which files to lint (walk the given paths, skip the usual non-source folders and excludes), and
-how to read one as text."""
+"""Which files to lint: walk the given paths, skip the usual non-source folders and excludes, and
+match per-file ignores."""
 from __future__ import annotations
 
 import fnmatch
-import io
 import os
-import tokenize
 from typing import Iterable
 
 DEFAULT_EXCLUDES = (
@@ -81,31 +79,3 @@ def matching_ignores(path: str, per_file_ignores: dict[str, list[str]], root: st
 def is_ignored(code: str, prefixes: Iterable[str]) -> bool:
     """Whether a per-file-ignores entry ("BL201", "BL2", "ALL") covers `code`."""
     return any(p == "ALL" or code.startswith(p) for p in prefixes)
-
-
-def read_source_with_encoding(path: str) -> tuple[str, str]:
-    """Read a Python file as text with its declared encoding (PEP 263), or raise a one-line
-    ValueError saying why it cannot be linted."""
-    with open(path, "rb") as handle:
-        data = handle.read()
-    if b"\x00" in data:
-        raise ValueError("binary file (NUL bytes), not Python source")
-    try:
-        encoding, _ = tokenize.detect_encoding(io.BytesIO(data).readline)
-        text = data.decode(encoding)
-    except SyntaxError as exc:
-        if "encoding declaration" in str(exc):
-            raise ValueError("not valid utf-8 text and no PEP 263 encoding declaration") from None
-        raise ValueError(f"cannot decode: {exc}") from None
-    except LookupError as exc:
-        raise ValueError(f"cannot decode: {exc}") from None
-    except UnicodeDecodeError as exc:
-        raise ValueError(f"not valid {exc.encoding} text (byte {exc.start})") from None
-    if text.startswith("\ufeff"):
-        text = text[1:]
-        encoding = "utf-8-sig"
-    return text, encoding
-
-
-def read_source(path: str) -> str:
-    return read_source_with_encoding(path)[0]

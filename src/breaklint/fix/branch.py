@@ -12,11 +12,11 @@ import tokenize
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Optional
 
-from .model import Edit, Fix, Location
+from ..model import Edit, Fix, Location
 from .rewrite import statement_lines
 
 if TYPE_CHECKING:
-    from .engine import NodeContext
+    from ..rules.base import NodeContext
 
 MAX_LINE = 99
 # Calls that are not pure: random number generation consumes RNG state in both branches.

@@ -1,0 +1,62 @@
+"""Where `isinstance` proves a name is not a tensor: inside `if isinstance(x, (int, float)):`, in the
+`else` of a tensor test, and after an early return from one."""
+from __future__ import annotations
+
+import ast
+import re
+
+_NON_TENSOR_TYPES = {"int", "float", "bool", "str", "list", "tuple", "dict", "set", "complex", "bytes",
+                     "numbers.Number", "numbers.Real", "numbers.Integral"}
+
+
+# Sparse containers of other libraries (torch_sparse, MinkowskiEngine, spconv) are no torch.Tensor:
+# inside `if isinstance(adj, SparseTensor):`, adj.has_value() is a Python bool.
+_FOREIGN_TENSOR = re.compile(r"(^|\.)Sparse\w*Tensor$")
+
+
+def _isinstance_tests(test: ast.AST, qualify) -> list[tuple[str, bool]]:
+    """(name, tests for a tensor type) for each `isinstance(name, T)` that must hold for `test`."""
+    if isinstance(test, ast.BoolOp) and isinstance(test.op, ast.And):
+        return [t for value in test.values for t in _isinstance_tests(value, qualify)]
+    if not (isinstance(test, ast.Call) and isinstance(test.func, ast.Name) and test.func.id == "isinstance"
+            and len(test.args) == 2 and isinstance(test.args[0], ast.Name)):
+        return []
+    types = test.args[1].elts if isinstance(test.args[1], ast.Tuple) else [test.args[1]]
+    names = [qualify(t) or "" for t in types]
+    if all(n.endswith("Tensor") and not _FOREIGN_TENSOR.search(n) for n in names):
+        return [(test.args[0].id, True)]
+    if all(n in _NON_TENSOR_TYPES or _FOREIGN_TENSOR.search(n) for n in names):
+        return [(test.args[0].id, False)]
+    return []
+
+
+def _terminates(body: list[ast.stmt]) -> bool:
+    return bool(body) and isinstance(body[-1], (ast.Return, ast.Raise, ast.Continue, ast.Break))
+
+
+def narrowed_non_tensors(parents: list[ast.AST], node: ast.AST, func: ast.AST, qualify) -> set[str]:
+    """Names that `isinstance` proves are not tensors where `node` stands: inside
+    `if isinstance(x, (int, float)):`, in the `else` of `if isinstance(x, Tensor):`, and after an
+    `if isinstance(x, Tensor): ... return` in the same block."""
+    names: set[str] = set()
+    child = node
+    for parent in reversed([func] + parents):
+        if isinstance(parent, ast.If) and child is not parent.test:
+            tests = _isinstance_tests(parent.test, qualify)
+            if any(child is stmt for stmt in parent.body):
+                names.update(name for name, tensor in tests if not tensor)
+            elif len(tests) == 1 and tests[0][1] and any(child is stmt for stmt in parent.orelse):
+                names.add(tests[0][0])
+        for field in ("body", "orelse", "finalbody"):
+            block = getattr(parent, field, None)
+            if not isinstance(block, list) or not any(child is stmt for stmt in block):
+                continue
+            for stmt in block:
+                if stmt is child:
+                    break
+                if isinstance(stmt, ast.If) and not stmt.orelse and _terminates(stmt.body):
+                    tests = _isinstance_tests(stmt.test, qualify)
+                    if len(tests) == 1 and tests[0][1]:
+                        names.add(tests[0][0])
+        child = parent
+    return names
