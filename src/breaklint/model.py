@@ -5,7 +5,10 @@ Positions are 1-based rows and 1-based character columns, as ruff reports them.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Literal, Optional
+from typing import TYPE_CHECKING, Literal, Optional
+
+if TYPE_CHECKING:
+    from .analysis.summary import ModuleSummary
 
 Applicability = Literal["safe", "unsafe"]
 
@@ -78,6 +81,19 @@ class FileError:
     message: str
     # A crash inside breaklint itself (a rule bug), not a problem with the file: exit code 2.
     internal: bool = False
+
+
+@dataclass
+class FileOutcome:
+    """What linting one file gave: passed from the engine to the runner and kept in the cache."""
+
+    findings: list[Finding] = field(default_factory=list)
+    error: Optional[FileError] = None
+    lines: int = 0
+    # Findings dropped by `# noqa` comments.
+    suppressed: int = 0
+    # What the cross-file call graph needs from this file (made only when asked for).
+    summary: Optional["ModuleSummary"] = None
 
 
 @dataclass

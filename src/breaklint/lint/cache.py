@@ -9,7 +9,10 @@ import hashlib
 import os
 import pickle
 import tempfile
-from typing import Optional
+from typing import TYPE_CHECKING, Optional
+
+if TYPE_CHECKING:
+    from ..model import FileOutcome
 
 CACHE_DIR = ".breaklint_cache"
 
@@ -19,7 +22,7 @@ class ResultCache:
         key = hashlib.sha256(fingerprint.encode()).hexdigest()[:16]
         self.directory = os.path.join(root, CACHE_DIR)
         self.path = os.path.join(self.directory, f"results-{key}.pickle")
-        self.entries: dict[str, tuple] = {}
+        self.entries: dict = {}
         self.dirty = False
         try:
             with open(self.path, "rb") as handle:
@@ -27,7 +30,7 @@ class ResultCache:
         except (OSError, EOFError, pickle.UnpicklingError, AttributeError, ImportError, ValueError):
             self.entries = {}
 
-    def lookup(self, path: str, variant: str = "") -> Optional[tuple]:
+    def lookup(self, path: str, variant: str = "") -> Optional["FileOutcome"]:
         """The stored result for an unchanged file, else None. A variant keys a second result of the
         same file (the lint with the scopes other files reach, keyed by a digest of them)."""
         key = (path, "external") if variant else path
@@ -67,7 +70,7 @@ class ResultCache:
         self.entries["__tree__"] = (key, value)
         self.dirty = True
 
-    def store(self, path: str, result: tuple, variant: str = "") -> None:
+    def store(self, path: str, result: "FileOutcome", variant: str = "") -> None:
         try:
             stat = os.stat(path)
         except OSError:

@@ -14,7 +14,7 @@ from typing import Iterable, Optional
 
 from ..analysis.astwalk import children
 from ..analysis.compiling import compile_test_kind, operands_evaluated_when_compiling
-from ..model import FileError, Finding
+from ..model import FileError, FileOutcome, Finding
 from ..sources import read_source
 from ..analysis.names import ImportMap
 from ..rules.base import FileInfo, NodeContext, Rule
@@ -221,21 +221,21 @@ def _lint(source: str, path: str, settings: LintSettings, context: Optional[File
 
 
 def lint_file(path: str, settings: LintSettings, context: Optional[FileContext] = None, want_summary: bool = False
-              ) -> tuple[list[Finding], Optional[FileError], int, int, Optional[ModuleSummary]]:
-    """(findings, error, lines, suppressed, summary) for one path; errors are returned, never raised.
-    The summary (for the cross-file call graph) is made only when asked for."""
+              ) -> FileOutcome:
+    """One path's outcome; errors are returned, never raised. The summary (for the cross-file call
+    graph) is made only when asked for."""
     try:
         source = read_source(path)
     except (OSError, ValueError) as exc:
-        return [], FileError(os.path.abspath(path), _one_line(exc)), 0, 0, None
+        return FileOutcome(error=FileError(os.path.abspath(path), _one_line(exc)))
     try:
         findings, linter = _lint(source, path, settings, context, want_summary)
     except SyntaxError as exc:
         where = f"line {exc.lineno}" if exc.lineno else "unknown line"
-        return [], FileError(os.path.abspath(path), f"syntax error at {where}: {exc.msg}"), 0, 0, None
+        return FileOutcome(error=FileError(os.path.abspath(path), f"syntax error at {where}: {exc.msg}"))
     except (ValueError, RecursionError) as exc:
-        return [], FileError(os.path.abspath(path), f"cannot parse: {_one_line(exc)}"), 0, 0, None
-    return findings, None, source.count("\n") + 1, linter.suppressed, linter.summary
+        return FileOutcome(error=FileError(os.path.abspath(path), f"cannot parse: {_one_line(exc)}"))
+    return FileOutcome(findings, None, source.count("\n") + 1, linter.suppressed, linter.summary)
 
 
 def _one_line(exc: BaseException) -> str:

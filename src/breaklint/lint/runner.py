@@ -17,7 +17,7 @@ from .cache import ResultCache
 from .config import Settings
 from .engine import LintSettings
 from .files import discover, is_ignored, matching_ignores
-from ..model import CheckResult, FileError
+from ..model import CheckResult, FileError, FileOutcome
 from ..analysis.project import FileContext, ProjectGraph
 from ..analysis.scope import ScopeSettings
 
@@ -39,7 +39,7 @@ def lint_settings(settings: Settings) -> LintSettings:
 
 
 def lint_one(path: str, settings: LintSettings, context: Optional[FileContext] = None,
-             want_summary: bool = True) -> tuple:
+             want_summary: bool = True) -> FileOutcome:
     """engine.lint_file, but a crash inside breaklint (a rule bug) becomes an internal error for this
     file instead of ending the whole run."""
     try:
@@ -48,7 +48,7 @@ def lint_one(path: str, settings: LintSettings, context: Optional[FileContext] =
         frame = traceback.extract_tb(exc.__traceback__)[-1]
         where = f"{os.path.basename(frame.filename)}:{frame.lineno}"
         message = f"internal error ({type(exc).__name__}: {exc} at {where}); please report it"
-        return [], FileError(os.path.abspath(path), message, internal=True), 0, 0, None
+        return FileOutcome(error=FileError(os.path.abspath(path), message, internal=True))
 
 
 def _init_worker(settings: Settings) -> None:
@@ -60,7 +60,7 @@ def _lint_chunk(work: list[tuple[str, Optional[FileContext]]]):
     return [(path, _lint_and_collect(path, _worker_settings, context)) for path, context in work]
 
 
-def _lint_and_collect(path: str, settings: LintSettings, context: Optional[FileContext]) -> tuple:
+def _lint_and_collect(path: str, settings: LintSettings, context: Optional[FileContext]) -> FileOutcome:
     """lint_one, then a young-generation collection as a safety net. A file's tensor facts refer to
     each other; FileFacts.close() breaks those cycles so that reference counting frees the file's
     tree at once (before it did, this collection walked every tree: 12% of a single-process run).
@@ -102,34 +102,32 @@ def _check_paths(paths, settings: Settings, workers: "_Workers", use_cache, on_p
     progress = _Progress(on_progress, len(files))
 
     # Pass 1: every file on its own (cached by content), with the summary the call graph needs.
-    outcomes: dict[str, tuple] = {}
+    outcomes: dict[str, FileOutcome] = {}
     todo = []
     for path in files:
         hit = cache.lookup(path) if cache else None
         if hit is not None:
-            findings, lines, suppressed, summary = hit
-            outcomes[path] = (findings, None, lines, suppressed, summary)
+            outcomes[path] = hit
         else:
             todo.append((path, None))
     progress.advance(len(outcomes))
     for path, outcome in workers.run(todo, progress):
         outcomes[path] = outcome
-        if cache is not None and outcome[1] is None:
-            findings, _, lines, suppressed, summary = outcome
-            cache.store(path, (findings, lines, suppressed, summary))
+        if cache is not None and outcome.error is None:
+            cache.store(path, outcome)
 
     # Pass 2: the functions that traced code reaches across files; their files are linted again
     # with those functions as extra scopes (cached by content and by what reaches them). A file
     # linted again knows more argument facts for its own calls, so the graph is redone until
     # nothing new reaches any file.
-    summaries = {path: o[4] for path, o in outcomes.items() if o[4] is not None}
+    summaries = {path: o.summary for path, o in outcomes.items() if o.summary is not None}
     external: dict = {}
     done_keys: dict[str, str] = {}
 
-    def take(path: str, findings, suppressed, summary) -> bool:
+    def take(path: str, again: FileOutcome) -> bool:
         """Keep a second lint's findings; say whether it taught the graph new call facts."""
-        outcomes[path] = (findings, None, outcomes[path][2], suppressed, outcomes[path][4])
-        merged = _merged(summaries[path], summary)
+        outcomes[path] = dataclasses.replace(outcomes[path], findings=again.findings, suppressed=again.suppressed)
+        merged = _merged(summaries[path], again.summary)
         learned = (merged.calls, merged.returns_tensor, merged.returns_tensors) != (
             summaries[path].calls, summaries[path].returns_tensor, summaries[path].returns_tensors)
         summaries[path] = merged
@@ -154,17 +152,16 @@ def _check_paths(paths, settings: Settings, workers: "_Workers", use_cache, on_p
             done_keys[path] = keys[path]
             hit = cache.lookup(path, variant=keys[path]) if cache else None
             if hit is not None:
-                learned |= take(path, *hit)
+                learned |= take(path, hit)
             else:
                 fresh.append((path, external[path]))
         for path, outcome in workers.run(fresh, None):
-            findings, error, _lines, suppressed, summary = outcome
-            if error is not None:
+            if outcome.error is not None:
                 outcomes[path] = outcome
                 continue
             if cache is not None:
-                cache.store(path, (findings, suppressed, summary), variant=keys[path])
-            learned |= take(path, findings, suppressed, summary)
+                cache.store(path, outcome, variant=keys[path])
+            learned |= take(path, outcome)
         if not learned or known is not None:
             break
     if tree_key and known is None:
@@ -172,17 +169,18 @@ def _check_paths(paths, settings: Settings, workers: "_Workers", use_cache, on_p
     result.external = external
 
     for path in files:
-        findings, error, lines, suppressed, _ = outcomes[path]
-        if error is not None:
-            result.errors.append(error)
+        outcome = outcomes[path]
+        findings = outcome.findings
+        if outcome.error is not None:
+            result.errors.append(outcome.error)
             continue
         if settings.per_file_ignores:
             ignored = matching_ignores(path, settings.per_file_ignores, settings.root)
             findings = [f for f in findings if not is_ignored(f.code, ignored)]
         result.findings.extend(findings)
         result.files_checked += 1
-        result.lines_checked += lines
-        result.suppressed += suppressed
+        result.lines_checked += outcome.lines
+        result.suppressed += outcome.suppressed
     if cache is not None:
         cache.save()
     result.findings.sort(key=lambda f: f.sort_key())
