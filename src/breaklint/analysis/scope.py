@@ -13,18 +13,10 @@ from typing import Optional, Union
 
 from .astwalk import function_nodes
 from .names import ImportMap, normalize_torch
+from .torch_api import COMPILE_DECORATORS, DISABLE_DECORATORS
 
 FunctionNode = Union[ast.FunctionDef, ast.AsyncFunctionDef]
 
-COMPILE_DECORATORS = {"torch.compile", "torch.compiler.compile"}
-# A function under these is run eagerly by Dynamo: nothing inside it can break the graph.
-# (`torch.jit.unused` and `torch.jit.ignore` only speak to TorchScript: Dynamo traces such a function,
-# measured on 2.13 with a print inside one, and monai's `_check_input_size` breaks there.)
-DISABLE_DECORATORS = {
-    "torch.compiler.disable",
-    "torch._dynamo.disable",
-    "torch._disable_dynamo",
-}
 # Bases that have a `forward` Dynamo does not trace as a module call.
 NON_MODULE_BASES = {"object", "Exception", "torch.autograd.Function", "torch.autograd.function.Function",
                     "enum.Enum", "Enum", "typing.NamedTuple", "NamedTuple", "abc.ABC", "ABC",

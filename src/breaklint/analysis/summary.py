@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from typing import Callable, Optional
 
 from .callscan import CallText
-from .known_methods import BUILTIN_METHODS, TENSOR_METHODS
+from .torch_api import BUILTIN_METHODS, TENSOR_METHODS
 from .names import ImportMap, dotted
 from .scope import FunctionNode, ModuleScopes, _self_name
 

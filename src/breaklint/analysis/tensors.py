@@ -15,75 +15,10 @@ from .astwalk import function_nodes, walk
 from .flow import bindings_of, function_arguments
 from .names import ImportMap, normalize_torch
 from .scope import ClassInfo, ModuleScopes, Scope, _self_name
+from .torch_api import (META_ATTRIBUTES, NON_TENSOR_LAYERS, NON_TENSOR_METHODS, NON_TENSOR_NAMESPACES,
+                        NON_TENSOR_TORCH_FUNCS, TENSOR_ATTRIBUTES, TENSOR_EVIDENCE_METHODS, TENSOR_NAMESPACES,
+                        TENSOR_ONLY_METHODS, TENSOR_TUPLE_FUNCS)
 
-# Tensor attributes that are plain Python values (no data dependence).
-META_ATTRIBUTES = {
-    "shape", "dtype", "device", "ndim", "is_cuda", "requires_grad", "layout", "is_leaf", "is_sparse",
-    "is_quantized", "is_meta", "names", "itemsize", "nbytes", "is_mps", "is_cpu", "is_nested",
-    "training", "grad_fn", "is_floating_point",
-}
-TENSOR_ATTRIBUTES = {"T", "mT", "H", "mH", "real", "imag", "grad", "data"}
-# Tensor methods whose result is not a tensor (sizes, flags, Python scalars, storage).
-NON_TENSOR_METHODS = {
-    "size", "dim", "ndimension", "numel", "nelement", "item", "tolist", "data_ptr", "stride",
-    "storage_offset", "element_size", "is_contiguous", "is_floating_point", "is_complex", "get_device",
-    "type", "numpy", "is_pinned", "is_set_to", "equal", "allclose", "has_names", "untyped_storage",
-    "is_nonzero", "dim_order", "keys", "values", "items", "is_signed", "is_shared", "is_inference",
-    "register_hook", "backward", "__len__", "copy_", "split", "chunk", "unbind", "tensor_split",
-    "topk", "sort", "max_pool", "format", "startswith", "endswith", "join", "get", "append", "pop",
-}
-# Methods that only tensors (or numpy arrays) have: their result is a tensor even when we cannot
-# tell what the receiver is, provided it is not known to be something else.
-TENSOR_ONLY_METHODS = {
-    "any", "all", "sum", "mean", "isnan", "isinf", "isfinite", "abs", "norm", "amax", "amin",
-    "count_nonzero", "nonzero", "argmax", "argmin", "masked_fill", "softmax", "sigmoid", "float",
-    "long", "half", "bfloat16", "to", "view", "reshape", "permute", "transpose", "contiguous",
-    "matmul", "clamp", "exp", "log", "sqrt", "pow", "squeeze", "unsqueeze", "flatten", "expand",
-    "eq", "ne", "gt", "lt", "ge", "le", "logical_not", "logical_and", "logical_or", "detach", "clone",
-    "max", "min",  # only without arguments: x.max(dim) and x.max(other) are judged before
-}
-# Methods that only a tensor (or a numpy array, a tensor to Dynamo) has: calling one on a name is
-# evidence that the name holds a tensor. Names that modules and other objects share (`to`, `float`,
-# `half`, `view`, `max`...) are left out.
-TENSOR_EVIDENCE_METHODS = {
-    "new_zeros", "new_ones", "new_full", "new_empty", "new_tensor", "cumsum", "cumprod", "masked_fill",
-    "masked_fill_", "masked_scatter", "index_select", "index_add", "index_add_", "index_fill", "index_copy",
-    "scatter_add", "scatter_add_", "scatter_reduce", "nonzero", "argmax", "argmin", "argsort", "isnan",
-    "isinf", "isfinite", "logical_not", "logical_and", "logical_or", "unsqueeze", "permute", "contiguous",
-    "detach", "clamp", "clamp_", "clamp_min", "clamp_max", "softmax", "log_softmax", "sigmoid", "amax",
-    "amin", "count_nonzero", "masked_select", "type_as", "expand_as", "view_as", "reshape_as", "numel",
-    "sign", "floor", "ceil", "trunc", "frac", "topk", "long", "bool", "int",
-}
-# Functions whose results are tuples of tensors; unpacking them gives tensors.
-TENSOR_TUPLE_FUNCS = {"split", "chunk", "unbind", "tensor_split", "topk", "sort", "max", "min",
-                      "meshgrid", "broadcast_tensors", "qr", "svd", "eigh", "slogdet", "std_mean",
-                      "var_mean", "aminmax", "median", "mode", "kthvalue", "cummax", "cummin",
-                      "unique_consecutive", "hsplit", "vsplit", "dsplit", "frexp", "lu"}
-TENSOR_NAMESPACES = ("torch.", "torch.nn.functional.", "torch.linalg.", "torch.fft.", "torch.special.")
-NON_TENSOR_NAMESPACES = ("torch.compiler.", "torch.jit.", "torch.cuda.", "torch.backends.",
-                         "torch.distributed.", "torch._dynamo.", "torch.autograd.", "torch.utils.",
-                         "torch.fx.", "torch.overrides.", "torch.testing.", "torch.nn.init.",
-                         "torch.nn.utils.", "torch.nn.modules.", "torch.amp.", "torch.cpu.",
-                         "torch.library.", "torch.onnx.", "torch.profiler.", "torch.hub.",
-                         "torch.mps.", "torch.xpu.", "torch.export.", "torch._C.", "torch.ops.",
-                         "torch.types.", "torch.version.", "torch.sparse.", "torch.quantization.",
-                         "torch.ao.", "torch._utils.", "torch._check")
-NON_TENSOR_TORCH_FUNCS = {
-    "torch.is_tensor", "torch.is_storage", "torch.numel", "torch.is_floating_point", "torch.is_complex",
-    "torch.is_nonzero", "torch.equal", "torch.allclose", "torch.is_grad_enabled",
-    "torch.is_inference_mode_enabled", "torch.get_default_dtype", "torch.Size", "torch.device",
-    "torch.dtype", "torch.finfo", "torch.iinfo", "torch.no_grad", "torch.enable_grad",
-    "torch.set_grad_enabled", "torch.inference_mode", "torch.autocast", "torch.manual_seed",
-    "torch.broadcast_shapes", "torch.result_type", "torch.promote_types", "torch.can_cast",
-    "torch.typename", "torch.sym_int", "torch.sym_float", "torch.sym_max", "torch.sym_min",
-    "torch.sym_not", "torch.Generator", "torch.get_rng_state", "torch.is_autocast_enabled",
-    "torch.are_deterministic_algorithms_enabled", "torch.is_deterministic_algorithms_warn_only_enabled",
-    "torch.get_autocast_gpu_dtype", "torch.get_autocast_dtype", "torch.cond", "torch.vmap",
-}
-# nn layers whose call does not return one tensor.
-NON_TENSOR_LAYERS = {"LSTM", "GRU", "RNN", "MultiheadAttention", "ModuleList", "ModuleDict",
-                     "ParameterList", "ParameterDict", "Identity", "Module", "AdaptiveMaxPool1d",
-                     "AdaptiveMaxPool2d", "AdaptiveMaxPool3d", "MaxPool1d", "MaxPool2d", "MaxPool3d"}
 TENSOR_ANNOTATIONS = re.compile(r"\b(Tensor|FloatTensor|LongTensor|BoolTensor|Parameter)\b")
 NON_TENSOR_ANNOTATIONS = re.compile(
     r"^(Optional\[)?(int|float|bool|str|bytes|list|dict|tuple|set|List|Dict|Tuple|Set|Sequence|"

@@ -14,23 +14,12 @@ from typing import TYPE_CHECKING, Optional
 
 from ..model import Edit, Fix, Location
 from .rewrite import statement_lines
+from ..analysis.torch_api import BOOL_RESULT, RANDOM_NAMES
 
 if TYPE_CHECKING:
     from ..rules.base import NodeContext
 
 MAX_LINE = 99
-# Calls that are not pure: random number generation consumes RNG state in both branches.
-RANDOM_NAMES = {
-    "rand", "randn", "randint", "randperm", "rand_like", "randn_like", "randint_like", "bernoulli",
-    "multinomial", "normal", "poisson", "dropout", "dropout1d", "dropout2d", "dropout3d",
-    "alpha_dropout", "feature_alpha_dropout", "rrelu", "gumbel_softmax", "uniform", "exponential",
-    "geometric", "log_normal", "cauchy", "random", "manual_seed", "seed",
-}
-BOOL_RESULT = {
-    "any", "all", "isnan", "isinf", "isfinite", "isneginf", "isposinf", "logical_not", "logical_and",
-    "logical_or", "logical_xor", "eq", "ne", "gt", "lt", "ge", "le", "greater", "less", "bool",
-    "signbit", "isclose", "isreal", "greater_equal", "less_equal", "not_equal", "equal_",
-}
 SCALAR_BUILTINS = ("float", "int", "bool")
 PURE_BUILTINS = {"abs", "min", "max", "len", "round"}
 # Pure on constants (`float("-inf")`); on a tensor they would read its value (.item()).

@@ -18,24 +18,12 @@ from typing import TYPE_CHECKING, Optional, Union
 from ..model import Edit, Fix, Location
 from .rewrite import statement_lines
 from .branch import bound_before, is_elif, read_after, tensor_condition
+from ..analysis.torch_api import (BOOL_UNARY, CASTS, COMPARE_METHODS, FLOAT_RESULT, REDUCE_FLOAT, REDUCE_SAME,
+                                  SAME_DTYPE)
 
 if TYPE_CHECKING:
     from ..rules.base import NodeContext
 
-# Elementwise ops that keep the input dtype.
-SAME_DTYPE = {"relu", "abs", "neg", "negative", "clone", "square", "floor", "ceil", "round", "trunc",
-              "sign", "nan_to_num", "clamp", "clip", "clamp_min", "clamp_max", "positive"}
-# Elementwise ops that give a floating result: the input dtype if floating, else the default float.
-FLOAT_RESULT = {"sigmoid", "tanh", "exp", "log", "sqrt", "rsqrt", "sin", "cos", "log1p", "expm1",
-                "erf", "reciprocal", "exp2", "log2", "log10", "silu", "gelu", "softplus", "elu", "selu",
-                "mish", "hardtanh", "leaky_relu", "relu6", "hardswish", "hardsigmoid", "logsigmoid"}
-BOOL_RESULT = {"isnan", "isinf", "isfinite", "logical_not", "signbit", "isneginf", "isposinf"}
-COMPARE_METHODS = {"eq", "ne", "gt", "lt", "ge", "le"}
-CASTS = {"float": "float32", "double": "float64", "half": "float16", "bfloat16": "bfloat16",
-         "long": "int64", "int": "int32", "bool": "bool"}
-# Full reductions (no dim): a 0-dim tensor that broadcasts against its base without changing shape.
-REDUCE_SAME = {"sum", "amax", "amin", "max", "min"}
-REDUCE_FLOAT = {"mean", "norm", "std", "var"}
 EXPLICIT = set(CASTS.values())
 
 
@@ -183,7 +171,7 @@ class BranchEval:
         if name in FLOAT_RESULT:
             kind = _float_of(sig.kind) if sig.kind != "bool" else None
             return replace(plain, kind=kind) if kind else None
-        if name in BOOL_RESULT and not extras:
+        if name in BOOL_UNARY and not extras:
             return replace(plain, kind="bool")
         if name in COMPARE_METHODS and len(extras) == 1:
             return replace(plain, kind="bool")

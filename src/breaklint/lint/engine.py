@@ -22,20 +22,13 @@ from ..analysis.scope import ModuleScopes, ScopeSettings
 from ..analysis.project import FileContext
 from ..analysis.summary import ModuleSummary, summarize
 from ..analysis.filefacts import FileFacts
+from ..analysis.torch_api import TORCH_CONTEXT_MANAGERS
 
 NOQA = re.compile(r"#\s*noqa(?::\s*(?P<codes>[A-Za-z]+[0-9]+(?:\s*,\s*[A-Za-z]+[0-9]+)*))?", re.IGNORECASE)
 FILE_NOQA = re.compile(r"^\s*#\s*breaklint:\s*noqa\b", re.IGNORECASE | re.MULTILINE)
 
 # Node types without children worth walking.
 _LEAVES = frozenset({ast.Name, ast.Constant})
-# Context managers Dynamo traces through: a break inside them is one split, not a frame skip.
-TORCH_CONTEXT_MANAGERS = (
-    "torch.no_grad", "torch.enable_grad", "torch.set_grad_enabled", "torch.inference_mode",
-    "torch.autocast", "torch.amp.autocast", "torch.cuda.amp.autocast", "torch.cpu.amp.autocast",
-    "contextlib.nullcontext", "torch.nn.attention.sdpa_kernel", "torch.backends.cuda.sdp_kernel",
-    "torch.autograd.profiler.record_function", "torch.profiler.record_function",
-    "torch.random.fork_rng", "torch.device",
-)
 
 
 @dataclass

@@ -1,0 +1,400 @@
+"""Write analysis/torch_api.py: what breaklint knows about torch's API, in one place, so that `check`
+never imports torch.
+
+    python -m breaklint.analysis.gen_torch_api          # rewrite torch_api.py from the installed torch
+    python -m breaklint.analysis.gen_torch_api --check  # exit 1 if torch_api.py is stale
+
+Two kinds of facts:
+- read from the installed torch and Python: TENSOR_METHODS is `dir(torch.Tensor)`, BUILTIN_METHODS the
+  methods of Python's builtin value types (public names only, dunders left out);
+- curated below: what an op *means* (returns a bool tensor, keeps the shape, returns no tensor).
+  torch cannot list those, but it can check them: generating fails when a curated name is missing
+  from the installed torch or an elementwise op does not give the dtype and shape its list claims
+  (`_check_curated`, run on a small tensor).
+
+Edit a list here, run this, and commit both files; tests/test_torch_api.py fails when they differ.
+"""
+from __future__ import annotations
+
+import argparse
+import ast
+import os
+import platform
+import sys
+
+OUTPUT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "torch_api.py")
+BUILTIN_TYPES = (dict, list, str, set, tuple, int, float, bytes, complex)
+
+# ---- curated facts: each one is written out to torch_api.py with the comment above it ----------------
+# Tensor attributes that are plain Python values (no data dependence).
+META_ATTRIBUTES = {
+    "device", "dtype", "grad_fn", "is_cpu", "is_cuda", "is_floating_point", "is_leaf",
+    "is_meta", "is_mps", "is_nested", "is_quantized", "is_sparse", "itemsize", "layout",
+    "names", "nbytes", "ndim", "requires_grad", "shape", "training"
+}
+# Tensor attributes that are tensors.
+TENSOR_ATTRIBUTES = {
+    "H", "T", "data", "grad", "imag", "mH", "mT", "real"
+}
+# Tensor methods whose result is not a tensor (sizes, flags, Python scalars, storage), and
+# methods of dicts and strings that share a receiver's name with tensors.
+NON_TENSOR_METHODS = {
+    "__len__", "allclose", "append", "backward", "chunk", "copy_", "data_ptr", "dim",
+    "dim_order", "element_size", "endswith", "equal", "format", "get", "get_device",
+    "has_names", "is_complex", "is_contiguous", "is_floating_point", "is_inference",
+    "is_nonzero", "is_pinned", "is_set_to", "is_shared", "is_signed", "item", "items", "join",
+    "keys", "max_pool", "ndimension", "nelement", "numel", "numpy", "pop", "register_hook",
+    "size", "sort", "split", "startswith", "storage_offset", "stride", "tensor_split",
+    "tolist", "topk", "type", "unbind", "untyped_storage", "values"
+}
+# Methods that only tensors (or numpy arrays) have: their result is a tensor even when we cannot
+# tell what the receiver is, provided it is not known to be something else. (`max` and `min` only
+# without arguments: x.max(dim) and x.max(other) are judged before.)
+TENSOR_ONLY_METHODS = {
+    "abs", "all", "amax", "amin", "any", "argmax", "argmin", "bfloat16", "clamp", "clone",
+    "contiguous", "count_nonzero", "detach", "eq", "exp", "expand", "flatten", "float", "ge",
+    "gt", "half", "isfinite", "isinf", "isnan", "le", "log", "logical_and", "logical_not",
+    "logical_or", "long", "lt", "masked_fill", "matmul", "max", "mean", "min", "ne", "nonzero",
+    "norm", "permute", "pow", "reshape", "sigmoid", "softmax", "sqrt", "squeeze", "sum", "to",
+    "transpose", "unsqueeze", "view"
+}
+# Methods that only a tensor (or a numpy array, a tensor to Dynamo) has: calling one on a name is
+# evidence that the name holds a tensor. Names that modules and other objects share (`to`, `float`,
+# `half`, `view`, `max`...) are left out.
+TENSOR_EVIDENCE_METHODS = {
+    "amax", "amin", "argmax", "argmin", "argsort", "bool", "ceil", "clamp", "clamp_",
+    "clamp_max", "clamp_min", "contiguous", "count_nonzero", "cumprod", "cumsum", "detach",
+    "expand_as", "floor", "frac", "index_add", "index_add_", "index_copy", "index_fill",
+    "index_select", "int", "isfinite", "isinf", "isnan", "log_softmax", "logical_and",
+    "logical_not", "logical_or", "long", "masked_fill", "masked_fill_", "masked_scatter",
+    "masked_select", "new_empty", "new_full", "new_ones", "new_tensor", "new_zeros", "nonzero",
+    "numel", "permute", "reshape_as", "scatter_add", "scatter_add_", "scatter_reduce",
+    "sigmoid", "sign", "softmax", "topk", "trunc", "type_as", "unsqueeze", "view_as"
+}
+# Functions whose results are tuples of tensors; unpacking them gives tensors.
+TENSOR_TUPLE_FUNCS = {
+    "aminmax", "broadcast_tensors", "chunk", "cummax", "cummin", "dsplit", "eigh", "frexp",
+    "hsplit", "kthvalue", "lu", "max", "median", "meshgrid", "min", "mode", "qr", "slogdet",
+    "sort", "split", "std_mean", "svd", "tensor_split", "topk", "unbind", "unique_consecutive",
+    "var_mean", "vsplit"
+}
+# Namespaces whose functions return tensors (order kept: tensors.py reads [1:], the non-root ones).
+TENSOR_NAMESPACES = (
+    "torch.", "torch.nn.functional.", "torch.linalg.", "torch.fft.", "torch.special.",
+)
+# torch namespaces whose functions do not return tensors.
+NON_TENSOR_NAMESPACES = (
+    "torch.compiler.", "torch.jit.", "torch.cuda.", "torch.backends.", "torch.distributed.",
+    "torch._dynamo.", "torch.autograd.", "torch.utils.", "torch.fx.", "torch.overrides.",
+    "torch.testing.", "torch.nn.init.", "torch.nn.utils.", "torch.nn.modules.", "torch.amp.",
+    "torch.cpu.", "torch.library.", "torch.onnx.", "torch.profiler.", "torch.hub.",
+    "torch.mps.", "torch.xpu.", "torch.export.", "torch._C.", "torch.ops.", "torch.types.",
+    "torch.version.", "torch.sparse.", "torch.quantization.", "torch.ao.", "torch._utils.",
+    "torch._check",
+)
+# torch functions that return no tensor.
+NON_TENSOR_TORCH_FUNCS = {
+    "torch.Generator", "torch.Size", "torch.allclose",
+    "torch.are_deterministic_algorithms_enabled", "torch.autocast", "torch.broadcast_shapes",
+    "torch.can_cast", "torch.cond", "torch.device", "torch.dtype", "torch.enable_grad",
+    "torch.equal", "torch.finfo", "torch.get_autocast_dtype", "torch.get_autocast_gpu_dtype",
+    "torch.get_default_dtype", "torch.get_rng_state", "torch.iinfo", "torch.inference_mode",
+    "torch.is_autocast_enabled", "torch.is_complex",
+    "torch.is_deterministic_algorithms_warn_only_enabled", "torch.is_floating_point",
+    "torch.is_grad_enabled", "torch.is_inference_mode_enabled", "torch.is_nonzero",
+    "torch.is_storage", "torch.is_tensor", "torch.manual_seed", "torch.no_grad", "torch.numel",
+    "torch.promote_types", "torch.result_type", "torch.set_grad_enabled", "torch.sym_float",
+    "torch.sym_int", "torch.sym_max", "torch.sym_min", "torch.sym_not", "torch.typename",
+    "torch.vmap"
+}
+# nn layers whose call does not return one tensor.
+NON_TENSOR_LAYERS = {
+    "AdaptiveMaxPool1d", "AdaptiveMaxPool2d", "AdaptiveMaxPool3d", "GRU", "Identity", "LSTM",
+    "MaxPool1d", "MaxPool2d", "MaxPool3d", "Module", "ModuleDict", "ModuleList",
+    "MultiheadAttention", "ParameterDict", "ParameterList", "RNN"
+}
+# Decorators that compile the function under them.
+COMPILE_DECORATORS = {
+    "torch.compile", "torch.compiler.compile"
+}
+# A function under these is run eagerly by Dynamo: nothing inside it can break the graph.
+# (`torch.jit.unused` and `torch.jit.ignore` only speak to TorchScript: Dynamo traces such a function,
+# measured on 2.13 with a print inside one, and monai's `_check_input_size` breaks there.)
+DISABLE_DECORATORS = {
+    "torch._disable_dynamo", "torch._dynamo.disable", "torch.compiler.disable"
+}
+# Context managers Dynamo traces through: a break inside them is one split, not a frame skip.
+TORCH_CONTEXT_MANAGERS = (
+    "torch.no_grad", "torch.enable_grad", "torch.set_grad_enabled", "torch.inference_mode",
+    "torch.autocast", "torch.amp.autocast", "torch.cuda.amp.autocast",
+    "torch.cpu.amp.autocast", "contextlib.nullcontext", "torch.nn.attention.sdpa_kernel",
+    "torch.backends.cuda.sdp_kernel", "torch.autograd.profiler.record_function",
+    "torch.profiler.record_function", "torch.random.fork_rng", "torch.device",
+)
+# Calls that are not pure: random number generation consumes RNG state in both branches of a
+# torch.where rewrite.
+RANDOM_NAMES = {
+    "alpha_dropout", "bernoulli", "cauchy", "dropout", "dropout1d", "dropout2d", "dropout3d",
+    "exponential", "feature_alpha_dropout", "geometric", "gumbel_softmax", "log_normal",
+    "manual_seed", "multinomial", "normal", "poisson", "rand", "rand_like", "randint",
+    "randint_like", "randn", "randn_like", "random", "randperm", "rrelu", "seed", "uniform"
+}
+# Calls whose result is a bool tensor (any dtype in): a condition made of them needs no `.bool()`.
+# `any` and `all` only without a dim (fix/branch.py checks).
+BOOL_RESULT = {
+    "all", "any", "bool", "eq", "ge", "greater", "greater_equal", "gt", "isclose", "isfinite",
+    "isinf", "isnan", "isneginf", "isposinf", "isreal", "le", "less", "less_equal",
+    "logical_and", "logical_not", "logical_or", "logical_xor", "lt", "ne", "not_equal",
+    "signbit"
+}
+# Elementwise ops of one tensor and no other argument that give a bool tensor of the same shape
+# (fix/cond.py proves a torch.cond branch's dtype with them). A subset of BOOL_RESULT: the rest of
+# BOOL_RESULT are reductions, comparisons of two operands or casts, which cond.py judges apart.
+BOOL_UNARY = {
+    "isfinite", "isinf", "isnan", "isneginf", "isposinf", "logical_not", "signbit"
+}
+# Elementwise ops that keep the input dtype and shape.
+SAME_DTYPE = {
+    "abs", "ceil", "clamp", "clamp_max", "clamp_min", "clip", "clone", "floor", "nan_to_num",
+    "neg", "negative", "positive", "relu", "round", "sign", "square", "trunc"
+}
+# Elementwise ops that keep the shape and give a floating result: the input dtype if floating, else
+# the default float.
+FLOAT_RESULT = {
+    "cos", "elu", "erf", "exp", "exp2", "expm1", "gelu", "hardsigmoid", "hardswish",
+    "hardtanh", "leaky_relu", "log", "log10", "log1p", "log2", "logsigmoid", "mish",
+    "reciprocal", "relu6", "rsqrt", "selu", "sigmoid", "silu", "sin", "softplus", "sqrt",
+    "tanh"
+}
+# Comparisons of two tensors: a bool tensor of the broadcast shape.
+COMPARE_METHODS = {
+    "eq", "ge", "gt", "le", "lt", "ne"
+}
+# Casting methods and the dtype they give.
+CASTS = {
+    "float": "float32", "double": "float64", "half": "float16", "bfloat16": "bfloat16", "long":
+    "int64", "int": "int32", "bool": "bool"
+}
+# Full reductions (no dim) that keep the dtype: a 0-dim tensor that broadcasts against its base
+# without changing shape.
+REDUCE_SAME = {
+    "amax", "amin", "max", "min", "sum"
+}
+# Full reductions (no dim) with a floating result.
+REDUCE_FLOAT = {
+    "mean", "norm", "std", "var"
+}
+# ---- end of the curated facts ---------------------------------------------------------------------------
+
+# Curated torch names that are not attributes of torch.Tensor or torch in the installed version but are
+# kept for the versions that have them.
+NOT_IN_THIS_TORCH = frozenset({
+    "names",  # named tensors' Tensor.names: absent from torch 2.13's Tensor
+})
+# Arguments that make an op callable on one tensor for the checks (clamp needs a bound).
+_CHECK_ARGS = {"clamp": {"min": 0.0}, "clip": {"min": 0.0}, "clamp_min": {"min": 0.0}, "clamp_max": {"max": 0.0}}
+
+
+def curated_names() -> list[str]:
+    """The curated constants of this file, in order, with the comment lines above each."""
+    with open(os.path.abspath(__file__), encoding="utf-8") as handle:
+        source = handle.read()
+    start, end = source.index("# ---- curated facts"), source.index("# ---- end of the curated facts")
+    tree = ast.parse(source)
+    return [node.targets[0].id for node in tree.body
+            if isinstance(node, ast.Assign) and start < _offset(source, node) < end]
+
+
+def _offset(source: str, node: ast.AST) -> int:
+    return sum(len(line) for line in source.splitlines(True)[:node.lineno - 1])
+
+
+def _comment_above(source_lines: list[str], name: str) -> list[str]:
+    row = next(i for i, line in enumerate(source_lines) if line.startswith(f"{name} = "))
+    comment = []
+    while row > 0 and source_lines[row - 1].startswith("#") and not source_lines[row - 1].startswith("# ----"):
+        row -= 1
+        comment.insert(0, source_lines[row].rstrip("\n"))
+    return comment
+
+
+def read_torch_facts(torch) -> dict:
+    """The facts read from the installed torch and Python."""
+    builtin = set()
+    for kind in BUILTIN_TYPES:
+        builtin.update(n for n in dir(kind) if not n.startswith("__"))
+    return {
+        "TORCH_VERSION": torch.__version__,
+        "PYTHON_VERSION": platform.python_version(),
+        "TENSOR_METHODS": frozenset(n for n in dir(torch.Tensor) if not n.startswith("__")),
+        "BUILTIN_METHODS": frozenset(builtin),
+    }
+
+
+def _resolve(torch, name: str):
+    """torch.Tensor's method or torch's (or torch.nn.functional's) function of that name, else None."""
+    import torch.nn.functional as F
+
+    for owner in (torch.Tensor, torch, F):
+        if hasattr(owner, name):
+            fn = getattr(owner, name)
+            return fn if owner is not torch.Tensor else (lambda x, *a, _n=name, **k: getattr(x, _n)(*a, **k))
+    return None
+
+
+def _check_curated(torch) -> list[str]:
+    """What the installed torch contradicts in the curated lists; empty when it agrees."""
+    problems = []
+    tensor = set(dir(torch.Tensor))
+
+    def missing(label: str, names) -> None:
+        for name in sorted(set(names) - NOT_IN_THIS_TORCH):
+            if _resolve(torch, name) is None:
+                problems.append(f"{label}: {name} is neither a Tensor method nor a torch function")
+
+    def dotted(label: str, names) -> None:
+        for name in sorted(set(names) - NOT_IN_THIS_TORCH):
+            if name.startswith("torch.") and _lookup(torch, name) is None:
+                problems.append(f"{label}: {name} does not exist")
+
+    for label in ("TENSOR_ONLY_METHODS", "TENSOR_EVIDENCE_METHODS"):
+        for name in sorted(set(globals()[label]) - tensor - NOT_IN_THIS_TORCH):
+            problems.append(f"{label}: {name} is not a Tensor method")
+    for label in ("META_ATTRIBUTES", "TENSOR_ATTRIBUTES"):
+        for name in sorted(set(globals()[label]) - tensor - NOT_IN_THIS_TORCH - {"training"}):  # Module.training, read off self
+            problems.append(f"{label}: {name} is not a Tensor attribute")
+    missing("BOOL_RESULT", BOOL_RESULT)
+    missing("RANDOM_NAMES", RANDOM_NAMES - {"uniform", "exponential", "geometric", "log_normal", "cauchy",
+                                            "random", "seed"})  # in-place Tensor methods: `uniform_`
+    dotted("NON_TENSOR_TORCH_FUNCS", NON_TENSOR_TORCH_FUNCS)
+    dotted("COMPILE_DECORATORS", COMPILE_DECORATORS)
+    dotted("DISABLE_DECORATORS", DISABLE_DECORATORS)
+    dotted("TORCH_CONTEXT_MANAGERS", TORCH_CONTEXT_MANAGERS)
+
+    x = torch.randn(2, 3)
+    n = torch.arange(6).reshape(2, 3)
+
+    def call(label: str, name: str, *args):
+        fn = _resolve(torch, name)
+        if fn is None:
+            problems.append(f"{label}: {name} is neither a Tensor method nor a torch function")
+            return None
+        try:
+            return fn(*args, **_CHECK_ARGS.get(name, {}))
+        except Exception as exc:  # noqa: BLE001 - reported, not raised
+            problems.append(f"{label}: {name} cannot be called on a (2, 3) tensor ({exc})")
+            return None
+
+    def expect(label: str, name: str, got, dtype, shape=(2, 3)) -> None:
+        if got is not None and (got.dtype != dtype or tuple(got.shape) != shape):
+            problems.append(f"{label}: {name} gives {got.dtype} {tuple(got.shape)}, not {dtype} {shape}")
+
+    for name in sorted(BOOL_UNARY):
+        expect("BOOL_UNARY", name, call("BOOL_UNARY", name, x), torch.bool)
+    for name in sorted(BOOL_UNARY - BOOL_RESULT):
+        problems.append(f"BOOL_UNARY: {name} is missing from BOOL_RESULT")
+    for name in sorted(COMPARE_METHODS):
+        expect("COMPARE_METHODS", name, call("COMPARE_METHODS", name, x, x), torch.bool)
+    for name in sorted(SAME_DTYPE):
+        expect("SAME_DTYPE", name, call("SAME_DTYPE", name, x), x.dtype)
+    for name in sorted(FLOAT_RESULT):
+        expect("FLOAT_RESULT", name, call("FLOAT_RESULT", name, x), x.dtype)
+    for name, dtype in CASTS.items():
+        expect("CASTS", name, call("CASTS", name, n), getattr(torch, dtype))
+    for name in sorted(REDUCE_SAME):
+        expect("REDUCE_SAME", name, call("REDUCE_SAME", name, n), n.dtype, shape=())
+    for name in sorted(REDUCE_FLOAT):
+        expect("REDUCE_FLOAT", name, call("REDUCE_FLOAT", name, x), x.dtype, shape=())
+    return problems
+
+
+def _lookup(torch, dotted_name: str):
+    import importlib
+
+    parts = dotted_name.split(".")
+    for split in range(len(parts), 0, -1):
+        try:
+            value = importlib.import_module(".".join(parts[:split]))
+        except ImportError:
+            continue
+        for attr in parts[split:]:
+            value = getattr(value, attr, None)
+            if value is None:
+                return None
+        return value
+    return None
+
+
+def render(torch) -> str:
+    """The text of torch_api.py for the installed torch."""
+    problems = _check_curated(torch)
+    if problems:
+        raise ValueError("the installed torch disagrees with the curated lists:\n  " + "\n  ".join(problems))
+    with open(os.path.abspath(__file__), encoding="utf-8") as handle:
+        source_lines = handle.readlines()
+    read = read_torch_facts(torch)
+    out = [
+        '"""What breaklint knows about torch\'s API: the one place the rest of the package reads it from.',
+        "",
+        "GENERATED by `python -m breaklint.analysis.gen_torch_api`; do not edit. Edit the curated lists in",
+        "gen_torch_api.py (checked against the installed torch when generating) and run it again.",
+        "This module imports no torch: `check` runs without it.",
+        '"""',
+        "",
+        "# The torch and Python these facts were read from.",
+        f"TORCH_VERSION = {read['TORCH_VERSION']!r}".replace("'", '"'),
+        f"PYTHON_VERSION = {read['PYTHON_VERSION']!r}".replace("'", '"'),
+        "",
+        "# dir(torch.Tensor), dunders left out: a method call on an unknown receiver most likely means a",
+        "# tensor, and such a call is never dispatched by name to a class of the linted tree.",
+        "TENSOR_METHODS = " + _literal(read["TENSOR_METHODS"]),
+        "# Methods of Python's builtin value types (dict, list, str, set, tuple, int, float, bytes, complex).",
+        "BUILTIN_METHODS = " + _literal(read["BUILTIN_METHODS"]),
+    ]
+    for name in curated_names():
+        out.extend(_comment_above(source_lines, name))
+        out.append(f"{name} = " + _literal(globals()[name]))
+    return "\n".join(out) + "\n"
+
+
+def _literal(value) -> str:
+    """A frozenset as a sorted frozenset literal, a tuple in its order, a dict in its order; wrapped."""
+    if isinstance(value, dict):
+        items, opening, closing = [f'"{k}": "{v}"' for k, v in value.items()], "{", "}"
+    elif isinstance(value, tuple):
+        items, opening, closing = [f'"{v}"' for v in value], "(", ")"
+    else:
+        items, opening, closing = [f'"{v}"' for v in sorted(value)], "frozenset({", "})"
+    lines, line = [], "   "
+    for item in items:
+        if len(line) + len(item) + 2 > 99:
+            lines.append(line.rstrip())
+            line = "   "
+        line += f" {item},"
+    lines.append(line)
+    return opening + "\n" + "\n".join(lines) + "\n" + closing
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--check", action="store_true", help="exit 1 if torch_api.py differs, write nothing")
+    args = parser.parse_args(argv)
+    import torch
+
+    text = render(torch)
+    with open(OUTPUT, encoding="utf-8") as handle:
+        current = handle.read()
+    if args.check:
+        if current != text:
+            print(f"{OUTPUT} is stale for torch {torch.__version__}; run python -m breaklint.analysis.gen_torch_api")
+            return 1
+        return 0
+    if current != text:
+        with open(OUTPUT, "w", encoding="utf-8") as handle:
+            handle.write(text)
+    print(f"wrote {OUTPUT} from torch {torch.__version__}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
