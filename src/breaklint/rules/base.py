@@ -6,8 +6,8 @@ through the context, its fix, and VALID / INVALID examples that the test suite r
 from __future__ import annotations
 
 import ast
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, ClassVar, Optional
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Callable, ClassVar, Hashable, Optional, TypeVar
 
 from ..analysis.astwalk import walk
 from ..analysis.names import ImportMap
@@ -66,6 +66,9 @@ class Rule:
         return f"https://breaklint.dev/rules/{cls.code}"
 
 
+T = TypeVar("T")
+
+
 @dataclass
 class FileInfo:
     path: str
@@ -74,6 +77,17 @@ class FileInfo:
     tree: ast.Module
     imports: ImportMap
     scopes: ModuleScopes
+    _memo: dict = field(default_factory=dict, repr=False, compare=False)
+
+    def memo(self, key: Hashable, factory: Callable[[], T]) -> T:
+        """What `factory()` gives, computed once per file: rules keep per-file facts here (key them by
+        rule code, and by id(node) for per-node facts: the file holds its tree, so no id is reused
+        while the memo lives) instead of on the rule object or on AST nodes."""
+        try:
+            return self._memo[key]
+        except KeyError:
+            value = self._memo[key] = factory()
+            return value
 
 
 class NodeContext:

@@ -59,11 +59,6 @@ class LoggingCall(Rule):
     # breaks: Dynamo does not look at the level). 2.11 and 2.15: from shared/CATALOGUE.md.
     verdicts = {"2.11": True, "2.13": True, "2.15": True}
 
-    def __init__(self):
-        # One file at a time: the tree is kept so that its id cannot be reused by another file's.
-        self._tree: Optional[ast.Module] = None
-        self._names: set[str] = set()
-
     def check(self, node: ast.Call, ctx) -> None:
         func = node.func
         if isinstance(func, ast.Name):  # from logging import warning
@@ -99,10 +94,7 @@ class LoggingCall(Rule):
         return name in self._logger_names(ctx)
 
     def _logger_names(self, ctx) -> set[str]:
-        if self._tree is not ctx.file.tree:
-            self._tree = ctx.file.tree
-            self._names = logger_bindings(ctx.file.tree, ctx.file.imports)
-        return self._names
+        return ctx.file.memo("BL202 loggers", lambda: logger_bindings(ctx.file.tree, ctx.file.imports))
 
     VALID = [
         Example("""

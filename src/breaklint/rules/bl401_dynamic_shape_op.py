@@ -361,11 +361,8 @@ class _MaskFacts:
 
     @classmethod
     def of(cls, ctx) -> "_MaskFacts":
-        cache = ctx.file.__dict__.setdefault("_bl401_masks", {})
-        key = id(ctx.scope.func)
-        if key not in cache:
-            cache[key] = cls(ctx.scope.func)
-        return cache[key]
+        func = ctx.scope.func
+        return ctx.file.memo(("BL401 masks", id(func)), lambda: cls(func))
 
     def is_mask(self, expr: ast.AST, ctx, depth: int = 0) -> bool:
         if depth > 8:

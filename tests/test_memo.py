@@ -1,0 +1,61 @@
+"""Per-file state lives in ctx.file.memo (issue #16): no rule keeps a tree alive between files or
+writes into another object's __dict__."""
+import ast
+import gc
+import weakref
+from pathlib import Path
+
+from breaklint.lint.engine import LintSettings, lint_source
+from breaklint.rules import all_rules
+from breaklint.rules.base import FileInfo
+
+RULES = Path(__file__).resolve().parents[1] / "src" / "breaklint" / "rules"
+SOURCE = """import logging
+import torch
+reporter = logging.getLogger(__name__)
+
+@torch.compile
+def f(x):
+    reporter.info("x")
+    m = x > 0
+    return x[m].nonzero()
+"""
+
+
+def test_memo_computes_once_per_key():
+    file = FileInfo("m.py", "", [], ast.parse(""), None, None)
+    calls = []
+    assert file.memo("k", lambda: calls.append(1) or 7) == 7
+    assert file.memo("k", lambda: calls.append(1) or 8) == 7
+    assert file.memo(("k", 2), lambda: 9) == 9 and calls == [1]
+
+
+def test_no_rule_keeps_a_file_alive_after_its_lint():
+    rules = [rule() for rule in all_rules()]
+    findings, _ = lint_source(SOURCE, "m.py", LintSettings(rules=rules))
+    assert {f.code for f in findings} >= {"BL202", "BL401"}  # the rules that used to keep state ran
+    for rule in rules:
+        held = [v for v in vars(rule).values() if isinstance(v, (ast.AST, FileInfo))]
+        assert held == [], f"{rule.code} keeps {held}"
+
+
+def test_the_file_and_its_memo_die_with_the_lint():
+    seen = []
+    real = FileInfo.memo
+
+    def spy(self, key, factory):
+        seen.append(weakref.ref(self))
+        return real(self, key, factory)
+
+    FileInfo.memo = spy
+    try:
+        lint_source(SOURCE, "m.py", LintSettings(rules=[rule() for rule in all_rules()]))
+    finally:
+        FileInfo.memo = real
+    gc.collect()
+    assert seen and all(ref() is None for ref in seen)
+
+
+def test_rules_do_not_write_into_other_objects_dicts():
+    offenders = [p.name for p in RULES.glob("*.py") if "__dict__" in p.read_text(encoding="utf-8")]
+    assert offenders == []
