@@ -85,7 +85,8 @@ def fake_rule(code: str, target: str, applicability: Optional[str] = None, repla
         name = f"fake-{code.lower()}"
         summary = f"fake rule {code}"
         node_types = (ast.Call,)
-        fix_availability = applicability
+        fix_availability = "sometimes" if applicability else "never"
+        fix_applicability = applicability
         VALID = [Example("x = 1\n", runnable=False)]
         INVALID = [Example("x = 1\n", runnable=False)]
 

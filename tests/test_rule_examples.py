@@ -42,5 +42,26 @@ def test_invalid_example_is_flagged_and_fixes_hold(rule, index, example):
         assert outcome.source.strip() == example.fixed.strip()
     again = fix_source(outcome.source, "example.py", settings, unsafe=True)
     assert again.source == outcome.source, "a second fix run changed the code again"
-    if rule.fix_availability is None:
+    if rule.fix_availability == "never":
         assert not outcome.changed, f"{rule.code} declares no fix but changed the code"
+
+
+RULES = all_rules()
+
+
+@pytest.mark.parametrize("rule", RULES, ids=[r.code for r in RULES])
+def test_emitted_fixes_match_what_the_rule_declares(rule):
+    """Fix availability (always / sometimes / never) and applicability (safe / unsafe), as ruff
+    splits them, checked over the rule's INVALID examples."""
+    assert rule.fix_availability in ("always", "sometimes", "never")
+    assert (rule.fix_applicability is None) == (rule.fix_availability == "never")
+    assert rule.fix_applicability in (None, "safe", "unsafe")
+    findings = [f for example in rule.INVALID for f in lint_source(example.code, "example.py", _settings(rule))[0]]
+    fixes = [f.fix for f in findings if f.fix is not None]
+    if rule.fix_availability == "never":
+        assert fixes == [], f"{rule.code} declares no fix but offers one"
+    else:
+        assert fixes, f"{rule.code} declares fixes but no INVALID example gets one"
+        assert {fix.applicability for fix in fixes} == {rule.fix_applicability}
+    if rule.fix_availability == "always":
+        assert len(fixes) == len(findings), f"{rule.code} declares a fix always, but some findings have none"

@@ -7,6 +7,7 @@ import pytest
 
 from breaklint.lint.engine import LintSettings, lint_source
 from breaklint.rules import all_rules
+from breaklint.rules.pages import facts_line
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SECTIONS = ("What it does", "Why does it break the graph", "Example", "Use instead", "Fix safety",
@@ -56,3 +57,32 @@ def test_page_example_triggers_and_use_instead_does_not(rule):
     assert len(example) == 1 and len(instead) == 1, f"rules/{rule.code}.md needs one python block in each"
     assert rule.code in _codes(rule, example[0]), f"rules/{rule.code}.md: the Example does not trigger the rule"
     assert not _codes(rule, instead[0]), f"rules/{rule.code}.md: 'Use instead' triggers the rule"
+
+
+@pytest.mark.parametrize("rule", RULES, ids=[r.code for r in RULES])
+def test_page_facts_come_from_the_rule_class(rule):
+    """The facts line under the title is the class's (python -m breaklint.rules.pages writes it), and
+    the prose sections do not contradict it."""
+    text = _page(rule)
+    assert text.splitlines()[2] == facts_line(rule), \
+        f"rules/{rule.code}.md is stale: run python -m breaklint.rules.pages"
+    sections = _sections(text)
+    safety = sections["Fix safety"].strip()
+    if rule.fix_availability == "never":
+        assert safety.startswith("No fix"), f"rules/{rule.code}.md: the rule has no fix, the page says otherwise"
+    else:
+        assert not safety.startswith("No fix") and rule.fix_applicability in safety.lower(), \
+            f"rules/{rule.code}.md: 'Fix safety' does not say the fix is {rule.fix_applicability}"
+    for version in rule.verdicts:
+        assert version in sections["Torch versions"], f"rules/{rule.code}.md: 'Torch versions' omits {version}"
+
+
+def test_facts_line_reads_the_class():
+    class Probe(RULES[0]):
+        gb_ids = ("GB0001",)
+        fix_availability = "always"
+        fix_applicability = "safe"
+        verdicts = {"2.15": False, "2.9": True, "2.11": True}
+
+    assert facts_line(Probe) == ("**Registry ids:** GB0001 · **Fix:** always available, safe · "
+                                 "**Torch:** breaks on torch 2.9, 2.11; no break on torch 2.15")

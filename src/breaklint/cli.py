@@ -173,7 +173,8 @@ def list_rules(target_torch: Optional[str], output_format: str) -> None:
     rows = []
     for rule in all_rules():
         verdict = rule.breaks_on(version)
-        rows.append({"code": rule.code, "name": rule.name, "fix": rule.fix_availability or "none",
+        rows.append({"code": rule.code, "name": rule.name, "fix": rule.fix_applicability or "none",
+                     "fix_availability": rule.fix_availability,
                      "breaks": {True: "breaks", False: "no break", None: "unmeasured"}[verdict],
                      "gb_ids": list(rule.gb_ids), "summary": rule.summary})
     if output_format == "json":

@@ -7,17 +7,19 @@ from __future__ import annotations
 
 import ast
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Callable, ClassVar, Hashable, Optional, TypeVar
+from typing import TYPE_CHECKING, Callable, ClassVar, Hashable, Literal, Optional, TypeVar
 
 from ..analysis.astwalk import walk
 from ..analysis.names import ImportMap
 from ..analysis.narrowing import narrowed_non_tensors
 from ..analysis.scope import ModuleScopes, Scope
-from ..model import Edit, Finding, Fix, Location
+from ..model import Applicability, Edit, Finding, Fix, Location
 from ..versions import parse_version
 
 if TYPE_CHECKING:
     from ..analysis.tensors import TensorEnv
+
+FixAvailability = Literal["always", "sometimes", "never"]
 
 
 @dataclass(frozen=True)
@@ -36,8 +38,11 @@ class Rule:
     name: ClassVar[str]  # kebab-case, like ruff's rule names
     summary: ClassVar[str]  # one line for `breaklint rules`
     gb_ids: ClassVar[tuple[str, ...]] = ()
-    # What the rule's fixes are, when it has any: "safe", "unsafe" or "sometimes" (mixed).
-    fix_availability: ClassVar[Optional[str]] = None
+    # As ruff splits them: whether a finding comes with a fix ("always", "sometimes", "never"), and
+    # whether the fixes it offers keep what the program computes ("safe": applied by --fix; "unsafe":
+    # only with --unsafe-fixes). tests/test_rule_examples.py checks both against the INVALID examples.
+    fix_availability: ClassVar[FixAvailability] = "never"
+    fix_applicability: ClassVar[Optional[Applicability]] = None
     node_types: ClassVar[tuple[type[ast.AST], ...]] = ()
     # Measured: torch minor version -> does the pattern break the graph there?
     verdicts: ClassVar[dict[str, bool]] = {}

@@ -76,7 +76,8 @@ class TensorBranch(Rule):
     name = "tensor-branch"
     summary = "if / while / ternary / and / or / not on a tensor value breaks the graph"
     gb_ids = ("GB0170", "GB0033")
-    fix_availability = "unsafe"
+    fix_availability = "sometimes"
+    fix_applicability = "unsafe"
     node_types = (ast.If, ast.While, ast.IfExp, ast.BoolOp, ast.UnaryOp, ast.Assert)
     # 2.13: measured here (tests/test_rule_verdicts + the probes in rules/BL101.md).
     # 2.11 and 2.15: taken from /work/shared/CATALOGUE.md (GB0170 on both), not re-measured.

@@ -15,7 +15,8 @@ class ScalarInCondition(Rule):
     name = "scalar-in-condition"
     summary = ".item() / float() / int() / bool() of a tensor in an if / while / ternary condition"
     gb_ids = ("GB0124",)
-    fix_availability = "unsafe"
+    fix_availability = "sometimes"
+    fix_applicability = "unsafe"
     node_types = (ast.Call,)
     # 2.13: measured here. 2.11 and 2.15: from /work/shared/CATALOGUE.md (GB0124), not re-measured.
     verdicts = {"2.11": True, "2.13": True, "2.15": True}

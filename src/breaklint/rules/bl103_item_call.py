@@ -51,7 +51,7 @@ class ItemCall(Rule):
     name = "item-call"
     summary = ".item() / float(t) / int(t) / bool(t) turns a tensor into a Python scalar and breaks the graph"
     gb_ids = ("GB0124",)
-    fix_availability = None
+    fix_availability = "never"
     node_types = (ast.Call,)
     # 2.13: measured on CPU (y.sum().item(), float/int/bool of a tensor: GB0124 each).
     # 2.11 and 2.15: from shared/CATALOGUE.md.

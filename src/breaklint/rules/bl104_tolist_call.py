@@ -14,7 +14,7 @@ class TolistCall(Rule):
     summary = ".tolist() copies tensor values into Python and breaks the graph"
     # int tensors: GB0033 (data-dependent operator); float tensors: GB0109. Both measured on 2.13.
     gb_ids = ("GB0033", "GB0109")
-    fix_availability = None
+    fix_availability = "never"
     node_types = (ast.Call,)
     # 2.13: measured on CPU, int and float tensors. 2.11 and 2.15: from shared/CATALOGUE.md.
     verdicts = {"2.11": True, "2.13": True, "2.15": True}

@@ -26,7 +26,7 @@ class TensorAsInt(Rule):
     name = "tensor-as-int"
     summary = "a tensor used as a slice bound, in range() or as a size reads its value and breaks the graph"
     gb_ids = ("GB0124", "GB0059", "GB0033")
-    fix_availability = None
+    fix_availability = "never"
     node_types = (ast.Slice, ast.Call)
     verdicts = {"2.13": True}
 

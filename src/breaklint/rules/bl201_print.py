@@ -12,7 +12,8 @@ class PrintInCompiledCode(Rule):
     name = "print-in-compiled-code"
     summary = "print() inside traced code breaks the graph"
     gb_ids = ("GB0059",)
-    fix_availability = "safe"
+    fix_availability = "sometimes"
+    fix_applicability = "safe"
     node_types = (ast.Call,)
     verdicts = {"2.11": True, "2.13": True, "2.15": True}
 

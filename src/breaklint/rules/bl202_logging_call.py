@@ -53,7 +53,8 @@ class LoggingCall(Rule):
     summary = "logging calls (logger.info, logging.warning, logger.warning_once) break the graph"
     # Logger methods: GB0291. Module-level logging.*(): GB4841 ("Unsupported python_type() call").
     gb_ids = ("GB0291", "GB4841")
-    fix_availability = "safe"
+    fix_availability = "sometimes"
+    fix_applicability = "safe"
     node_types = (ast.Call,)
     # 2.13: measured on CPU, including logger.debug on a logger whose level disables it (it still
     # breaks: Dynamo does not look at the level). 2.11 and 2.15: from shared/CATALOGUE.md.

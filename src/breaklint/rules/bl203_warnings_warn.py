@@ -14,7 +14,8 @@ class WarningsWarn(Rule):
     name = "warnings-warn"
     summary = "warnings.warn() is skipped by Dynamo and breaks the graph"
     gb_ids = ("GB0007",)  # "Attempted to call function marked as skipped", measured on 2.13
-    fix_availability = "safe"
+    fix_availability = "sometimes"
+    fix_applicability = "safe"
     node_types = (ast.Call,)
     # 2.13: measured on CPU (warnings.warn, `from warnings import warn`, with a category and with
     # stacklevel). 2.11 and 2.15: from shared/CATALOGUE.md.

@@ -33,7 +33,8 @@ class DebuggerCall(Rule):
     summary = "breakpoint() / pdb.set_trace() in traced code breaks the graph"
     # breakpoint(): GB0059 (builtin Dynamo cannot trace); pdb/ipdb.set_trace: GB0007 (skipped function).
     gb_ids = ("GB0059", "GB0007")
-    fix_availability = "safe"
+    fix_availability = "sometimes"
+    fix_applicability = "safe"
     node_types = (ast.Call,)
     # 2.13: measured on CPU for breakpoint() (with PYTHONBREAKPOINT=0), pdb.set_trace() and
     # ipdb.set_trace() (with the debugger stubbed so nothing stops). 2.11 and 2.15: breakpoint()

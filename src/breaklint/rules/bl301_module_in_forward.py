@@ -71,7 +71,8 @@ class ModuleInForward(Rule):
     name = "module-in-forward"
     summary = "building a layer with parameters (nn.Linear(...)) inside traced code breaks the graph"
     gb_ids = ("GB0264",)
-    fix_availability = "unsafe"
+    fix_availability = "sometimes"
+    fix_applicability = "unsafe"
     node_types = (ast.Call,)
     verdicts = {"2.13": True}
 

@@ -14,7 +14,7 @@ class ParameterInForward(Rule):
     name = "parameter-in-forward"
     summary = "nn.Parameter(...) inside traced code breaks the graph"
     gb_ids = ("GB0264",)
-    fix_availability = None
+    fix_availability = "never"
     node_types = (ast.Call,)
     verdicts = {"2.13": True}
 

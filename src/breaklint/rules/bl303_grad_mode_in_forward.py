@@ -24,7 +24,7 @@ class GradModeInForward(Rule):
     name = "grad-mode-in-forward"
     summary = "torch.no_grad()/enable_grad/set_grad_enabled/inference_mode inside traced code"
     gb_ids = ()
-    fix_availability = None
+    fix_availability = "never"
     node_types = (ast.Call,)
     # Dynamo handles grad-mode switches on the versions we measured; off by default there.
     # 2.13 measured here; 2.11 and 2.15 from the team catalogue (shared/CATALOGUE.md). Older: unmeasured.

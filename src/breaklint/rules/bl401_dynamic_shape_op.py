@@ -51,7 +51,8 @@ class DynamicShapeOp(Rule):
     name = "dynamic-shape-op"
     summary = "an operator whose output shape depends on tensor values (nonzero, x[mask], unique...) breaks the graph"
     gb_ids = ("GB0036",)
-    fix_availability = "unsafe"
+    fix_availability = "sometimes"
+    fix_applicability = "unsafe"
     node_types = (ast.Call, ast.Subscript)
     verdicts = {"2.13": True}
 

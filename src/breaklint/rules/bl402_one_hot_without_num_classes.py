@@ -14,7 +14,7 @@ class OneHotWithoutNumClasses(Rule):
     summary = "F.one_hot without num_classes has a data-dependent output shape and breaks the graph"
     # GB0246 when num_classes is omitted; an explicit num_classes=-1 hits GB0033 "Data dependent operator".
     gb_ids = ("GB0246", "GB0033")
-    fix_availability = None
+    fix_availability = "never"
     node_types = (ast.Call,)
     verdicts = {"2.13": True}
 

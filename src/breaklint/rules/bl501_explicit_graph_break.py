@@ -13,7 +13,7 @@ class ExplicitGraphBreak(Rule):
     name = "explicit-graph-break"
     summary = "torch._dynamo.graph_break() splits the graph on purpose"
     gb_ids = ("GB0025",)
-    fix_availability = None  # it may be deliberate (a split around a custom kernel); a person decides
+    fix_availability = "never"  # it may be deliberate (a split around a custom kernel); a person decides
     node_types = (ast.Call,)
     # 2.13: measured on CPU. 2.11 and 2.15: from shared/CATALOGUE.md.
     verdicts = {"2.11": True, "2.13": True, "2.15": True}

@@ -98,7 +98,8 @@ class UntraceableCall(Rule):
     summary = ("clocks, seeding, NumPy scalar RNG, deepcopy/repr of tensors, data_ptr() comparisons, "
                "torch.jit.isinstance break the graph")
     gb_ids = ("GB0007", "GB0033", "GB0294", "GB4198", "GB0208", "GB0569", "GB0059", "GB5976", "GB0088")
-    fix_availability = "safe"  # torch.jit.isinstance(x, T) -> isinstance(x, T) only
+    fix_availability = "sometimes"
+    fix_applicability = "safe"  # torch.jit.isinstance(x, T) -> isinstance(x, T) only
     node_types = (ast.Call,)
     # 2.13: every sub-pattern measured on CPU (np.random with numpy installed). 2.11 and 2.15 come
     # from shared/CATALOGUE.md for clocks, manual_seed, deepcopy of a tensor, repr and data_ptr.

@@ -17,7 +17,7 @@ class AutogradInCompiled(Rule):
     name = "autograd-in-compiled"
     summary = "loss.backward() / torch.autograd.grad inside traced code breaks the graph"
     gb_ids = ("GB0123", "GB9186", "GB0007")
-    fix_availability = None
+    fix_availability = "never"
     node_types = (ast.Call,)
     verdicts = {"2.13": True}
 

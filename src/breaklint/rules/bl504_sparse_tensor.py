@@ -23,7 +23,7 @@ class SparseTensor(Rule):
     # GB0007 for sparse_coo_tensor, GB0374 "Sparse tensor creation not supported" for
     # sparse_csr_tensor, GB0277 "Attempted to wrap sparse Tensor" for to_sparse() (all on 2.13).
     gb_ids = ("GB0007", "GB0374", "GB0277")
-    fix_availability = None
+    fix_availability = "never"
     node_types = (ast.Call,)
     verdicts = {"2.13": True}
 
