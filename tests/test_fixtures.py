@@ -33,7 +33,7 @@ EXPECT = re.compile(r"#\s*expect:\s*(BL\d{3}(?:\s*,\s*BL\d{3})*)")
 OFF_BY_DEFAULT = {"BL303"}
 # Composites are built so that breaklint's fixes remove their breaks (they are timed fixed vs original).
 COMPOSITES = {"attention_padding.py", "greedy_decoder.py", "moe_router.py", "norm_rescale.py", "varlen_pooling.py"}
-# Rule bugs the fixtures expose, written up in /work/notes/fixture-findings.md. Strict xfail: once the
+# Rule bugs the fixtures expose, each entry with its reason: (kind, fixture) -> why. Strict xfail: once the
 # rule is fixed the test passes, fails as XPASS, and the entry must go. Fixtures are never bent to a bug.
 KNOWN_RULE_BUGS = {
 }

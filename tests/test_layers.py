@@ -10,7 +10,7 @@ from pathlib import Path
 SRC = Path(__file__).resolve().parents[1] / "src"
 PACKAGE = SRC / "breaklint"
 
-# layer -> layers it must never import (DESIGN.md: each layer imports only what lies below it).
+# layer -> layers it must never import (each layer imports only what lies below it: CONTRIBUTING.md).
 FORBIDDEN = {
     "analysis": {"rules", "fix", "lint", "report", "confirm", "cli"},
     "rules": {"lint", "report", "confirm", "cli"},

@@ -80,7 +80,7 @@ class TensorBranch(Rule):
     fix_applicability = "unsafe"
     node_types = (ast.If, ast.While, ast.IfExp, ast.BoolOp, ast.UnaryOp, ast.Assert)
     # 2.13: measured here (tests/test_rule_verdicts + the probes in rules/BL101.md).
-    # 2.11 and 2.15: taken from /work/shared/CATALOGUE.md (GB0170 on both), not re-measured.
+    # 2.11 and 2.15: taken from the team catalogue (GB0170 on both; outside this repository), not re-measured.
     verdicts = {"2.11": True, "2.13": True, "2.15": True}
 
     def check(self, node: ast.AST, ctx) -> None:

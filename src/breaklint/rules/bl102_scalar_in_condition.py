@@ -18,7 +18,7 @@ class ScalarInCondition(Rule):
     fix_availability = "sometimes"
     fix_applicability = "unsafe"
     node_types = (ast.Call,)
-    # 2.13: measured here. 2.11 and 2.15: from /work/shared/CATALOGUE.md (GB0124), not re-measured.
+    # 2.13: measured here. 2.11 and 2.15: from the team catalogue (GB0124; outside this repository), not re-measured.
     verdicts = {"2.11": True, "2.13": True, "2.15": True}
 
     def check(self, node: ast.Call, ctx) -> None:

@@ -54,7 +54,7 @@ class ItemCall(Rule):
     fix_availability = "never"
     node_types = (ast.Call,)
     # 2.13: measured on CPU (y.sum().item(), float/int/bool of a tensor: GB0124 each).
-    # 2.11 and 2.15: from shared/CATALOGUE.md.
+    # 2.11 and 2.15: from the team catalogue (outside this repository).
     verdicts = {"2.11": True, "2.13": True, "2.15": True}
 
     def check(self, node: ast.Call, ctx) -> None:

@@ -16,7 +16,7 @@ class TolistCall(Rule):
     gb_ids = ("GB0033", "GB0109")
     fix_availability = "never"
     node_types = (ast.Call,)
-    # 2.13: measured on CPU, int and float tensors. 2.11 and 2.15: from shared/CATALOGUE.md.
+    # 2.13: measured on CPU, int and float tensors. 2.11 and 2.15: from the team catalogue (outside this repository).
     verdicts = {"2.11": True, "2.13": True, "2.15": True}
 
     def check(self, node: ast.Call, ctx) -> None:

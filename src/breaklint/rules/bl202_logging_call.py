@@ -57,7 +57,7 @@ class LoggingCall(Rule):
     fix_applicability = "safe"
     node_types = (ast.Call,)
     # 2.13: measured on CPU, including logger.debug on a logger whose level disables it (it still
-    # breaks: Dynamo does not look at the level). 2.11 and 2.15: from shared/CATALOGUE.md.
+    # breaks: Dynamo does not look at the level). 2.11 and 2.15: from the team catalogue (outside this repository).
     verdicts = {"2.11": True, "2.13": True, "2.15": True}
 
     def check(self, node: ast.Call, ctx) -> None:

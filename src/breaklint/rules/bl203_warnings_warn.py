@@ -18,7 +18,7 @@ class WarningsWarn(Rule):
     fix_applicability = "safe"
     node_types = (ast.Call,)
     # 2.13: measured on CPU (warnings.warn, `from warnings import warn`, with a category and with
-    # stacklevel). 2.11 and 2.15: from shared/CATALOGUE.md.
+    # stacklevel). 2.11 and 2.15: from the team catalogue (outside this repository).
     verdicts = {"2.11": True, "2.13": True, "2.15": True}
 
     def check(self, node: ast.Call, ctx) -> None:

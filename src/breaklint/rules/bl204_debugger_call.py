@@ -38,7 +38,7 @@ class DebuggerCall(Rule):
     node_types = (ast.Call,)
     # 2.13: measured on CPU for breakpoint() (with PYTHONBREAKPOINT=0), pdb.set_trace() and
     # ipdb.set_trace() (with the debugger stubbed so nothing stops). 2.11 and 2.15: breakpoint()
-    # from shared/CATALOGUE.md.
+    # from the team catalogue (outside this repository).
     verdicts = {"2.11": True, "2.13": True, "2.15": True}
 
     def check(self, node: ast.Call, ctx) -> None:
@@ -111,8 +111,8 @@ def factory():
     os.environ.setdefault("PYTHONBREAKPOINT", "0")  # the eager run must not stop in pdb
     return Net(), (torch.randn(4),)
 """),
-        # Not runnable: the eager run would stop in pdb. tests/rules/test_calls_debugger.py runs it
-        # with the debugger stubbed.
+        # Not runnable: the eager run would stop in pdb. tests/rules/test_calls_truth.py
+        # (test_dynamo_breaks_exactly_on_hits) runs pdb.set_trace() through Dynamo with the debugger stubbed.
         Example("""
 import pdb
 

@@ -27,7 +27,7 @@ class GradModeInForward(Rule):
     fix_availability = "never"
     node_types = (ast.Call,)
     # Dynamo handles grad-mode switches on the versions we measured; off by default there.
-    # 2.13 measured here; 2.11 and 2.15 from the team catalogue (shared/CATALOGUE.md). Older: unmeasured.
+    # 2.13 measured here; 2.11 and 2.15 from the team catalogue (outside this repository). Older: unmeasured.
     verdicts = {"2.11": False, "2.13": False, "2.15": False}
 
     def check(self, node: ast.Call, ctx) -> None:

@@ -15,7 +15,7 @@ class ExplicitGraphBreak(Rule):
     gb_ids = ("GB0025",)
     fix_availability = "never"  # it may be deliberate (a split around a custom kernel); a person decides
     node_types = (ast.Call,)
-    # 2.13: measured on CPU. 2.11 and 2.15: from shared/CATALOGUE.md.
+    # 2.13: measured on CPU. 2.11 and 2.15: from the team catalogue (outside this repository).
     verdicts = {"2.11": True, "2.13": True, "2.15": True}
 
     def check(self, node: ast.Call, ctx) -> None:

@@ -102,7 +102,8 @@ class UntraceableCall(Rule):
     fix_applicability = "safe"  # torch.jit.isinstance(x, T) -> isinstance(x, T) only
     node_types = (ast.Call,)
     # 2.13: every sub-pattern measured on CPU (np.random with numpy installed). 2.11 and 2.15 come
-    # from shared/CATALOGUE.md for clocks, manual_seed, deepcopy of a tensor, repr and data_ptr.
+    # from the team's measured catalogue (kept outside this repository) for clocks, manual_seed,
+    # deepcopy of a tensor, repr and data_ptr.
     # random.random() breaks on 2.13 but not on 2.15 (catalogue): a rule has one verdict per
     # version, so it is left out rather than flagged wrongly for 2.15 users.
     verdicts = {"2.11": True, "2.13": True, "2.15": True}
