@@ -59,3 +59,20 @@ def test_the_file_and_its_memo_die_with_the_lint():
 def test_rules_do_not_write_into_other_objects_dicts():
     offenders = [p.name for p in RULES.glob("*.py") if "__dict__" in p.read_text(encoding="utf-8")]
     assert offenders == []
+
+
+def test_the_analysis_writes_nothing_onto_ast_nodes(monkeypatch):
+    trees = []
+    real_parse = ast.parse
+
+    def keep(*args, **kwargs):
+        tree = real_parse(*args, **kwargs)
+        trees.append(tree)
+        return tree
+
+    monkeypatch.setattr(ast, "parse", keep)
+    lint_source(SOURCE, "m.py", LintSettings(rules=[rule() for rule in all_rules()]))
+    assert trees
+    extra = {name for tree in trees for node in ast.walk(tree) for name in vars(node)
+             if name not in node._fields and name not in node._attributes}
+    assert extra == set()

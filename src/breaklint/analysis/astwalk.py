@@ -7,6 +7,27 @@ hold nodes are computed once, and expression contexts are never visited.
 from __future__ import annotations
 
 import ast
+import weakref
+from typing import Callable, TypeVar
+
+T = TypeVar("T")
+
+# Facts computed once per AST node (a function's nodes, its bindings), kept beside the tree rather
+# than written onto ast objects: keyed weakly, they go when the file's tree goes.
+_NODE_FACTS: dict[str, "weakref.WeakKeyDictionary[ast.AST, object]"] = {}
+
+
+def node_memo(kind: str, node: ast.AST, factory: Callable[[], T]) -> T:
+    """What `factory()` gives for this node, computed once while the node lives."""
+    facts = _NODE_FACTS.get(kind)
+    if facts is None:
+        facts = _NODE_FACTS[kind] = weakref.WeakKeyDictionary()
+    try:
+        return facts[node]
+    except KeyError:
+        value = facts[node] = factory()
+        return value
+
 
 # Fields that never hold a node we want to visit (contexts, identifiers, literals).
 _SKIP_FIELDS = {"ctx", "id", "attr", "name", "arg", "module", "asname", "kind", "type_comment", "level",
@@ -51,15 +72,16 @@ def function_nodes(func: ast.AST) -> list[ast.AST]:
     """Every node of a function's body, closures included, nested classes excluded: the part of a
     function Dynamo traces with it. Computed once per function node: the scope search, the tensor
     inference and rules each read it, and walking cost more than parsing on large trees."""
-    nodes = getattr(func, "_bl_nodes", None)
-    if nodes is None:
-        nodes = []
-        stack = list(func.body)
-        while stack:
-            node = stack.pop()
-            if isinstance(node, ast.ClassDef):
-                continue
-            nodes.append(node)
-            stack.extend(children(node))
-        func._bl_nodes = nodes
+    return node_memo("function nodes", func, lambda: _function_nodes(func))
+
+
+def _function_nodes(func: ast.AST) -> list[ast.AST]:
+    nodes = []
+    stack = list(func.body)
+    while stack:
+        node = stack.pop()
+        if isinstance(node, ast.ClassDef):
+            continue
+        nodes.append(node)
+        stack.extend(children(node))
     return nodes

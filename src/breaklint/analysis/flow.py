@@ -13,7 +13,7 @@ from __future__ import annotations
 import ast
 from typing import Optional
 
-from .astwalk import function_nodes
+from .astwalk import function_nodes, node_memo
 
 Position = tuple[int, int]
 
@@ -151,7 +151,4 @@ def _index_blocks(body: list, block_of: dict[int, tuple[list, int]]) -> None:
 
 def bindings_of(func: ast.AST) -> Bindings:
     """One Bindings per function node, shared by the tensor inference and the rules."""
-    found = getattr(func, "_bl_bindings", None)
-    if found is None:
-        found = func._bl_bindings = Bindings(func)
-    return found
+    return node_memo("bindings", func, lambda: Bindings(func))
