@@ -86,3 +86,11 @@ def test_facts_line_reads_the_class():
 
     assert facts_line(Probe) == ("**Registry ids:** GB0001 · **Fix:** always available, safe · "
                                  "**Torch:** breaks on torch 2.9, 2.11; no break on torch 2.15")
+
+
+def test_every_page_has_a_rule_and_every_rule_module_is_registered():
+    pages = {name[:-3] for name in os.listdir(os.path.join(ROOT, "rules")) if re.fullmatch(r"BL\d{3}\.md", name)}
+    package = os.path.join(ROOT, "src", "breaklint", "rules")
+    modules = {name[:5].upper() for name in os.listdir(package) if re.fullmatch(r"bl\d{3}_\w+\.py", name)}
+    codes = {rule.code for rule in RULES}
+    assert pages == codes == modules

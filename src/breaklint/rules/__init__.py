@@ -1,46 +1,31 @@
-"""The rule registry. Add a rule by importing its class here; order is by code."""
+"""The rule registry: the Rule class of every rules/blNNN_*.py module, found by file name, so that
+adding a rule needs no edit here. all_rules() orders them by code."""
 from __future__ import annotations
 
-from .base import Example, Rule, parse_version
-from .bl101_tensor_branch import TensorBranch
-from .bl102_scalar_in_condition import ScalarInCondition
-from .bl103_item_call import ItemCall
-from .bl104_tolist_call import TolistCall
-from .bl105_tensor_as_int import TensorAsInt
-from .bl201_print import PrintInCompiledCode
-from .bl202_logging_call import LoggingCall
-from .bl203_warnings_warn import WarningsWarn
-from .bl204_debugger_call import DebuggerCall
-from .bl301_module_in_forward import ModuleInForward
-from .bl302_parameter_in_forward import ParameterInForward
-from .bl303_grad_mode_in_forward import GradModeInForward
-from .bl401_dynamic_shape_op import DynamicShapeOp
-from .bl402_one_hot_without_num_classes import OneHotWithoutNumClasses
-from .bl501_explicit_graph_break import ExplicitGraphBreak
-from .bl502_untraceable_call import UntraceableCall
-from .bl503_autograd_in_compiled import AutogradInCompiled
-from .bl504_sparse_tensor import SparseTensor
+import importlib
+import pkgutil
+import re
 
-_RULES: list[type[Rule]] = [
-    TensorBranch,
-    ScalarInCondition,
-    ItemCall,
-    TolistCall,
-    TensorAsInt,
-    PrintInCompiledCode,
-    LoggingCall,
-    WarningsWarn,
-    DebuggerCall,
-    ModuleInForward,
-    ParameterInForward,
-    GradModeInForward,
-    DynamicShapeOp,
-    OneHotWithoutNumClasses,
-    ExplicitGraphBreak,
-    UntraceableCall,
-    AutogradInCompiled,
-    SparseTensor,
-]
+from .base import Example, Rule, parse_version
+
+_RULE_MODULE = re.compile(r"bl\d{3}_\w+")
+
+
+def _discover() -> list[type[Rule]]:
+    found = []
+    for info in sorted(pkgutil.iter_modules(__path__), key=lambda i: i.name):
+        if not _RULE_MODULE.fullmatch(info.name):
+            continue
+        module = importlib.import_module(f"{__name__}.{info.name}")
+        rules = [value for value in vars(module).values()
+                 if isinstance(value, type) and issubclass(value, Rule) and value.__module__ == module.__name__]
+        if len(rules) != 1 or rules[0].code.lower() != info.name[:5]:
+            raise ImportError(f"rules/{info.name}.py must define one Rule, with code {info.name[:5].upper()}")
+        found.append(rules[0])
+    return found
+
+
+_RULES: list[type[Rule]] = _discover()
 
 
 def all_rules() -> list[type[Rule]]:
