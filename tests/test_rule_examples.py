@@ -35,6 +35,9 @@ def test_invalid_example_is_flagged_and_fixes_hold(rule, index, example):
     settings = _settings(rule)
     findings, _ = lint_source(example.code, "example.py", settings)
     assert any(f.code == rule.code for f in findings), f"{rule.code} misses its INVALID example {index}"
+    if example.at:
+        found = sorted((f.row, f.col) for f in findings if f.code == rule.code)
+        assert found == sorted(example.at), f"{rule.code} INVALID example {index}: findings at {found}"
     outcome = fix_source(example.code, "example.py", settings, unsafe=True)
     assert outcome.error is None, outcome.error
     ast.parse(outcome.source)

@@ -31,6 +31,9 @@ class Example:
     runnable: bool = True
     # For INVALID examples with a fix: the expected source after `--fix --unsafe-fixes`.
     fixed: Optional[str] = None
+    # For INVALID examples, Fixit-style: (row, column) of every finding the rule must report, rows
+    # counted in `code` from 1 and columns from 1, as reported. The count is pinned with them.
+    at: tuple[tuple[int, int], ...] = ()
 
 
 class Rule:
