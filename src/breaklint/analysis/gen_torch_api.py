@@ -139,20 +139,23 @@ RANDOM_NAMES = {
     "manual_seed", "multinomial", "normal", "poisson", "rand", "rand_like", "randint",
     "randint_like", "randn", "randn_like", "random", "randperm", "rrelu", "seed", "uniform"
 }
-# Calls whose result is a bool tensor (any dtype in): a condition made of them needs no `.bool()`.
-# `any` and `all` only without a dim (fix/branch.py checks).
-BOOL_RESULT = {
-    "all", "any", "bool", "eq", "ge", "greater", "greater_equal", "gt", "isclose", "isfinite",
-    "isinf", "isnan", "isneginf", "isposinf", "isreal", "le", "less", "less_equal",
-    "logical_and", "logical_not", "logical_or", "logical_xor", "lt", "ne", "not_equal",
-    "signbit"
+# Elementwise ops (of one tensor, or of two that broadcast) whose result is a bool tensor: an index
+# made of them is a boolean mask (rules/bl401). `isclose` and `isreal` are bool too but were never in
+# the mask list; they stay out so that BL401's findings do not move.
+BOOL_ELEMENTWISE = {
+    "bool", "eq", "ge", "greater", "greater_equal", "gt", "isfinite", "isinf", "isnan", "isneginf",
+    "isposinf", "le", "less", "less_equal", "logical_and", "logical_not", "logical_or",
+    "logical_xor", "lt", "ne", "not_equal", "signbit"
 }
 # Elementwise ops of one tensor and no other argument that give a bool tensor of the same shape
-# (fix/cond.py proves a torch.cond branch's dtype with them). A subset of BOOL_RESULT: the rest of
-# BOOL_RESULT are reductions, comparisons of two operands or casts, which cond.py judges apart.
+# (fix/cond.py proves a torch.cond branch's dtype with them). A subset of BOOL_ELEMENTWISE: the
+# others take two operands or are casts, which cond.py judges apart.
 BOOL_UNARY = {
     "isfinite", "isinf", "isnan", "isneginf", "isposinf", "logical_not", "signbit"
 }
+# Calls whose result is a bool tensor (any dtype in): a condition made of them needs no `.bool()`
+# (fix/branch.py). `any` and `all` only without a dim (fix/branch.py checks).
+BOOL_RESULT = BOOL_ELEMENTWISE | {"all", "any", "isclose", "isreal"}
 # Elementwise ops that keep the input dtype and shape.
 SAME_DTYPE = {
     "abs", "ceil", "clamp", "clamp_max", "clamp_min", "clip", "clone", "floor", "nan_to_num",
@@ -264,6 +267,7 @@ def _check_curated(torch) -> list[str]:
         for name in sorted(set(globals()[label]) - tensor - NOT_IN_THIS_TORCH - {"training"}):  # Module.training, read off self
             problems.append(f"{label}: {name} is not a Tensor attribute")
     missing("BOOL_RESULT", BOOL_RESULT)
+    missing("BOOL_ELEMENTWISE", BOOL_ELEMENTWISE)
     missing("RANDOM_NAMES", RANDOM_NAMES - {"uniform", "exponential", "geometric", "log_normal", "cauchy",
                                             "random", "seed"})  # in-place Tensor methods: `uniform_`
     dotted("NON_TENSOR_TORCH_FUNCS", NON_TENSOR_TORCH_FUNCS)
@@ -291,8 +295,16 @@ def _check_curated(torch) -> list[str]:
 
     for name in sorted(BOOL_UNARY):
         expect("BOOL_UNARY", name, call("BOOL_UNARY", name, x), torch.bool)
-    for name in sorted(BOOL_UNARY - BOOL_RESULT):
-        problems.append(f"BOOL_UNARY: {name} is missing from BOOL_RESULT")
+    for name in sorted(BOOL_ELEMENTWISE - BOOL_UNARY):
+        fn = _resolve(torch, name)
+        try:
+            got = fn(x) if name == "bool" else fn(x, x)
+        except Exception as exc:  # noqa: BLE001 - reported, not raised
+            problems.append(f"BOOL_ELEMENTWISE: {name} cannot be called on two (2, 3) tensors ({exc})")
+        else:
+            expect("BOOL_ELEMENTWISE", name, got, torch.bool)
+    for name in sorted(BOOL_UNARY - BOOL_ELEMENTWISE):
+        problems.append(f"BOOL_UNARY: {name} is missing from BOOL_ELEMENTWISE")
     for name in sorted(COMPARE_METHODS):
         expect("COMPARE_METHODS", name, call("COMPARE_METHODS", name, x, x), torch.bool)
     for name in sorted(SAME_DTYPE):

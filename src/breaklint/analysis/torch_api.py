@@ -227,18 +227,26 @@ RANDOM_NAMES = frozenset({
     "manual_seed", "multinomial", "normal", "poisson", "rand", "rand_like", "randint",
     "randint_like", "randn", "randn_like", "random", "randperm", "rrelu", "seed", "uniform",
 })
-# Calls whose result is a bool tensor (any dtype in): a condition made of them needs no `.bool()`.
-# `any` and `all` only without a dim (fix/branch.py checks).
+# Elementwise ops (of one tensor, or of two that broadcast) whose result is a bool tensor: an index
+# made of them is a boolean mask (rules/bl401). `isclose` and `isreal` are bool too but were never in
+# the mask list; they stay out so that BL401's findings do not move.
+BOOL_ELEMENTWISE = frozenset({
+    "bool", "eq", "ge", "greater", "greater_equal", "gt", "isfinite", "isinf", "isnan", "isneginf",
+    "isposinf", "le", "less", "less_equal", "logical_and", "logical_not", "logical_or",
+    "logical_xor", "lt", "ne", "not_equal", "signbit",
+})
+# Elementwise ops of one tensor and no other argument that give a bool tensor of the same shape
+# (fix/cond.py proves a torch.cond branch's dtype with them). A subset of BOOL_ELEMENTWISE: the
+# others take two operands or are casts, which cond.py judges apart.
+BOOL_UNARY = frozenset({
+    "isfinite", "isinf", "isnan", "isneginf", "isposinf", "logical_not", "signbit",
+})
+# Calls whose result is a bool tensor (any dtype in): a condition made of them needs no `.bool()`
+# (fix/branch.py). `any` and `all` only without a dim (fix/branch.py checks).
 BOOL_RESULT = frozenset({
     "all", "any", "bool", "eq", "ge", "greater", "greater_equal", "gt", "isclose", "isfinite",
     "isinf", "isnan", "isneginf", "isposinf", "isreal", "le", "less", "less_equal", "logical_and",
     "logical_not", "logical_or", "logical_xor", "lt", "ne", "not_equal", "signbit",
-})
-# Elementwise ops of one tensor and no other argument that give a bool tensor of the same shape
-# (fix/cond.py proves a torch.cond branch's dtype with them). A subset of BOOL_RESULT: the rest of
-# BOOL_RESULT are reductions, comparisons of two operands or casts, which cond.py judges apart.
-BOOL_UNARY = frozenset({
-    "isfinite", "isinf", "isnan", "isneginf", "isposinf", "logical_not", "signbit",
 })
 # Elementwise ops that keep the input dtype and shape.
 SAME_DTYPE = frozenset({

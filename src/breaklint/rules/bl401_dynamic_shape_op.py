@@ -13,6 +13,7 @@ from typing import Optional
 
 from ..analysis.astwalk import function_nodes
 from ..analysis.flow import bindings_of, function_arguments as _arguments
+from ..analysis.torch_api import BOOL_ELEMENTWISE as MASK_METHODS  # an index made of these is a mask
 from ..model import Fix
 from .base import Example, Rule
 
@@ -40,9 +41,6 @@ STATIC_FORM = {
     "mask": "masked_fill / three-argument torch.where",
     "nms": "a fixed number of boxes (top-k scores, then a padded NMS), or run NMS after the compiled region",
 }
-MASK_METHODS = {"bool", "isnan", "isinf", "isfinite", "isneginf", "isposinf", "logical_not", "logical_and",
-                "logical_or", "logical_xor", "eq", "ne", "gt", "lt", "ge", "le", "greater", "less",
-                "greater_equal", "less_equal", "not_equal", "signbit"}
 MASK_FUNCTIONS = {"torch." + m for m in MASK_METHODS - {"bool"}} | {"torch.isin"}
 
 
