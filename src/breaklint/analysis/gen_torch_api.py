@@ -199,7 +199,7 @@ _CHECK_ARGS = {"clamp": {"min": 0.0}, "clip": {"min": 0.0}, "clamp_min": {"min":
 
 
 def curated_names() -> list[str]:
-    """The curated constants of this file, in order, with the comment lines above each."""
+    """The names of the curated constants of this file, in order."""
     with open(os.path.abspath(__file__), encoding="utf-8") as handle:
         source = handle.read()
     start, end = source.index("# ---- curated facts"), source.index("# ---- end of the curated facts")
