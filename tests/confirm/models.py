@@ -1,4 +1,6 @@
 """Tiny models whose break lines are marked with `# BREAK:<name>`; tests look the lines up."""
+import logging
+
 import torch
 from torch import nn
 
@@ -83,3 +85,19 @@ class Branchy(nn.Module):
         if x.sum() > 0:  # BREAK:branch
             x = x * scale
         return self.b(x)
+
+
+_log = logging.getLogger("breaklint.tests.models")
+
+
+class LoggingNet(nn.Module):
+    """One line, two breaks: .tolist() and the logger call (Dynamo reports the latter inside logging)."""
+
+    def __init__(self):
+        super().__init__()
+        self.a = nn.Linear(4, 4)
+
+    def forward(self, x):
+        x = self.a(x)
+        _log.debug("activations %s", x.tolist())  # BREAK:logging
+        return x.relu()

@@ -1,5 +1,6 @@
 """Parsing recorded graph_breaks messages (torch 2.13 text); no torch needed."""
 from breaklint.confirm.breaklog import UserCode, merge_breaks, parse_record, to_graph_break
+from breaklint.confirm.observation import StackFrame
 from breaklint.confirm.registry import Registry
 
 LOOP_SKIP = """Graph break in user code at /u/model.py:18
@@ -111,3 +112,26 @@ def test_installed_registry_loads_when_torch_present():
     reg = load_registry()
     assert len(reg) > 400
     assert reg.resolve("Data-dependent branching").gb_id == "GB0170"
+
+
+def test_installed_packages_are_dependencies_unless_they_are_the_target():
+    user = UserCode(library_roots=["/site/torch"])
+    assert user.is_user("/home/me/proj/model.py")
+    assert not user.is_user("/venv/lib/python3.11/site-packages/transformers/models/bert.py")
+    target = UserCode(library_roots=["/site/torch"], user_roots=["/venv/lib/python3.11/site-packages/transformers"])
+    assert target.is_user("/venv/lib/python3.11/site-packages/transformers/models/bert.py")
+    assert not target.is_user("/venv/lib/python3.11/site-packages/timm/models/vit.py")
+
+
+def test_a_break_inside_an_installed_library_moves_to_the_users_call_and_keeps_the_library_frame():
+    rec = parse_record(INSIDE_TORCH)
+    user = UserCode(library_roots=["/site/torch"])
+    lib = StackFrame("/venv/lib/python3.11/site-packages/somelib/x.py", 3, "helper")
+    b = to_graph_break(rec, REGISTRY, user, exc_stack=[StackFrame("/u/model.py", 119, "forward"), lib])
+    assert (b.file, b.line) == ("/u/model.py", 119) and b.library_frame == "/site/torch/nn/init.py:114"
+    assert b.where_note() == " (in a library called from here)"
+    # Two records of two reasons at one line are one site.
+    other = to_graph_break(parse_record(DUPLICATE), REGISTRY, user)
+    other.file, other.line = "/u/model.py", 119
+    [site] = merge_breaks([b, other])
+    assert site.hits == 2 and site.also == ["Dynamic shape operator"]

@@ -146,9 +146,10 @@ def parse_record(message: str) -> ParsedRecord | None:
 
 
 class UserCode:
-    """Decides which files are the user's: everything except torch, breaklint and the stdlib."""
+    """Decides which files are the user's: not torch, not breaklint, not the stdlib, not another
+    installed package, unless it is (part of) the target itself (`user_roots`)."""
 
-    def __init__(self, library_roots: list[str] | None = None):
+    def __init__(self, library_roots: list[str] | None = None, user_roots: list[str] | None = None):
         roots = list(library_roots or [])
         if not library_roots:
             import importlib.util
@@ -158,18 +159,41 @@ class UserCode:
                 if spec and spec.submodule_search_locations:
                     roots.extend(spec.submodule_search_locations)
         self.library_roots = [os.path.realpath(r) + os.sep for r in roots]
+        # A package directory covers everything under it; a single module (x.py) only itself.
+        self.user_roots = [os.path.realpath(r) + ("" if r.endswith(".py") else os.sep) for r in (user_roots or [])]
         paths = sysconfig.get_paths()
         self.stdlib = [os.path.realpath(paths[k]) + os.sep for k in ("stdlib", "platstdlib") if k in paths]
         self.site = [os.path.realpath(paths[k]) + os.sep for k in ("purelib", "platlib") if k in paths]
+
+    @classmethod
+    def for_objects(cls, *objects) -> "UserCode":
+        """The user's code when a model is handed over in process: its class's top-level package
+        counts as the user's even when installed (a transformers model observed on its own)."""
+        import sys
+
+        roots = []
+        for obj in objects:
+            name = getattr(type(obj), "__module__", "") or ""
+            if getattr(obj, "__module__", None) and callable(obj) and not hasattr(type(obj), "forward"):
+                name = obj.__module__  # a plain function: its own module
+            top = sys.modules.get(name.split(".")[0]) if name else None
+            if top is None or name.split(".")[0] in ("torch", "builtins"):
+                continue
+            paths = list(getattr(top, "__path__", []) or []) or [getattr(top, "__file__", None)]
+            roots.extend(p for p in paths if p)
+        return cls(user_roots=roots)
 
     def is_user(self, path: str) -> bool:
         if not path or path.startswith("<"):
             return False
         real = os.path.realpath(path)
+        if any(real == r or (r.endswith(os.sep) and real.startswith(r)) for r in self.user_roots):
+            return True
         if any(real.startswith(r) for r in self.library_roots):
             return False
-        in_site = any(real.startswith(s) for s in self.site) or "site-packages" in real or "dist-packages" in real
-        if not in_site and any(real.startswith(s) for s in self.stdlib):
+        if any(real.startswith(s) for s in self.site) or "site-packages" in real or "dist-packages" in real:
+            return False  # an installed dependency (stdlib's own site-packages included)
+        if any(real.startswith(s) for s in self.stdlib):
             return False
         return True
 
@@ -186,12 +210,15 @@ def to_graph_break(rec: ParsedRecord, registry: Registry, user: UserCode,
     file, line, func = rec.reported_file, rec.reported_line, ""
     if stack and (stack[-1].file, stack[-1].line) == (file, line):
         func = stack[-1].function
+    library = None
     if not user.is_user(file):
-        # Dynamo names the innermost traced frame, which may be torch's own code: walk out to the user's.
-        for frame in reversed(stack):
-            if user.is_user(frame.file):
-                file, line, func = frame.file, frame.line, frame.function
-                break
+        # Dynamo names the innermost traced frame, which may be a library's (torch, logging, an
+        # installed package): the site to fix is the innermost frame of the user's own code.
+        library = f"{file}:{line}"
+        innermost = next((f for f in reversed(stack) if user.is_user(f.file)), None) or next(
+            (f for f in reversed(rec.stack) if user.is_user(f.file)), None)
+        if innermost is not None:
+            file, line, func = innermost.file, innermost.line, innermost.function
     return GraphBreak(
         file=file,
         line=line,
@@ -205,11 +232,14 @@ def to_graph_break(rec: ParsedRecord, registry: Registry, user: UserCode,
         reported_at=f"{rec.reported_file}:{rec.reported_line}",
         hints=list(rec.hints) or (list(entry.hints) if entry else []),
         user_stack=[f for f in stack if user.is_user(f.file)],
+        library_frame=library,
+        in_user_code=user.is_user(file),
     )
 
 
 def merge_breaks(breaks: list[GraphBreak]) -> list[GraphBreak]:
-    """One entry per (file, line, gb_type); a later record can only add a frame skip."""
+    """One entry per site (file, line): records of the same break, or of two breaks that one line
+    causes (a library it calls breaks twice), count once; the other reasons are kept in `also`."""
     merged: dict[tuple, GraphBreak] = {}
     for b in breaks:
         seen = merged.get(b.key())
@@ -217,8 +247,12 @@ def merge_breaks(breaks: list[GraphBreak]) -> list[GraphBreak]:
             merged[b.key()] = b
             continue
         seen.hits += 1
+        if b.gb_type != seen.gb_type and b.gb_type not in seen.also:
+            seen.also.append(b.gb_type)
         if b.frame_skipped and not seen.frame_skipped:
             seen.frame_skipped, seen.skip_gb_type, seen.skip_gb_id = True, b.skip_gb_type, b.skip_gb_id
         if not seen.user_stack and b.user_stack:
             seen.user_stack = b.user_stack
+        if seen.library_frame is None and b.library_frame is not None and b.gb_type == seen.gb_type:
+            seen.library_frame = b.library_frame
     return list(merged.values())

@@ -26,13 +26,20 @@ class GraphBreak:
     hints: list[str] = field(default_factory=list)
     hits: int = 1  # how many log records named this same break
     user_stack: list[StackFrame] = field(default_factory=list)
+    library_frame: str | None = None  # FILE:LINE inside a dependency when the break happened there
+    in_user_code: bool = True  # False: no frame of the user's code on the stack at all
+    also: list[str] = field(default_factory=list)  # other gb_types of breaks at this same site
 
     @property
     def location(self) -> str:
         return f"{self.file}:{self.line}"
 
     def key(self) -> tuple:
-        return (self.file, self.line, self.gb_type)
+        """A site: one line of the user's code, however many records or reasons it produced."""
+        return (self.file, self.line)
+
+    def where_note(self) -> str:
+        return " (in a library called from here)" if self.library_frame and self.in_user_code else ""
 
 
 @dataclass
@@ -56,7 +63,14 @@ class Observation:
 
     @property
     def break_count(self) -> int:
+        """Break sites: one per line of user code, however many records Dynamo logged there."""
         return len(self.breaks)
+
+    def __repr__(self) -> str:
+        # Short: pytest prints locals of a failing test, and the full stacks would drown the lines
+        # that matter (api.assert_graph_breaks).
+        return (f"Observation({self.break_count} break site(s), {self.graphs} graph(s), "
+                f"{len(self.skipped_frames)} frame(s) skipped, torch {self.torch_version})")
 
     def to_dict(self) -> dict:
         return asdict(self)

@@ -65,6 +65,25 @@ def capture_graph_break_records():
             log.disabled = disabled
 
 
+@contextlib.contextmanager
+def _quiet_structured_trace():
+    """torch.__trace (structured trace) emits one DEBUG record per compile step whenever it has a
+    handler, and pytest gives it some: a failed test then shows hundreds of empty DEBUG lines. Keep
+    it quiet unless the user asked for a trace (TORCH_TRACE)."""
+    import os
+
+    log = logging.getLogger("torch.__trace")
+    if os.environ.get("TORCH_TRACE"):
+        yield
+        return
+    disabled = log.disabled
+    log.disabled = True
+    try:
+        yield
+    finally:
+        log.disabled = disabled
+
+
 class _CountingBackend:
     """backend="eager" that also counts graphs and the ops in each."""
 
@@ -151,19 +170,20 @@ def build_observation(records, ops_per_graph, skipped_frames, torch_version, use
     )
 
 
-def observe(model, args=(), kwargs=None, *, run_eager_first: bool = True) -> Observation:
-    """Observe graphs, breaks and skipped frames of `model(*args, **kwargs)` under Dynamo."""
+def observe(model, args=(), kwargs=None, *, run_eager_first: bool = True, user: UserCode | None = None) -> Observation:
+    """Observe graphs, breaks and skipped frames of `model(*args, **kwargs)` under Dynamo.
+    `user`: which files are the user's (default: all but dependencies, plus the model's own package)."""
     import torch
 
     kwargs = dict(kwargs or {})
     args = tuple(args) if isinstance(args, (list, tuple)) else (args,)
     if run_eager_first:
         model(*args, **kwargs)  # fail here, not inside Dynamo, if the model itself is broken
-    user = UserCode()
+    user = user or UserCode.for_objects(model)
     backend = _CountingBackend()
     reset_dynamo()
     try:
-        with capture_graph_break_records() as collector:
+        with capture_graph_break_records() as collector, _quiet_structured_trace():
             compiled = torch.compile(model, backend=backend, fullgraph=False)
             compiled(*args, **kwargs)
         skipped = _skipped_frames(user)
