@@ -39,6 +39,7 @@ class JoinedBreak:
 class Join:
     confirmed: list[JoinedBreak] = field(default_factory=list)
     missed: list[JoinedBreak] = field(default_factory=list)
+    outside: list[JoinedBreak] = field(default_factory=list)  # no frame of the user's code on the stack
     not_breaking: list[FindingRef] = field(default_factory=list)  # traced by Dynamo, no break there
     not_traced: list[FindingRef] = field(default_factory=list)  # never executed by this target
 
@@ -46,6 +47,7 @@ class Join:
         return {
             "confirmed": [{"break": asdict(j.brk), "findings": [asdict(f) for f in j.findings]} for j in self.confirmed],
             "missed": [{"break": asdict(j.brk)} for j in self.missed],
+            "outside_user_code": [{"break": asdict(j.brk)} for j in self.outside],
             "not_breaking": [asdict(f) for f in self.not_breaking],
             "not_traced": [asdict(f) for f in self.not_traced],
         }
@@ -69,6 +71,8 @@ def join(obs: Observation, findings: list[FindingRef], executed: dict[str, list[
         if matched:
             used.update(matched)
             result.confirmed.append(JoinedBreak("confirmed", b, [findings[i] for i in matched]))
+        elif not b.in_user_code:
+            result.outside.append(JoinedBreak("outside", b))  # no line of the user's to flag
         else:
             result.missed.append(JoinedBreak("missed", b))
     for i, f in enumerate(findings):

@@ -29,6 +29,7 @@ class GraphBreak:
     library_frame: str | None = None  # FILE:LINE inside a dependency when the break happened there
     in_user_code: bool = True  # False: no frame of the user's code on the stack at all
     also: list[str] = field(default_factory=list)  # other gb_types of breaks at this same site
+    fixed_line: int | None = None  # after fixing: the line in the fixed text (`line` is the user's)
 
     @property
     def location(self) -> str:

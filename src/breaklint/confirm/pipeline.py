@@ -29,6 +29,7 @@ class ConfirmOptions:
     min_seconds: float = 0.3
     config_file: str | None = None
     keep_workdir: bool = False
+    max_culprit_steps: int = 12  # fixes (file, rule) tried one at a time when outputs differ
     env: dict = field(default_factory=dict)  # e.g. CUDA_VISIBLE_DEVICES for one-target-per-GPU
 
 
@@ -61,6 +62,14 @@ class TargetReport:
     written: list[str] = field(default_factory=list)
     static_error: str | None = None
     max_breaks: int = 0
+    unsafe_fixes: bool = False
+    write: bool = False
+    modules: dict = field(default_factory=dict)  # "before"/"after": the user's modules and the files they ran from
+    fixable: int = 0  # findings with a fix this run may apply
+    fix_errors: list[str] = field(default_factory=list)  # fixes that could not be applied, and why
+    environment_error: str | None = None  # e.g. libcst missing: no fix can be checked
+    culprit: dict | None = None  # the first fix that changed the outputs, and how the others fare
+    findings: list = field(default_factory=list, repr=False)  # check's findings (FindingRef) for these files
 
     # ---- verdicts -------------------------------------------------------------------------
     @property
@@ -86,8 +95,16 @@ class TargetReport:
             out.append(f"{self.remaining_breaks} graph break(s) remain (--max-breaks {self.max_breaks})")
         if self.joined and self.joined.missed:
             out.append(f"{len(self.joined.missed)} break(s) missed by the static rules")
+        if self.environment_error:
+            out.append(f"environment: {self.environment_error}")
+        elif self.fixable and not self.fixes_applied and self.loaded:
+            why = f": {self.fix_errors[0]}" if self.fix_errors else ""
+            out.append(f"{self.fixable} finding(s) have a fix but none could be applied{why}")
         if self.outputs_equal is False:
-            out.append("a fix changed the model's outputs")
+            if self.culprit:
+                out.append(f"fix {self.culprit['code']} at {self.culprit['where']} changed the model's outputs")
+            else:
+                out.append("a fix changed the model's outputs")
         if self.bench_failure:
             out.append(self.bench_failure.one_line())
         return out
@@ -132,7 +149,19 @@ class TargetReport:
             "written": self.written,
             "static_error": self.static_error,
             "max_breaks": self.max_breaks,
+            "fixable": self.fixable,
+            "fix_errors": self.fix_errors,
+            "environment_error": self.environment_error,
+            "culprit": self.culprit,
+            "modules": self.modules,
+            "next_steps": self.next_steps(),
         }
+
+    # ---- what the user can do next ------------------------------------------------------------
+    def next_steps(self) -> list[str]:
+        from .advice import next_steps
+
+        return next_steps(self)
 
 
 def involved_files(before: Observation, executed: dict[str, list[int]], module_file: str) -> list[str]:
@@ -145,19 +174,21 @@ def involved_files(before: Observation, executed: dict[str, list[int]], module_f
     return sorted(f for f in files if f and os.path.isfile(f) and f.endswith(".py"))
 
 
-def unshadow(obs: Observation, shadow_root: str, user_root: str) -> Observation:
-    """Name the user's files instead of their shadow copies (line numbers stay those of the fixed text)."""
-    prefix = os.path.realpath(shadow_root) + os.sep
+def unshadow(obs: Observation, shadow) -> Observation:
+    """Name the user's files, at the user's lines, instead of the fixed copies' (the line in the
+    fixed text stays in `fixed_line`)."""
 
     def back(path: str | None) -> str | None:
-        if path and os.path.realpath(path).startswith(prefix):
-            return os.path.join(user_root, os.path.realpath(path)[len(prefix):])
-        return path
+        return shadow.original(path) if path else path
 
     for b in obs.breaks:
-        b.file = back(b.file)
-        b.reported_at = (back(b.reported_at.rsplit(":", 1)[0]) + ":" + b.reported_at.rsplit(":", 1)[1]
-                         if ":" in b.reported_at else b.reported_at)
+        original = back(b.file)
+        fixed = shadow.fixed(original) if original != b.file else None
+        if fixed is not None:
+            b.fixed_line, b.line = b.line, fixed.original_line(b.line)
+        b.file = original
+        where, _, line = b.reported_at.rpartition(":")
+        b.reported_at = f"{back(where)}:{line}" if where else b.reported_at
         for fr in b.user_stack:
             fr.file = back(fr.file)
     for sf in obs.skipped_frames:
@@ -165,16 +196,23 @@ def unshadow(obs: Observation, shadow_root: str, user_root: str) -> Observation:
     return obs
 
 
-def static_findings(files: list[str], root: str, config_file: str | None) -> list[FindingRef]:
+def load_check_settings(start: str, config_file: str | None):
+    """The settings `check` would load for these files; (settings, error message or None)."""
     from ..lint.config import Settings, load_settings
-    from ..lint.runner import check_paths
 
     try:
-        settings = load_settings(root, config_file)
-    except Exception:  # noqa: BLE001  a broken config must not stop the dynamic check
-        settings = Settings()
-    result = check_paths(files, settings, use_cache=False)
-    return [FindingRef.from_finding(f) for f in result.findings]
+        return load_settings(start, config_file), None
+    except Exception as exc:  # noqa: BLE001  a broken config must not stop the dynamic check
+        return Settings(), f"configuration not loaded ({exc}); default settings used"
+
+
+def environment_problem() -> str | None:
+    """What keeps fixes from being checked at all: say so, instead of blaming the user's code."""
+    import importlib.util
+
+    if importlib.util.find_spec("libcst") is None:
+        return "libcst is not importable, so no fix can be checked and none is applied (pip install libcst)"
+    return None
 
 
 def _failure(r: PhaseResult, fixed: bool = False) -> Failure:
@@ -182,7 +220,7 @@ def _failure(r: PhaseResult, fixed: bool = False) -> Failure:
 
 
 def confirm_target(raw: str, opts: ConfirmOptions, log=lambda msg: None) -> TargetReport:
-    report = TargetReport(target=raw, max_breaks=opts.max_breaks)
+    report = TargetReport(target=raw, max_breaks=opts.max_breaks, unsafe_fixes=opts.unsafe_fixes, write=opts.write)
     cwd = os.getcwd()
     try:
         spec = parse_target(raw, cwd)
@@ -199,68 +237,94 @@ def confirm_target(raw: str, opts: ConfirmOptions, log=lambda msg: None) -> Targ
 
 
 def _confirm(report: TargetReport, spec, opts: ConfirmOptions, work: str, cwd: str, log) -> None:
+    from ..lint.runner import check_paths
+    from .culprit import find_culprit
+    from .shadow import make_shadow, write_back
+
     artifacts = os.path.join(work, "reference.pt")
     base = {"target": spec.raw, "cwd": cwd, "device": opts.device, "rtol": opts.rtol, "atol": opts.atol,
             "artifacts": artifacts, "min_runs": opts.min_runs, "min_seconds": opts.min_seconds}
 
+    def run(request: dict):
+        return run_worker({**base, **request}, opts.timeout, work, opts.env)
+
     log(f"{spec.raw}: observing the original")
-    r = run_worker({**base, "action": "observe", "save_artifacts": True}, opts.timeout, work, opts.env)
+    r = run({"action": "observe", "save_artifacts": True})
     if not r.ok:
         report.failure = _failure(r)
         return
     report.info = r.data["info"]
     report.before = Observation.from_dict(r.data["observation"])
+    report.modules["before"] = r.data.get("modules", [])
     executed = r.data["executed_lines"]
-    module_file, root = report.info["module_file"], report.info["module_root"]
+    module_file = report.info["module_file"]
 
     files = involved_files(report.before, executed, module_file)
+    settings, report.static_error = load_check_settings(os.path.dirname(module_file) or cwd, opts.config_file)
     try:
-        findings = static_findings(files, root, opts.config_file)
+        result = check_paths(files, settings, use_cache=False)
     except Exception as exc:  # noqa: BLE001
         report.static_error = f"{type(exc).__name__}: {exc}"
-        findings = []
+        result = None
+    findings = [FindingRef.from_finding(f) for f in result.findings] if result else []
+    report.findings = findings
     report.joined = join(report.before, findings, executed)
+    report.fixable = sum(1 for f in findings if f.fixable == "safe" or (f.fixable and opts.unsafe_fixes))
+    report.environment_error = environment_problem() if report.fixable else None
+    if result is None or report.environment_error:
+        if opts.bench:
+            _bench(report, base, opts, work, run, None, log)
+        return
 
-    shadow_root = os.path.join(work, "shadow")
-    top = None if spec.is_file else spec.module.split(".")[0]
-    from .shadow import make_shadow, write_back
-
-    fix_targets = sorted({f.path for f in findings if f.fixable})
-    shadow = make_shadow(root, fix_targets, shadow_root, opts.unsafe_fixes, top=top)
+    cover = sorted({b.file for b in report.before.breaks} | {module_file})
+    shadow = make_shadow(os.path.join(work, "shadow"), report.modules["before"], cover, result, settings,
+                         opts.unsafe_fixes)
     report.fixes_applied = shadow.applied
-    report.fixed_files = [{"path": f.path, "applied": f.applied, "diff": f.diff, "error": f.error}
-                          for f in shadow.files if f.applied or f.error]
+    report.fix_errors = shadow.errors
+    report.fixed_files = [{"path": f.path, "applied": f.applied, "diff": f.diff} for f in shadow.files if f.applied]
     fixed_ok = True
     if shadow.applied:
         log(f"{spec.raw}: verifying the fixed copy ({shadow.applied} fix(es))")
-        r = run_worker({**base, "action": "observe", "root_override": shadow_root, "reference_from": True},
-                       opts.timeout, work, opts.env)
+        r = run({"action": "observe", "shadows": shadow.pairs, "reference_from": True})
         if r.ok:
-            report.after = unshadow(Observation.from_dict(r.data["observation"]), shadow_root, root)
+            report.after = unshadow(Observation.from_dict(r.data["observation"]), shadow)
+            report.modules["after"] = r.data.get("modules", [])
             report.comparison = r.data.get("comparison")
             report.transfer = r.data.get("transfer")
         else:
             report.failure = _failure(r, fixed=True)
             fixed_ok = False
 
-    if opts.bench:
-        log(f"{spec.raw}: timing eager and Inductor")
-        bench = {**base, "action": "bench", "mode": opts.mode}
-        r = run_worker({**bench, "bench_eager": True}, opts.timeout, work, opts.env)
-        if r.ok:
-            report.timings["eager"] = r.data["timings"].get("eager")
-            report.timings["compiled_original"] = r.data["timings"].get("compiled")
-        else:
-            report.bench_failure = _failure(r)
-        if shadow.applied and fixed_ok and report.bench_failure is None:
-            r = run_worker({**bench, "root_override": shadow_root}, opts.timeout, work, opts.env)
-            if r.ok:
-                report.timings["compiled_fixed"] = r.data["timings"].get("compiled")
-            else:
-                report.bench_failure = _failure(r, fixed=True)
+    keep = shadow
+    if fixed_ok and report.outputs_equal is False:
+        log(f"{spec.raw}: outputs differ; applying the fixes one at a time to find the one responsible")
+        found = find_culprit(result, settings, opts.unsafe_fixes, report.modules["before"], cover, work, run,
+                             opts.max_culprit_steps)
+        report.culprit = found.to_dict() if found else None
+        keep = found.others if found and found.others_equal else None
 
-    if opts.write and shadow.applied:
-        if fixed_ok and report.outputs_equal is not False:
-            report.written = write_back(shadow)
-        else:
+    if opts.bench:
+        _bench(report, base, opts, work, run, shadow if fixed_ok and shadow.applied else None, log)
+
+    if opts.write:
+        if keep is not None and keep.applied and fixed_ok:
+            report.written = write_back(keep)
+        elif shadow.applied:
             log(f"{spec.raw}: not writing fixes: the fixed model failed or changed the outputs")
+
+
+def _bench(report: TargetReport, base: dict, opts: ConfirmOptions, work: str, run, shadow, log) -> None:
+    log(f"{report.target}: timing eager and Inductor")
+    bench = {"action": "bench", "mode": opts.mode}
+    r = run({**bench, "bench_eager": True})
+    if r.ok:
+        report.timings["eager"] = r.data["timings"].get("eager")
+        report.timings["compiled_original"] = r.data["timings"].get("compiled")
+    else:
+        report.bench_failure = _failure(r)
+    if shadow is not None and report.bench_failure is None:
+        r = run({**bench, "shadows": shadow.pairs})
+        if r.ok:
+            report.timings["compiled_fixed"] = r.data["timings"].get("compiled")
+        else:
+            report.bench_failure = _failure(r, fixed=True)

@@ -46,12 +46,49 @@ def parse_target(raw: str, cwd: str | None = None) -> TargetSpec:
     return TargetSpec(raw=raw, module=head, file=None, factory=factory)
 
 
-def import_target_module(spec: TargetSpec, root_override: str | None = None):
-    """Import the target's module. root_override: a shadow directory that replaces the original root."""
+def package_of(path: str) -> tuple[str, str | None]:
+    """(import root, dotted module name) of a file: the root is the nearest directory above it
+    without an __init__.py. A file outside any package has no dotted name (None)."""
+    directory, parts = os.path.dirname(os.path.abspath(path)), [os.path.splitext(os.path.basename(path))[0]]
+    if not os.path.exists(os.path.join(directory, "__init__.py")):
+        return directory, None
+    while os.path.exists(os.path.join(directory, "__init__.py")):
+        parts.insert(0, os.path.basename(directory))
+        directory = os.path.dirname(directory)
+    if not all(p.isidentifier() for p in parts):
+        return os.path.dirname(os.path.abspath(path)), None
+    return directory, ".".join(parts)
+
+
+def shadowed(path: str, shadows: list[tuple[str, str]]) -> str:
+    """`path` inside the shadow copy that mirrors its root, or `path` itself."""
+    real = os.path.realpath(path)
+    for original, copy in shadows:
+        prefix = os.path.realpath(original) + os.sep
+        candidate = os.path.join(copy, real[len(prefix):]) if real.startswith(prefix) else None
+        if candidate and os.path.exists(candidate):
+            return candidate
+    return path
+
+
+def import_target_module(spec: TargetSpec, shadows: list[tuple[str, str]] | None = None):
+    """Import the target's module. shadows: (original root, shadow copy) pairs whose copies come
+    first on sys.path, so the target and everything it imports from those roots is the fixed copy."""
+    shadows = [tuple(pair) for pair in shadows or []]
+    base = [os.getcwd()]
     if spec.is_file:
-        path = spec.file
-        if root_override:
-            path = os.path.join(root_override, os.path.basename(spec.file))
+        root, dotted = package_of(spec.file)
+        if dotted is not None:
+            # A file inside a package is that package's module: its own imports (`from mypkg.x
+            # import y`) resolve through the package's root, and so must the fixed copy.
+            spec = TargetSpec(raw=spec.raw, module=dotted, file=None, factory=spec.factory)
+            base = [root]
+    for entry in reversed(base):
+        sys.path.insert(0, entry)
+    for _original, copy in reversed(shadows):
+        sys.path.insert(0, copy)
+    if spec.is_file:
+        path = shadowed(spec.file, shadows)
         if not os.path.exists(path):
             raise TargetError("import", f"no such file: {path}")
         # Sibling imports in the user's file must resolve next to it (the shadow copy when fixed).
@@ -65,26 +102,51 @@ def import_target_module(spec: TargetSpec, root_override: str | None = None):
         except BaseException as exc:  # noqa: BLE001  user code may raise anything, even SystemExit
             raise TargetError("import", f"importing {path} failed: {type(exc).__name__}: {exc}") from exc
         return module
-    if root_override:
-        sys.path.insert(0, root_override)
-    else:
-        sys.path.insert(0, os.getcwd())
     try:
         return importlib.import_module(spec.module)
     except BaseException as exc:  # noqa: BLE001
         raise TargetError("import", f"importing {spec.module} failed: {type(exc).__name__}: {exc}") from exc
 
 
-def module_root(spec: TargetSpec, module) -> str:
-    """The directory that holds the target's top-level package (what the shadow copy mirrors)."""
-    if spec.is_file:
-        return os.path.dirname(spec.file)
-    path = os.path.abspath(module.__file__)
-    depth = spec.module.count(".") + (1 if os.path.basename(path) == "__init__.py" else 0)
+def module_root(name: str, path: str) -> str:
+    """The sys.path entry a module named `name` with file `path` was imported through."""
+    path = os.path.abspath(path)
+    depth = name.count(".") + (1 if os.path.basename(path) == "__init__.py" else 0)
     root = os.path.dirname(path)
     for _ in range(depth):
         root = os.path.dirname(root)
     return root
+
+
+def loaded_modules(is_user) -> list[dict]:
+    """Every module of the user's code now imported: name, file, import root and top-level name
+    (what a shadow copy has to mirror for the fixed text to be the one imported)."""
+    out = []
+    for name, module in list(sys.modules.items()):
+        path = getattr(module, "__file__", None)
+        if not path or not path.endswith(".py") or not is_user(path) or name == "__main__":
+            continue
+        if name.startswith("breaklint_target_"):  # a file target outside a package
+            root, top = os.path.dirname(os.path.abspath(path)), os.path.basename(path)
+        else:
+            root = module_root(name, path)
+            first = name.split(".")[0]
+            top = first if os.path.isdir(os.path.join(root, first)) else first + ".py"
+        out.append({"name": name, "file": os.path.abspath(path), "root": root, "top": top})
+    return sorted(out, key=lambda m: m["name"])
+
+
+def target_top(spec: TargetSpec, module) -> str | None:
+    """The directory (or file) of the target's top-level package: the user's code even when installed."""
+    name = getattr(module, "__name__", "")
+    path = getattr(module, "__file__", None)
+    if not path:
+        return None
+    if name.startswith("breaklint_target_"):
+        return os.path.abspath(path)
+    root = module_root(name, path)
+    first = name.split(".")[0]
+    return os.path.join(root, first) if os.path.isdir(os.path.join(root, first)) else os.path.join(root, first + ".py")
 
 
 def call_factory(module, spec: TargetSpec) -> tuple[Any, tuple, dict]:

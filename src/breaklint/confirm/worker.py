@@ -62,12 +62,13 @@ def to_device(obj, device: str):
 
 def build(req: dict, progress: Progress):
     """Import the target, call its factory (seeded), move it to the device."""
-    from .target import TargetError, call_factory, import_target_module, module_root, parse_target
+    from .breaklog import UserCode
+    from .target import TargetError, call_factory, import_target_module, parse_target, target_top
 
     progress.enter("import")
     try:
         spec = parse_target(req["target"], req.get("cwd"))
-        module = import_target_module(spec, req.get("root_override"))
+        module = import_target_module(spec, req.get("shadows"))
         progress.enter("factory")
         if "torch" in sys.modules:  # the target imported it; seed so original and fixed build alike
             sys.modules["torch"].manual_seed(req.get("seed", 0))
@@ -82,14 +83,19 @@ def build(req: dict, progress: Progress):
         if isinstance(model, torch.nn.Module):
             model = model.to(device)
         args, kwargs = to_device(args, device), to_device(kwargs, device)
+    top = target_top(spec, module)
+    # The target's own package is the user's code even when installed (site-packages).
+    user = UserCode(user_roots=[top] if top else [])
     info = {
         "module_file": os.path.abspath(getattr(module, "__file__", "") or ""),
-        "module_root": module_root(spec, module),
+        "target_top": top,
         "device": device,
         "device_name": torch.cuda.get_device_name() if device == "cuda" else "cpu",
         "torch_version": torch.__version__,
+        # One target per GPU (cli._run_all): log which device each worker really saw.
+        "cuda_visible_devices": os.environ.get("CUDA_VISIBLE_DEVICES"),
     }
-    return model, args, kwargs, info
+    return model, args, kwargs, info, user
 
 
 def load_reference(req: dict, model, progress: Progress) -> dict:
@@ -114,24 +120,38 @@ def load_reference(req: dict, model, progress: Progress) -> dict:
     return ref
 
 
-def do_observe(req: dict, progress: Progress) -> dict:
-    import torch
+def _eager(req: dict, progress: Progress):
+    """Build, take the reference inputs (and weights) when verifying, run once eagerly."""
+    from .linetrace import executed_user_lines
 
-    from .breaklog import UserCode
-    from .observe import observe
-
-    model, args, kwargs, info = build(req, progress)
+    model, args, kwargs, info, user = build(req, progress)
     reference = None
     if req.get("reference_from"):
         reference = load_reference(req, model, progress)
         args, kwargs = reference["args"], reference["kwargs"]
     progress.enter("eager")
-    from .linetrace import executed_user_lines
-
     try:
-        output, executed = executed_user_lines(lambda: model(*args, **kwargs), UserCode())
+        output, executed = executed_user_lines(lambda: model(*args, **kwargs), user)
     except BaseException as exc:  # noqa: BLE001
         raise PhaseFailure("eager", f"model failed in eager mode: {describe_exception(exc)}") from exc
+    return model, args, kwargs, info, user, reference, output, executed
+
+
+def _compare(req: dict, progress: Progress, reference, output) -> dict:
+    from .compare import compare_outputs
+
+    progress.enter("compare outputs")
+    cmp = compare_outputs(reference["output"], to_device(output, "cpu"), req.get("rtol", 1e-4), req.get("atol", 1e-5))
+    return {"comparison": cmp.to_dict(), "transfer": reference["transfer"]}
+
+
+def do_observe(req: dict, progress: Progress) -> dict:
+    import torch
+
+    from .observe import observe
+    from .target import loaded_modules
+
+    model, args, kwargs, info, user, reference, output, executed = _eager(req, progress)
     result = {"info": info, "executed_lines": executed}
     if req.get("save_artifacts"):
         state = model.state_dict() if isinstance(model, torch.nn.Module) else None
@@ -139,19 +159,23 @@ def do_observe(req: dict, progress: Progress) -> dict:
                     "output": to_device(output, "cpu"), "state_dict": to_device(dict(state), "cpu") if state else None},
                    req["artifacts"])
     if reference is not None:
-        from .compare import compare_outputs
-
-        progress.enter("compare outputs")
-        cmp = compare_outputs(reference["output"], to_device(output, "cpu"), req.get("rtol", 1e-4), req.get("atol", 1e-5))
-        result["comparison"] = cmp.to_dict()
-        result["transfer"] = reference["transfer"]
+        result.update(_compare(req, progress, reference, output))
     progress.enter("observe (dynamo)")
     try:
-        obs = observe(model, args, kwargs, run_eager_first=False)
+        obs = observe(model, args, kwargs, run_eager_first=False, user=user)
     except BaseException as exc:  # noqa: BLE001
         raise PhaseFailure("observe (dynamo)", f"torch.compile(backend='eager') failed: {describe_exception(exc)}") from exc
     result["observation"] = obs.to_dict()
+    # Which file each module of the user's code was imported from: the fixed copy must be the one
+    # that ran (the shadow covers the roots these resolve through).
+    result["modules"] = loaded_modules(user.is_user)
     return result
+
+
+def do_compare(req: dict, progress: Progress) -> dict:
+    """Outputs only (no Dynamo): one step of the search for the fix that changed them."""
+    *_, reference, output, _executed = _eager(req, progress)
+    return _compare(req, progress, reference, output)
 
 
 def do_bench(req: dict, progress: Progress) -> dict:
@@ -160,7 +184,7 @@ def do_bench(req: dict, progress: Progress) -> dict:
     from .observe import reset_dynamo
     from .timing import time_callable, time_first_call
 
-    model, args, kwargs, info = build(req, progress)
+    model, args, kwargs, info, _ = build(req, progress)
     ref = load_reference(req, model, progress)
     args, kwargs = ref["args"], ref["kwargs"]
     device = info["device"]
@@ -192,7 +216,7 @@ def do_calibrate(req: dict, progress: Progress) -> dict:
     return worker_calibrate(req)
 
 
-ACTIONS = {"observe": do_observe, "bench": do_bench, "calibrate": do_calibrate}
+ACTIONS = {"observe": do_observe, "compare": do_compare, "bench": do_bench, "calibrate": do_calibrate}
 
 
 def main(argv: list[str]) -> int:

@@ -277,9 +277,12 @@ class FixReport:
     diffs: list[str] = field(default_factory=list)
 
 
-def fix_paths(result: CheckResult, settings: Settings, unsafe: bool, write: bool) -> FixReport:
+def fix_paths(result: CheckResult, settings: Settings, unsafe: bool, write: bool,
+              sink: Optional[Callable[[str, str, str], None]] = None) -> FixReport:
     """Apply the wanted fixes of every file that has one (write=False: only compute the diffs).
-    `result.findings` becomes what is left; a file whose fix fails is left untouched and reported."""
+    `result.findings` becomes what is left; a file whose fix fails is left untouched and reported.
+    `sink(path, fixed_text, encoding)`, when given, receives each fixed text instead of the file
+    being written over (confirm writes it into its shadow copy)."""
     from ..sources import read_source_with_encoding
     from ..fix.edits import unified_diff, wanted, write_atomic
     from .fixloop import fix_source
@@ -319,9 +322,9 @@ def fix_paths(result: CheckResult, settings: Settings, unsafe: bool, write: bool
         if not outcome.changed:
             kept.extend(remaining)
             continue
-        if write:
+        if write or sink is not None:
             try:
-                write_atomic(path, outcome.source, encoding)
+                (sink or write_atomic)(path, outcome.source, encoding)
             except (OSError, UnicodeEncodeError) as exc:
                 result.errors.append(FileError(path, f"cannot write the fixed file ({exc}); left unchanged"))
                 kept.extend(findings)
