@@ -12,8 +12,8 @@ def _rel(path: str) -> str:
     return path if rel.startswith("..") else rel
 
 
-def _count(n: int, word: str) -> str:
-    return f"{n} {word}" + ("" if n == 1 else "s")
+def _count(n: int, word: str, plural: str | None = None) -> str:
+    return f"{n} {word if n == 1 else plural or word + 's'}"
 
 
 def _of(m: int, n: int) -> str:
@@ -39,7 +39,7 @@ def next_steps(report) -> list[str]:
     remaining = obs.break_count if obs else 0
     fixable = unsafe_fixable_sites(report)
     if remaining and fixable:
-        steps.append(f"{_count(remaining, 'break')} remain; `--unsafe-fixes` has fixes for "
+        steps.append(f"{_count(remaining, 'break remains', 'breaks remain')}; `--unsafe-fixes` has fixes for "
                      f"{_of(fixable, remaining)}: run again with it to verify them")
     c = report.culprit
     if c:
@@ -47,14 +47,14 @@ def next_steps(report) -> list[str]:
         how = f" (max abs diff {diff:.3g})" if isinstance(diff, float) else ""
         if c["others_equal"]:
             steps.append(f"fix {c['code']} at {_rel(c['path'])}:{c['line']} changes the outputs{how}; the other "
-                         f"{_count(c['others_applied'], 'fix')} keep them equal: `--write` writes those and skips it")
+                         f"{_count(c['others_applied'], 'fix', 'fixes')} keep them equal: `--write` writes those and skips it")
         else:
             steps.append(f"fix {c['code']} at {_rel(c['path'])}:{c['line']} is the first that changes the outputs{how}; "
                          "the others together do not keep them equal either, so nothing is written")
     elif report.fixes_applied and report.outputs_equal and not report.written and report.failure is None:
         flags = " --unsafe-fixes" if report.unsafe_fixes else ""
         files = len([f for f in report.fixed_files if f["applied"]])
-        steps.append(f"outputs are equal after {_count(report.fixes_applied, 'fix')}: keep them with "
+        steps.append(f"outputs are equal after {_count(report.fixes_applied, 'fix', 'fixes')}: keep them with "
                      f"`breaklint confirm{flags} --write {report.target}` ({_count(files, 'file')})")
     if report.written:
         steps.append(f"wrote {_count(len(report.written), 'file')}: review with `git diff`")

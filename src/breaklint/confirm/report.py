@@ -5,10 +5,11 @@ import json
 import os
 
 from .pipeline import TargetReport
+from .timing import describe
 
 
 def _ms(t: dict | None) -> str:
-    return "-" if not t else f"{t['median_ms']:.3f} ms"
+    return "-" if not t else f"{t['median_ms']:.3f} ms" + (" noisy" if t.get("noisy") else "")
 
 
 def _x(v: float | None) -> str:
@@ -50,9 +51,10 @@ NARROW_TITLES = {"breaks": "breaks (before -> after fixes)", "skipped": "frames 
                  "join": "confirmed/missed/not breaking", "equal": "outputs equal after fixes",
                  "eager": "eager (median)", "compiled": "compiled original (median)",
                  "fixed": "compiled fixed (median)", "speedup": "speedup fixed vs compiled"}
-LEGEND = ("breaks, skipped (frames): before -> after the fixes; c/m/n: breaks confirmed by a rule / missed by "
-          "the rules / findings not breaking on this torch; equal: fixed model's outputs allclose to the "
-          "original's; eager, compiled, fixed: median time per call; speedup: compiled fixed vs compiled original")
+LEGEND = ("breaks (sites), skipped (frames): before -> after the fixes; c/m/n: breaks confirmed by a rule / "
+          "missed by the rules / findings not breaking on this torch; equal: fixed model's outputs allclose to the "
+          "original's; eager, compiled, fixed: median time per call (noisy: IQR over 10% of the median); "
+          "speedup: compiled fixed vs compiled original")
 
 
 def print_terminal(reports: list[TargetReport], console=None, verbose: bool = False) -> None:
@@ -82,51 +84,67 @@ def print_terminal(reports: list[TargetReport], console=None, verbose: bool = Fa
         _print_details(console, r, verbose)
 
 
-def _print_details(console, r: TargetReport, verbose: bool) -> None:
-    from rich.markup import escape
-
+def detail_lines(r: TargetReport) -> list[tuple[str, str]]:
+    """(style, text) lines under a target: each break once, what remains after fixing (at the user's
+    lines), outputs, timings with their spread, problems and what to do next. Plain text, so that a
+    CI log and an 80-column terminal show every GB id and code whole."""
+    out: list[tuple[str, str]] = []
     if not r.loaded:
-        console.print(f"[red]{escape(r.target)}[/]: {escape(r.failure.one_line())}")
-        if verbose and r.failure.traceback:
-            console.print(escape(r.failure.traceback))
-        return
+        return [("red", f"{r.target}: {r.failure.one_line()}")]
     info = r.info
-    console.print(f"[bold]{escape(r.target)}[/] on {escape(info.get('device_name', '?'))}, torch {escape(info.get('torch_version', '?'))}"
-                  + ("" if info.get("device") == "cuda" else " (timings are CPU timings)"))
+    device = info.get("device_name", "?")
+    out.append(("bold", f"{r.target} on {device}, torch {info.get('torch_version', '?')}"
+                + ("" if info.get("device") == "cuda" else " (timings are CPU timings)")))
+
+    def site(b) -> str:
+        skip = " (whole frame skipped)" if b.frame_skipped else ""
+        also = "".join(f"; {t}" for t in b.also)
+        return f"{_rel(b.file)}:{b.line}  {b.gb_id or 'GB?'}  {b.gb_type}{also}{b.where_note()}{skip}"
+
     if r.joined:
         for j in r.joined.missed:
-            b = j.brk
-            console.print(f"  [bold red]MISSED[/] {escape(_rel(b.file))}:{b.line}: {escape(b.gb_type)} [{b.gb_id}]"
-                          + (" (whole frame skipped)" if b.frame_skipped else ""))
+            out.append(("bold red", f"  MISSED     {site(j.brk)}"))
         for j in r.joined.confirmed:
-            b = j.brk
             codes = ",".join(sorted({f.code for f in j.findings}))
-            console.print(f"  [green]confirmed[/] {escape(_rel(b.file))}:{b.line}: {codes} = {escape(b.gb_type)} [{b.gb_id}]"
-                          + (" (whole frame skipped)" if b.frame_skipped else ""))
+            out.append(("green", f"  confirmed  {codes}  {site(j.brk)}"))
+        for j in r.joined.outside:
+            out.append(("yellow", f"  outside your code  {site(j.brk)}"))
         for f in r.joined.not_breaking:
-            console.print(f"  [yellow]not breaking on this torch[/] {escape(_rel(f.path))}:{f.row}: {f.code}")
+            out.append(("yellow", f"  not breaking on this torch  {_rel(f.path)}:{f.row}  {f.code}"))
     if r.after is not None:
         for b in r.after.breaks:
-            console.print(f"  [magenta]after fix[/] {escape(_rel(b.file))}:{b.line} (line in the fixed text): "
-                          f"{escape(b.gb_type)} [{b.gb_id}]")
+            fixed = f" [line {b.fixed_line} of the fixed text]" if b.fixed_line and b.fixed_line != b.line else ""
+            out.append(("magenta", f"  remains    {site(b)}{fixed}"))
+    for error in r.fix_errors:
+        out.append(("yellow", f"  fix not applied: {error}"))
     if r.comparison:
         c = r.comparison
-        console.print(f"  outputs {'equal' if c['equal'] else '[red]DIFFER[/]'} (rtol={c['rtol']:g}, atol={c['atol']:g}, "
-                      f"max abs diff {c['max_abs_diff']:.3g}){' ' + escape(c['detail']) if c['detail'] else ''}")
-    if r.timings.get("compiled_original"):
-        t = r.timings
-        first = ", ".join(f"{k.replace('_', ' ')} {v['first_call_ms'] / 1000:.2f}s" for k, v in t.items()
-                          if v and v.get("first_call_ms") is not None)
-        console.print(f"  first call (compile): {first}")
+        out.append(("", f"  outputs {'equal' if c['equal'] else 'DIFFER'} (rtol={c['rtol']:g}, atol={c['atol']:g}, "
+                        f"max abs diff {c['max_abs_diff']:.3g}){' ' + c['detail'] if c['detail'] else ''}"))
+    for key, label in (("eager", "eager"), ("compiled_original", "compiled original"), ("compiled_fixed", "compiled fixed")):
+        t = r.timings.get(key)
+        if t:
+            first = f"; first call {t['first_call_ms'] / 1000:.2f} s" if t.get("first_call_ms") is not None else ""
+            out.append(("", f"  {label}: {describe(t)}{first}"))
+    if r.static_error:
+        out.append(("yellow", f"  static check: {r.static_error}"))
+    for p in r.written:
+        out.append(("", f"  wrote {_rel(p)}"))
+    for problem in r.problems():
+        out.append(("red", f"  x {problem}"))
+    for step in r.next_steps():
+        out.append(("cyan", f"  next: {step}"))
+    return out
+
+
+def _print_details(console, r: TargetReport, verbose: bool) -> None:
+    from rich.text import Text
+
+    for style, line in detail_lines(r):
+        console.print(Text(line, style=style or ""), overflow="fold")
     for failure in (r.bench_failure, r.failure):
         if failure and verbose and failure.traceback:
-            console.print(escape(failure.traceback))
-    if r.static_error:
-        console.print(f"  [yellow]static check failed: {escape(r.static_error)}[/]")
-    for p in r.written:
-        console.print(f"  wrote {escape(_rel(p))}")
-    for problem in r.problems():
-        console.print(f"  [red]✗[/] {escape(problem)}")
+            console.print(Text(failure.traceback), overflow="fold")
 
 
 def to_json(reports: list[TargetReport]) -> str:
@@ -150,16 +168,10 @@ def to_markdown(reports: list[TargetReport]) -> str:
             continue
         device = r.info.get("device_name", "?")
         lines.append(f"### `{r.target}` ({device}, torch {r.info.get('torch_version', '?')})")
-        if r.joined:
-            for j in r.joined.missed:
-                lines.append(f"- **missed** `{_rel(j.brk.file)}:{j.brk.line}` {j.brk.gb_type} ({j.brk.gb_id})")
-            for j in r.joined.confirmed:
-                codes = ", ".join(sorted({f.code for f in j.findings}))
-                lines.append(f"- confirmed `{_rel(j.brk.file)}:{j.brk.line}` {codes}: {j.brk.gb_type} ({j.brk.gb_id})")
-            for f in r.joined.not_breaking:
-                lines.append(f"- not breaking on this torch `{_rel(f.path)}:{f.row}` {f.code}")
-        for problem in r.problems():
-            lines.append(f"- :x: {problem}")
+        lines.append("")
+        lines.append("```")
+        lines.extend(text.rstrip() for _, text in detail_lines(r)[1:])
+        lines.append("```")
         lines.append("")
     return "\n".join(lines) + "\n"
 
