@@ -20,21 +20,36 @@ def _gpu_count() -> int:
 
 
 def _run_all(targets, opts, log):
-    from dataclasses import replace
-
     from .pipeline import confirm_target
 
     gpus = _gpu_count() if opts.device in ("auto", "cuda") else 0
     if gpus > 1 and len(targets) > 1:
-        # One target per GPU at a time: each worker sees exactly one device.
-        def one(indexed):
-            i, t = indexed
-            env = dict(opts.env, CUDA_VISIBLE_DEVICES=str(i % gpus))
-            return confirm_target(t, replace(opts, env=env), log)
-
-        with ThreadPoolExecutor(max_workers=gpus) as pool:
-            return list(pool.map(one, enumerate(targets)))
+        return run_one_per_gpu(targets, opts, log, gpus, confirm_target)
     return [confirm_target(t, opts, log) for t in targets]
+
+
+def run_one_per_gpu(targets, opts, log, gpus: int, confirm_target):
+    """Targets in parallel, each alone on one GPU: a worker takes a free device and gives it back
+    when its target is done, so that no two running targets ever share a GPU (a fixed `i % gpus`
+    would put a third target on a GPU still busy with the first)."""
+    import queue
+    from dataclasses import replace
+
+    free: queue.Queue = queue.Queue()
+    for device in range(gpus):
+        free.put(device)
+
+    def one(target):
+        device = free.get()
+        try:
+            env = dict(opts.env, CUDA_VISIBLE_DEVICES=str(device))
+            log(f"{target}: on GPU {device} (CUDA_VISIBLE_DEVICES={device})")
+            return confirm_target(target, replace(opts, env=env), log)
+        finally:
+            free.put(device)
+
+    with ThreadPoolExecutor(max_workers=gpus) as pool:
+        return list(pool.map(one, targets))
 
 
 @click.command("confirm")
