@@ -10,7 +10,13 @@ import sys
 
 
 def ms(t):
-    return f"{t['median_ms']:.3f}" if t else "-"
+    """median, then the interquartile range and the runs when the run recorded them; * = noisy."""
+    if not t:
+        return "-"
+    text = f"{t['median_ms']:.3f}"
+    if t.get("iqr_ms") is not None:
+        text += f" ±{t['iqr_ms'] / 2:.3f}" + (f" n={t['runs']}" if t.get("runs") else "")
+    return text + ("*" if t.get("noisy") else "")
 
 
 def secs(t):
@@ -26,6 +32,8 @@ def main(*paths):
         ratio = sp.get("compiled_fixed_vs_compiled_original")
         if ratio:
             ratios.append(ratio)
+        if t.get("info") and t["info"].get("cuda_visible_devices") is not None:
+            info = dict(info, device_name=f"{info.get('device_name', '?')} (GPU {info['cuda_visible_devices']})")
         before = len(t["before"]["breaks"]) if t.get("before") else "-"
         after = len((t.get("after") or t.get("before") or {}).get("breaks", [])) if t.get("before") else "-"
         rows.append("| {} | {} -> {} | {} | {} | {} | {} | {} | {} | {} | {} | {} {} |".format(
@@ -39,6 +47,8 @@ def main(*paths):
           "| compile s (orig) | compile s (fixed) | device, torch |")
     print("|---|---|---|---|---|---|---|---|---|---|---|")
     print("\n".join(rows))
+    print("\nTimes are medians in ms; ±: half the interquartile range, n: timed runs, *: noisy (IQR over "
+          "10% of the median). Breaks are sites (one per line of user code).")
     if ratios:
         print(f"\nMedian speedup of compiled fixed over compiled original: {statistics.median(ratios):.2f}x "
               f"over {len(ratios)} target(s).")

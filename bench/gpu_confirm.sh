@@ -1,17 +1,21 @@
 #!/usr/bin/env bash
-# breaklint confirm on the composite fixtures with Inductor on CUDA: eager, compiled original and
-# compiled fixed timings, compile times, device and torch version, into $OUT (default bench/results).
-# On the GPU image (torch 2.11, no libcst) carry wheels in .whl/: they are installed offline first.
-# Then: python bench/confirm_table.py "$OUT/gpu_confirm.json" >> BENCHMARKS.md
+# breaklint confirm on the five composite fixtures (factory_gpu size) with Inductor on CUDA: breaks
+# before/after, outputs, eager / compiled original / compiled fixed timings with their spread,
+# compile times, device and torch version. Writes into $OUT (default bench/results):
+#   gpu_confirm.json, gpu_confirm.md (confirm's own summary), gpu_confirm.log, gpu_confirm_table.md
+# On the GPU image (torch 2.11, no libcst) carry the libcst wheel in .whl/: it is installed
+# offline into /tmp/site first (nothing comes from the network). About 5 minutes on an H100.
 set -uo pipefail
 cd "$(dirname "$0")/.."
-PY="${PYTHON:-python}"
+PY="${PYTHON:-python3}"
 OUT="${OUT:-bench/results}"
 MODE="${MODE:-default}"
 mkdir -p "$OUT"
-if ! "$PY" -c "import libcst, click, rich" 2>/dev/null && [ -d .whl ]; then
-    "$PY" -m pip install --quiet --no-index --find-links .whl libcst click rich
+if ! "$PY" -c "import libcst" 2>/dev/null && [ -d .whl ]; then
+    "$PY" -m pip install -q --no-index --no-deps --no-compile --no-cache-dir --upgrade --target /tmp/site .whl/*.whl \
+        && export PYTHONPATH="/tmp/site${PYTHONPATH:+:$PYTHONPATH}"
 fi
+export PYTHONPATH="$PWD/src${PYTHONPATH:+:$PYTHONPATH}" PYTHONUNBUFFERED=1
 COMPOSITES="${COMPOSITES:-attention_padding greedy_decoder moe_router norm_rescale varlen_pooling}"
 targets=()
 for name in $COMPOSITES; do
@@ -22,8 +26,12 @@ for name in $COMPOSITES; do
         targets+=("fixtures.$name:factory")
     fi
 done
-PYTHONPATH=src "$PY" -m breaklint confirm "${targets[@]}" --unsafe-fixes --device cuda --mode "$MODE" \
-    --max-breaks 1000 --timeout 600 --json "$OUT/gpu_confirm.json" --markdown "$OUT/gpu_confirm.md" "$@"
-status=$?
-"$PY" -c "import torch; print('torch', torch.__version__, torch.cuda.get_device_name() if torch.cuda.is_available() else 'no GPU')"
+"$PY" -c "import torch, libcst; print('torch', torch.__version__, torch.cuda.get_device_name() if torch.cuda.is_available() else 'no GPU', '| libcst', libcst.__version__ if hasattr(libcst, '__version__') else 'ok')" 2>&1 | tee "$OUT/gpu_confirm.log"
+start=$(date +%s)
+COLUMNS=100 "$PY" -m breaklint confirm "${targets[@]}" --unsafe-fixes --device cuda --mode "$MODE" \
+    --max-breaks 1000 --timeout 300 --json "$OUT/gpu_confirm.json" --markdown "$OUT/gpu_confirm.md" "$@" \
+    2>&1 | tee -a "$OUT/gpu_confirm.log"
+status=${PIPESTATUS[0]}
+echo "confirm exit $status, wall $(( $(date +%s) - start )) s" | tee -a "$OUT/gpu_confirm.log"
+"$PY" bench/confirm_table.py "$OUT/gpu_confirm.json" > "$OUT/gpu_confirm_table.md" && cat "$OUT/gpu_confirm_table.md"
 exit $status
