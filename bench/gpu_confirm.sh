@@ -27,11 +27,34 @@ for name in $COMPOSITES; do
     fi
 done
 "$PY" -c "import torch, libcst; print('torch', torch.__version__, torch.cuda.get_device_name() if torch.cuda.is_available() else 'no GPU', '| libcst', libcst.__version__ if hasattr(libcst, '__version__') else 'ok')" 2>&1 | tee "$OUT/gpu_confirm.log"
+# One confirm per target, so that a run cut short still leaves the targets done; BUDGET (seconds)
+# stops starting new ones. Merged at the end into one JSON and one Markdown file.
+BUDGET="${BUDGET:-480}"
+parts="$(mktemp -d)"
 start=$(date +%s)
-COLUMNS=100 "$PY" -m breaklint confirm "${targets[@]}" --unsafe-fixes --device cuda --mode "$MODE" \
-    --max-breaks 1000 --timeout 300 --json "$OUT/gpu_confirm.json" --markdown "$OUT/gpu_confirm.md" "$@" \
-    2>&1 | tee -a "$OUT/gpu_confirm.log"
-status=${PIPESTATUS[0]}
-echo "confirm exit $status, wall $(( $(date +%s) - start )) s" | tee -a "$OUT/gpu_confirm.log"
+status=0
+for target in "${targets[@]}"; do
+    if (( $(date +%s) - start > BUDGET )); then
+        echo "skipped $target: over the ${BUDGET}s budget" | tee -a "$OUT/gpu_confirm.log"; status=1; continue
+    fi
+    t0=$(date +%s)
+    name="${target//[^A-Za-z0-9_]/_}"
+    COLUMNS=100 "$PY" -m breaklint confirm "$target" --unsafe-fixes --device cuda --mode "$MODE" \
+        --max-breaks 1000 --timeout 240 --json "$parts/$name.json" --markdown "$parts/$name.md" "$@" \
+        2>&1 | tee -a "$OUT/gpu_confirm.log"
+    rc=${PIPESTATUS[0]}
+    (( rc > status )) && status=$rc
+    echo "$target: exit $rc, wall $(( $(date +%s) - t0 )) s" | tee -a "$OUT/gpu_confirm.log"
+done
+echo "confirm over ${#targets[@]} target(s): exit $status, wall $(( $(date +%s) - start )) s" | tee -a "$OUT/gpu_confirm.log"
+"$PY" - "$parts" "$OUT/gpu_confirm.json" <<'PYEOF'
+import glob, json, os, sys
+parts, out = sys.argv[1], sys.argv[2]
+runs = [json.load(open(p)) for p in sorted(glob.glob(os.path.join(parts, "*.json")))]
+json.dump({"targets": [t for r in runs for t in r["targets"]],
+           "exit_code": max((r["exit_code"] for r in runs), default=2)}, open(out, "w"), indent=2)
+PYEOF
+cat "$parts"/*.md > "$OUT/gpu_confirm.md" 2>/dev/null
 "$PY" bench/confirm_table.py "$OUT/gpu_confirm.json" > "$OUT/gpu_confirm_table.md" && cat "$OUT/gpu_confirm_table.md"
+rm -rf "$parts"
 exit $status

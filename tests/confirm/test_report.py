@@ -67,3 +67,47 @@ def test_json_and_markdown_carry_the_verdicts():
     assert data["exit_code"] == 1 and data["targets"][0]["speedups"]["compiled_fixed_vs_compiled_original"] == 2.0
     md = to_markdown([r])
     assert "| pkg.m:f | fail | 1 -> 0 |" in md and "MISSED" in md and "2.00x" in md
+
+
+def _full_report():
+    before = obs(brk(10), brk(20))
+    after = obs(GraphBreak(file="/u/m.py", line=20, gb_type="Data-dependent branching", gb_id="GB0170",
+                           reason="x", fixed_line=23))
+    r = TargetReport("a_rather_long_package_name.some_module.bench:make_benchmark_model", before=before,
+                     after=after, comparison={"equal": True, "rtol": 1e-4, "atol": 1e-5, "max_abs_diff": 0.0,
+                                              "detail": ""}, fixes_applied=1, max_breaks=5,
+                     fixed_files=[{"path": "/u/m.py", "applied": 1, "diff": ""}])
+    r.info = {"device": "cpu", "device_name": "cpu", "torch_version": "2.13.0"}
+    r.findings = [FindingRef(code="BL101", message="m", path="/u/m.py", row=20, end_row=20, fixable="unsafe")]
+    r.joined = join(before, [finding(10), r.findings[0]], {})
+    r.timings = {"eager": {"median_ms": 2.0, "runs": 40, "min_ms": 1.9, "iqr_ms": 0.5, "noisy": True,
+                           "first_call_ms": None}}
+    return r
+
+
+def test_next_steps_name_unsafe_fixes_and_write():
+    steps = _full_report().next_steps()
+    assert steps[0] == "1 break remains; `--unsafe-fixes` has fixes for it: run again with it to verify them"
+    assert "--write a_rather_long_package_name.some_module.bench:make_benchmark_model" in steps[1]
+
+
+def test_terminal_report_at_80_columns_keeps_ids_and_codes_whole():
+    import io
+    import re
+
+    from rich.console import Console
+
+    from breaklint.confirm.report import print_terminal
+
+    buf = io.StringIO()
+    print_terminal([_full_report()], Console(file=buf, width=80, emoji=False, highlight=False))
+    lines = buf.getvalue().splitlines()
+    # The summary table fits in 80 columns; each detail is one whole line (a terminal wraps it, a CI
+    # log keeps it greppable), so no GB id, code or location is ever cut.
+    table = [line for line in lines if line[:1] in "┌│└├"]
+    assert table and max(len(line) for line in table) <= 80
+    assert lines[0] == "a_rather_long_package_name.some_module.bench:make_benchmark_model"
+    assert "  remains    /u/m.py:20  GB0170  Data-dependent branching [line 23 of the fixed text]" in lines
+    assert "  confirmed  BL101  /u/m.py:20  GB0001  t" in lines
+    assert "  eager: 2.000 ms (min 1.900, IQR 0.500, 40 runs) NOISY" in lines
+    assert any(re.search(r"│ eager \(median\) +│ 2\.000 ms noisy │", line) for line in lines)

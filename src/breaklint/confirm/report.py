@@ -60,6 +60,7 @@ LEGEND = ("breaks (sites), skipped (frames): before -> after the fixes; c/m/n: b
 def print_terminal(reports: list[TargetReport], console=None, verbose: bool = False) -> None:
     from rich.console import Console
     from rich.table import Table
+    from rich.text import Text
 
     console = console or Console(emoji=False)
     if console.width >= WIDE:
@@ -74,7 +75,9 @@ def print_terminal(reports: list[TargetReport], console=None, verbose: bool = Fa
         # Narrow terminal: one small key/value table per target instead of a crushed wide one.
         for r in reports:
             row = summary_row(r)
-            table = Table(title=row["target"], show_header=False, title_justify="left")
+            # The target on a line of its own: a table title would be cut mid-name to the table's width.
+            console.print(Text(row["target"], style="bold"), soft_wrap=True)
+            table = Table(show_header=False)
             table.add_column("what", style="bold")
             table.add_column("value", overflow="fold")
             for key, title in COLUMNS[1:]:
@@ -140,8 +143,9 @@ def detail_lines(r: TargetReport) -> list[tuple[str, str]]:
 def _print_details(console, r: TargetReport, verbose: bool) -> None:
     from rich.text import Text
 
+    # soft_wrap: one report line is one log line (CI logs, grep); a terminal wraps it by itself.
     for style, line in detail_lines(r):
-        console.print(Text(line, style=style or ""), overflow="fold")
+        console.print(Text(line, style=style or ""), soft_wrap=True)
     for failure in (r.bench_failure, r.failure):
         if failure and verbose and failure.traceback:
             console.print(Text(failure.traceback), overflow="fold")
