@@ -15,6 +15,7 @@ from ..analysis.astwalk import function_nodes
 from ..analysis.flow import bindings_of, function_arguments as _arguments
 from ..analysis.torch_api import BOOL_ELEMENTWISE as MASK_METHODS  # an index made of these is a mask
 from ..model import Fix
+from ..fix.rewrite import torch_name
 from .base import Example, Rule
 
 # Non-maximum suppression keeps a data-dependent number of boxes: the torchvision op itself and the
@@ -260,6 +261,8 @@ def _accumulate_fix(node: ast.Subscript, ctx) -> Optional[Fix]:
             and _plain_reference(node.value) and ctx.is_tensor(node.value)
             and _MaskFacts.of(ctx).is_mask(node.slice, ctx)):
         return None
+    if torch_name(ctx)[0] is None:
+        return None  # no hard torch import of its own to lean on: adding one could break the module
     target, mask, value = ctx.segment(node.value), ctx.segment(node.slice), ctx.segment(statement.value)
     sign = "-" if isinstance(statement.op, ast.Sub) else ""
     text = (f"{target}.index_put_(({mask},), {sign}torch.as_tensor({value}, dtype={target}.dtype, "
