@@ -268,7 +268,21 @@ def _call_text(indent: str, head: str, args: list[str]) -> list[str]:
     if len(line) <= MAX_LINE and "\n" not in line:
         return [line]
     unit = "\t" if "\t" in indent else "    "
-    return [f"{indent}{head}("] + [f"{indent}{unit}{a}," for a in args] + [f"{indent})"]
+    return [f"{indent}{head}("] + [_wrapped_argument(f"{indent}{unit}{a},", indent + unit * 2) for a in args] \
+        + [f"{indent})"]
+
+
+def _wrapped_argument(line: str, inner_indent: str) -> str:
+    """An argument line still too long: break it after the `(` of its last `torch.where(` (a guarded
+    divisor), where a line break is always allowed. The parse check refuses the rare case where
+    that text sits in a string."""
+    if len(line) <= MAX_LINE or "\n" in line:
+        return line
+    at = line.rfind("torch.where(")
+    if at <= len(inner_indent):
+        return line
+    cut = at + len("torch.where(")
+    return line[:cut] + "\n" + inner_indent + line[cut:]
 
 
 def _replace(ctx: "NodeContext", first: ast.stmt, last: ast.stmt, new_lines: list[str],

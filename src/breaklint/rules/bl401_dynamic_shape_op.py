@@ -265,8 +265,16 @@ def _accumulate_fix(node: ast.Subscript, ctx) -> Optional[Fix]:
         return None  # no hard torch import of its own to lean on: adding one could break the module
     target, mask, value = ctx.segment(node.value), ctx.segment(node.slice), ctx.segment(statement.value)
     sign = "-" if isinstance(statement.op, ast.Sub) else ""
-    text = (f"{target}.index_put_(({mask},), {sign}torch.as_tensor({value}, dtype={target}.dtype, "
-            f"device={target}.device), accumulate=True)")
+    arguments = [f"({mask},)", f"{sign}torch.as_tensor({value}, dtype={target}.dtype, device={target}.device)",
+                 "accumulate=True"]
+    text = f"{target}.index_put_({', '.join(arguments)})"
+    line = ctx.file.lines[statement.lineno - 1]
+    indent = line[:len(line) - len(line.lstrip())]
+    if len(indent) + len(text) > 88 and "\n" not in text and statement.lineno == statement.end_lineno \
+            and not line[:statement.col_offset].strip():
+        # One argument a line, as black and ruff format would: a fix must not add a long line.
+        unit = "\t" if "\t" in indent else "    "
+        text = f"{target}.index_put_(\n" + "".join(f"{indent}{unit}{a},\n" for a in arguments) + f"{indent})"
     return Fix(message="Accumulate with index_put_ instead of reading x[mask]", applicability="unsafe",
                edits=(ctx.replace(statement, text),), imports=("torch",))
 
