@@ -227,7 +227,11 @@ import torch
 @torch.compile
 def bump(x):
     x = x.clone()
-    x.index_put_((x > 0,), torch.as_tensor(1.0, dtype=x.dtype, device=x.device), accumulate=True)
+    x.index_put_(
+        (x > 0,),
+        torch.as_tensor(1.0, dtype=x.dtype, device=x.device),
+        accumulate=True,
+    )
     return x
 
 
