@@ -301,3 +301,19 @@ def test_ruff_reports_nothing_new_on_the_fixed_fixtures(tmp_path):
     """`ruff check --select I,E,F`: no unsorted import, no long line, no unused or undefined name added."""
     new = _new_ruff_findings(tmp_path)
     assert not new, new
+
+
+def test_where_uses_the_module_alias_and_adds_no_import():
+    outcome = _fix("""
+        import torch as th
+
+
+        @th.compile
+        def rescale(x):
+            y = x * 2
+            if y.abs().amax() > 4.0:
+                y = y * 0.25
+            return y
+        """)
+    assert "y = th.where(y.abs().amax() > 4.0, y * 0.25, y)" in outcome.source, outcome.source
+    assert "import torch\n" not in outcome.source

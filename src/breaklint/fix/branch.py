@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Optional
 
 from ..model import Edit, Fix, Location
 from ..analysis.torch_api import BOOL_RESULT, RANDOM_NAMES
-from .rewrite import statement_lines, torch_name
+from .rewrite import statement_lines, torch_imports, torch_name, torch_prefix
 from .safety import condition_is_tensor, may_be_none, same_shape, singular_ops
 
 if TYPE_CHECKING:
@@ -241,7 +241,7 @@ def where_arguments(ctx: "NodeContext", cond: str, a: ast.AST, b: ast.AST,
         denominators, singular = singular_ops(side, ctx)
         if singular:
             return None
-        guarded = [(d, "torch.where({}, {}, {})".format(
+        guarded = [(d, torch_prefix(ctx) + ".where({}, {}, {})".format(
             cond, taken.format(d=ctx.segment(d)), other.format(d=ctx.segment(d)))) for d in denominators
             if ctx.is_tensor(d) and not any(d is not o and _inside(d, o) for o in denominators)]
         texts.append(_text_with(ctx, side, guarded) if guarded else ctx.segment(side))
@@ -278,10 +278,10 @@ def _wrapped_argument(line: str, inner_indent: str) -> str:
     that text sits in a string."""
     if len(line) <= MAX_LINE or "\n" in line:
         return line
-    at = line.rfind("torch.where(")
+    at = line.rfind(".where(")
     if at <= len(inner_indent):
         return line
-    cut = at + len("torch.where(")
+    cut = at + len(".where(")
     return line[:cut] + "\n" + inner_indent + line[cut:]
 
 
@@ -302,7 +302,7 @@ def _replace(ctx: "NodeContext", first: ast.stmt, last: ast.stmt, new_lines: lis
     edit = Edit(Location(first.lineno, 1), Location(last.end_lineno, len(end_line) + 1), "\n".join(lines))
     if torch_name(ctx)[0] is None:
         return None  # no hard torch import of its own to lean on: adding one could break the module
-    return Fix(message=message, applicability="unsafe", edits=(edit,), imports=("torch",))
+    return Fix(message=message, applicability="unsafe", edits=(edit,), imports=torch_imports(ctx))
 
 
 def _single_assign(body: list[ast.stmt]) -> Optional[tuple[str, ast.AST]]:
@@ -344,7 +344,7 @@ def _where_chain(ctx, node: ast.If, cond: str, kind: str, drop_scalars: bool):
         leaves = [a, *rest[2]]
         if any(singular_ops(leaf, ctx) != ([], False) for leaf in leaves) or not same_shape(ctx, leaves):
             return None
-        return target, [cond, ctx.segment(a), "torch.where(" + ", ".join(rest[1]) + ")"], leaves
+        return target, [cond, ctx.segment(a), torch_prefix(ctx) + ".where(" + ", ".join(rest[1]) + ")"], leaves
     if kind == "assign":
         other = _single_assign(node.orelse)
         if other is None or other[0] != target:
@@ -372,10 +372,10 @@ def where_fix(ctx: "NodeContext", node: ast.If, drop_scalars: bool = False) -> O
     # if c: x = A / else: x = B   (and elif chains)
     got = _where_chain(ctx, node, cond, "assign", drop_scalars)
     if got is not None:
-        return _replace(ctx, node, node, _call_text(indent, f"{got[0]} = torch.where", got[1]), WHERE_MESSAGE)
+        return _replace(ctx, node, node, _call_text(indent, f"{got[0]} = {torch_prefix(ctx)}.where", got[1]), WHERE_MESSAGE)
     got = _where_chain(ctx, node, cond, "return", drop_scalars)
     if got is not None:
-        return _replace(ctx, node, node, _call_text(indent, "return torch.where", got[1]), WHERE_MESSAGE)
+        return _replace(ctx, node, node, _call_text(indent, f"return {torch_prefix(ctx)}.where", got[1]), WHERE_MESSAGE)
     if node.orelse:
         return None
     # if c: x = A   with x bound before
@@ -388,7 +388,7 @@ def where_fix(ctx: "NodeContext", node: ast.If, drop_scalars: bool = False) -> O
             and target in ctx.env.tensor_names else None
         if arguments is not None:
             arguments[2] = target
-            return _replace(ctx, node, node, _call_text(indent, f"{target} = torch.where", arguments),
+            return _replace(ctx, node, node, _call_text(indent, f"{target} = {torch_prefix(ctx)}.where", arguments),
                             WHERE_MESSAGE)
     # if c: return A   followed by   return B
     a = _single_return(node.body)
@@ -396,7 +396,7 @@ def where_fix(ctx: "NodeContext", node: ast.If, drop_scalars: bool = False) -> O
     arguments = where_arguments(ctx, cond, a, following.value) if a is not None and isinstance(
         following, ast.Return) and following.value is not None else None
     if arguments is not None:
-        return _replace(ctx, node, following, _call_text(indent, "return torch.where", arguments), WHERE_MESSAGE)
+        return _replace(ctx, node, following, _call_text(indent, f"return {torch_prefix(ctx)}.where", arguments), WHERE_MESSAGE)
     return None
 
 
@@ -457,7 +457,7 @@ def ternary_fix(ctx: "NodeContext", node: ast.IfExp, drop_scalars: bool = False)
     arguments = where_arguments(ctx, cond, node.body, node.orelse) if cond is not None else None
     if arguments is None:
         return None
-    text = f"torch.where({', '.join(arguments)})"
+    text = f"{torch_prefix(ctx)}.where({', '.join(arguments)})"
     if torch_name(ctx)[0] is None:
         return None  # no hard torch import of its own to lean on: adding one could break the module
-    return Fix(message=WHERE_MESSAGE, applicability="unsafe", edits=(ctx.replace(node, text),), imports=("torch",))
+    return Fix(message=WHERE_MESSAGE, applicability="unsafe", edits=(ctx.replace(node, text),), imports=torch_imports(ctx))

@@ -102,6 +102,17 @@ def torch_name(ctx: "NodeContext") -> tuple[Optional[TorchName], str]:
     return result
 
 
+def torch_prefix(ctx: "NodeContext") -> str:
+    """The name fixed code calls torch by: the module's own (`th`), or `torch` when it is added."""
+    torch, _ = torch_name(ctx)
+    return torch.name if torch is not None else "torch"
+
+
+def torch_imports(ctx: "NodeContext") -> tuple[str, ...]:
+    torch, _ = torch_name(ctx)
+    return ("torch",) if torch is None or torch.add_import else ()
+
+
 def guard_fix(ctx: "NodeContext", stmt: Optional[ast.stmt], what: str, applicability: str = "safe") -> Optional[Fix]:
     """Wrap a side-effect statement in `if not torch.compiler.is_compiling():` so eager runs keep it
     and Dynamo never sees it. Applied as a LibCST transform (fix/cst.py), which merges neighbours

@@ -15,7 +15,7 @@ from ..analysis.astwalk import function_nodes
 from ..analysis.flow import bindings_of, function_arguments as _arguments
 from ..analysis.torch_api import BOOL_ELEMENTWISE as MASK_METHODS  # an index made of these is a mask
 from ..model import Fix
-from ..fix.rewrite import torch_name
+from ..fix.rewrite import torch_imports, torch_name, torch_prefix
 from .base import Example, Rule
 
 # Non-maximum suppression keeps a data-dependent number of boxes: the torchvision op itself and the
@@ -269,7 +269,7 @@ def _accumulate_fix(node: ast.Subscript, ctx) -> Optional[Fix]:
         return None  # no hard torch import of its own to lean on: adding one could break the module
     target, mask, value = ctx.segment(node.value), ctx.segment(node.slice), ctx.segment(statement.value)
     sign = "-" if isinstance(statement.op, ast.Sub) else ""
-    arguments = [f"({mask},)", f"{sign}torch.as_tensor({value}, dtype={target}.dtype, device={target}.device)",
+    arguments = [f"({mask},)", f"{sign}{torch_prefix(ctx)}.as_tensor({value}, dtype={target}.dtype, device={target}.device)",
                  "accumulate=True"]
     text = f"{target}.index_put_({', '.join(arguments)})"
     line = ctx.file.lines[statement.lineno - 1]
@@ -280,7 +280,7 @@ def _accumulate_fix(node: ast.Subscript, ctx) -> Optional[Fix]:
         unit = "\t" if "\t" in indent else "    "
         text = f"{target}.index_put_(\n" + "".join(f"{indent}{unit}{a},\n" for a in arguments) + f"{indent})"
     return Fix(message="Accumulate with index_put_ instead of reading x[mask]", applicability="unsafe",
-               edits=(ctx.replace(statement, text),), imports=("torch",))
+               edits=(ctx.replace(statement, text),), imports=torch_imports(ctx))
 
 
 def _plain_reference(node: ast.AST) -> bool:
