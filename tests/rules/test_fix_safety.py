@@ -317,3 +317,18 @@ def test_where_uses_the_module_alias_and_adds_no_import():
         """)
     assert "y = th.where(y.abs().amax() > 4.0, y * 0.25, y)" in outcome.source, outcome.source
     assert "import torch\n" not in outcome.source
+
+
+def test_checking_never_loads_libcst():
+    """Detection stays on `ast`; LibCST is for files with a fix to apply (parsing is 5x slower)."""
+    code = ("import sys\nfrom breaklint.lint.runner import check_paths\nfrom breaklint.lint.config import Settings\n"
+            "result = check_paths([sys.argv[1]], Settings(), jobs=1, use_cache=False)\n"
+            "assert any(f.fix is not None and f.fix.transform is not None for f in result.findings)\n"
+            "print('libcst' in sys.modules)\n")
+    from pathlib import Path
+
+    fixtures = Path(__file__).resolve().parents[2] / "fixtures"
+    src = Path(__file__).resolve().parents[2] / "src"
+    result = subprocess.run([sys.executable, "-c", code, str(fixtures)], capture_output=True, text=True,
+                            env={"PYTHONPATH": str(src), "PATH": "/usr/bin:/bin"})
+    assert result.stdout.strip() == "False", result.stdout + result.stderr

@@ -79,10 +79,6 @@ class GuardStatements(cst.CSTTransformer):
         return [cst.If(test=test, body=cst.IndentedBlock(body=inner), leading_lines=first.leading_lines)]
 
 
-def guard_factory(rows: frozenset, torch_name: str, add_import: bool) -> GuardStatements:
-    return GuardStatements(rows, torch_name, add_import)
-
-
 def apply_transforms(source: str, fixes: list[Fix]) -> tuple[str, list[Fix]]:
     """Run the LibCST transforms of `fixes`, one transformer per (factory, key); return the text
     and the fixes whose every row was changed."""

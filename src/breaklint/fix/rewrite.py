@@ -135,11 +135,17 @@ def guard_fix(ctx: "NodeContext", stmt: Optional[ast.stmt], what: str, applicabi
     edit = replace_statement(ctx, stmt, [indent + f"if not {torch.name}.compiler.is_compiling():"] + body)
     if edit is None:
         return None
-    from .cst import guard_factory
-
     return Fix(message=f"Run {what} only when not compiling", applicability=applicability,
                edits=(edit,), imports=("torch",) if torch.add_import else (),
-               transform=Transform(guard_factory, (torch.name, torch.add_import), frozenset({stmt.lineno})))
+               transform=Transform(guard_transformer, (torch.name, torch.add_import), frozenset({stmt.lineno})))
+
+
+def guard_transformer(rows: frozenset, torch_name: str, add_import: bool):
+    """The LibCST transformer for guard fixes, imported only when a fix is applied: checking never
+    loads LibCST (a module-level function, so that a Fix pickles across the worker pool)."""
+    from .cst import GuardStatements
+
+    return GuardStatements(rows, torch_name, add_import)
 
 
 def validation_guard_fix(ctx: "NodeContext", node: ast.If) -> Optional[Fix]:
