@@ -332,3 +332,23 @@ def test_checking_never_loads_libcst():
     result = subprocess.run([sys.executable, "-c", code, str(fixtures)], capture_output=True, text=True,
                             env={"PYTHONPATH": str(src), "PATH": "/usr/bin:/bin"})
     assert result.stdout.strip() == "False", result.stdout + result.stderr
+
+
+def test_long_fixes_wrap_as_black_would():
+    """Real code (PyG's cluster_gcn_conv and aggr/base) at deep indentation: no fixed line over 88."""
+    outcome = _fix("""
+        import torch
+
+
+        @torch.compile
+        def f(edge_weight, row, col, index, deg_inv, diag_lambda):
+            if True:
+                if True:
+                    edge_weight[row == col] += diag_lambda * deg_inv * deg_inv * deg_inv * 2.0
+                if index is not None and not torch.all(index[:-1] <= index[1:]):
+                    raise ValueError("bad")
+            return edge_weight
+        """)
+    assert outcome.applied == 2, outcome.source
+    assert "index_put_" in outcome.source and "torch.compiler.is_compiling() and (" in outcome.source
+    assert max(len(line) for line in outcome.source.splitlines()) <= 88, outcome.source

@@ -11,6 +11,7 @@ if TYPE_CHECKING:
     from ..rules.base import NodeContext
 
 GUARD = "if not torch.compiler.is_compiling():"
+MAX_LINE = 88  # ruff's and black's default: a fix must not add a line too long (E501)
 
 
 def statement_lines(ctx: "NodeContext", stmt: ast.stmt) -> Optional[tuple[str, list[str]]]:
@@ -181,12 +182,18 @@ def validation_guard_fix(ctx: "NodeContext", node: ast.If) -> Optional[Fix]:
     if torch is None:
         return None
     test = ctx.segment(node.test)
-    if not isinstance(node.test, (ast.Name, ast.Attribute, ast.Call, ast.Subscript, ast.Compare,
-                                  ast.UnaryOp)):
-        test = f"({test})"
+    guard = f"not {torch.name}.compiler.is_compiling() and"
+    atomic = isinstance(node.test, (ast.Name, ast.Attribute, ast.Call, ast.Subscript, ast.Compare, ast.UnaryOp))
+    new = f"{guard} {test}" if atomic else f"{guard} ({test})"
+    line = ctx.file.lines[node.lineno - 1]
+    found = statement_lines(ctx, node)
+    if node.test.lineno == node.test.end_lineno and found is not None \
+            and len(line) - len(test) + len(new) > MAX_LINE:
+        # Too long for one line: the test goes on a line of its own, in parentheses (black's style).
+        indent = found[0]
+        new = f"{guard} (\n{indent}{indent_unit(indent)}{test}\n{indent})"
     return Fix(message="Skip this check while compiling", applicability="unsafe",
-               edits=(ctx.replace(node.test, f"not {torch.name}.compiler.is_compiling() and {test}"),),
-               imports=("torch",) if torch.add_import else ())
+               edits=(ctx.replace(node.test, new),), imports=("torch",) if torch.add_import else ())
 
 
 def _tensor_test(test: ast.AST, ctx: "NodeContext") -> bool:

@@ -278,6 +278,10 @@ def _accumulate_fix(node: ast.Subscript, ctx) -> Optional[Fix]:
             and not line[:statement.col_offset].strip():
         # One argument a line, as black and ruff format would: a fix must not add a long line.
         unit = "\t" if "\t" in indent else "    "
+        if len(indent + unit + arguments[1]) + 1 > 88:  # the value too: one keyword a line
+            inner = indent + unit * 2
+            arguments[1] = (f"{sign}{torch_prefix(ctx)}.as_tensor(\n{inner}{value},\n{inner}dtype={target}.dtype,\n"
+                            f"{inner}device={target}.device,\n{indent}{unit})")
         text = f"{target}.index_put_(\n" + "".join(f"{indent}{unit}{a},\n" for a in arguments) + f"{indent})"
     return Fix(message="Accumulate with index_put_ instead of reading x[mask]", applicability="unsafe",
                edits=(ctx.replace(statement, text),), imports=torch_imports(ctx))
