@@ -5,8 +5,8 @@ Each fixture marks the lines that must be flagged with `# expect: BLxxx[, BLyyy]
 1. static: `breaklint check` (target torch 2.13) reports exactly the expected (code, line) pairs;
 2. torch: Dynamo (backend="eager", fullgraph=False, graph_breaks log) breaks on exactly the
    expected lines, so an expectation is never a guess and no real break goes unmarked;
-3. fix proof: `fix_source(..., unsafe=True)` on a copy gives the same eager outputs on the same
-   inputs and weights, Dynamo sees fewer breaks, and every break left is on a line still flagged.
+3. fix proof: `fix_source(..., unsafe=True)` on a copy gives the same eager outputs and gradients
+   on the same inputs and weights, Dynamo sees fewer breaks, and every break left is on a line still flagged.
 """
 from __future__ import annotations
 
@@ -18,6 +18,8 @@ import re
 import tokenize
 
 import pytest
+
+from proofs import assert_same_gradients, gradients
 
 from breaklint.lint.config import Settings
 from breaklint.lint.fixloop import fix_source
@@ -240,6 +242,8 @@ def test_fix_preserves_outputs_and_removes_breaks(name, tmp_path, capsys):
         torch.manual_seed(1)
         out1 = model1(*copy.deepcopy(args), **copy.deepcopy(kwargs))
         assert_close(out0, out1, f"{name}:{factory_name}")
+        assert_same_gradients(gradients(model0, args, kwargs, 1), gradients(model1, args, kwargs, 1),
+                              f"{name}:{factory_name}")
 
         obs0, obs1 = observe_fresh(original, factory_name), observe_fresh(fixed, factory_name)
         assert obs1.break_count <= obs0.break_count, obs1.describe()

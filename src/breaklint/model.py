@@ -5,7 +5,7 @@ Positions are 1-based rows and 1-based character columns, as ruff reports them.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Literal, Optional
+from typing import TYPE_CHECKING, Any, Callable, Literal, Optional
 
 if TYPE_CHECKING:
     from .analysis.summary import ModuleSummary
@@ -29,12 +29,29 @@ class Edit:
 
 
 @dataclass(frozen=True)
+class Transform:
+    """A fix made by a LibCST transformer rather than by text edits (fix/cst.py).
+
+    `factory(rows, *key)` builds one transformer for every fix of one round that shares the factory
+    and the key, so that changes to neighbouring statements can merge (one guard block for two
+    adjacent print calls). `rows` are the first rows of the statements the fix changes."""
+
+    factory: Callable[..., Any]
+    key: tuple
+    rows: frozenset
+
+
+@dataclass(frozen=True)
 class Fix:
     message: str
     applicability: Applicability
+    # The change as text: what reports show (JSON, SARIF, diffs), and what is applied when there is
+    # no `transform`.
     edits: tuple[Edit, ...]
     # Top-level imports the edited code needs, e.g. ("torch",); added once per file.
     imports: tuple[str, ...] = ()
+    # When set, applying the fix runs this LibCST transform instead of the text edits.
+    transform: Optional[Transform] = None
 
 
 @dataclass

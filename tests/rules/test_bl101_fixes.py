@@ -1,5 +1,5 @@
 """Proof of BL101/BL102's autofixes against torch: for every fixable INVALID example, the fixed
-module gives the same outputs as the original on fresh random inputs (several seeds, so both sides
+module gives the same outputs and gradients as the original on fresh random inputs (several seeds, so both sides
 of the branch run), and Dynamo sees fewer graph breaks after the fix than before."""
 import ast
 import importlib.util
@@ -7,6 +7,7 @@ import os
 import sys
 
 import pytest
+from proofs import assert_same_gradients, gradients
 
 from breaklint.lint.engine import LintSettings
 from breaklint.lint.fixloop import fix_source
@@ -116,6 +117,11 @@ def test_fix_keeps_outputs_and_removes_breaks(code, index, example, tmp_path):
             lines, before = _lines_run(original.__file__, lambda: _eager(model)(*args, **kwargs))
             paths.add(lines)
             _assert_same(before, _eager(fixed_model)(*fixed_args, **fixed_kwargs))
+    for seed in SEEDS:  # gradients too: torch.where runs both sides, and 0 * inf in backward is NaN
+        model, args, kwargs = _build(original, seed)
+        fixed_model, fixed_args, fixed_kwargs = _build(fixed, seed)
+        assert_same_gradients(gradients(_eager(model), args, kwargs, seed),
+                              gradients(_eager(fixed_model), fixed_args, fixed_kwargs, seed), f"seed {seed}")
     if _branches_outside_asserts(example.code):
         assert len(paths) > 1, "the random inputs never took the other side of the branch: the proof proves nothing"
     model, args, kwargs = _build(original, 0)

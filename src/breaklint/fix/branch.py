@@ -13,13 +13,14 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Optional
 
 from ..model import Edit, Fix, Location
-from .rewrite import statement_lines
 from ..analysis.torch_api import BOOL_RESULT, RANDOM_NAMES
+from .rewrite import statement_lines, torch_imports, torch_name, torch_prefix
+from .safety import condition_is_tensor, may_be_none, same_shape, singular_ops
 
 if TYPE_CHECKING:
     from ..rules.base import NodeContext
 
-MAX_LINE = 99
+MAX_LINE = 88  # ruff and black default line length: a fix must not add E501
 SCALAR_BUILTINS = ("float", "int", "bool")
 PURE_BUILTINS = {"abs", "min", "max", "len", "round"}
 # Pure on constants (`float("-inf")`); on a tensor they would read its value (.item()).
@@ -198,11 +199,57 @@ def _bool_operand(cond: Cond) -> str:
 
 
 def tensor_condition(ctx: "NodeContext", test: ast.AST, drop_scalars: bool = False) -> Optional[str]:
-    """The condition as a bool tensor expression, or None when it cannot be written as one."""
+    """The condition as a bool tensor expression, or None when it cannot be written as one or may
+    be a Python number or bool on some path (torch.where and torch.cond raise TypeError on those)."""
     got = _convert(test, ctx, drop_scalars)
-    if got is None or not got.tensor:
+    if got is None or not got.tensor or not condition_is_tensor(test, ctx, drop_scalars):
         return None
     return as_bool(got)
+
+
+def _text_with(ctx: "NodeContext", node: ast.AST, replacements: list[tuple[ast.AST, str]]) -> str:
+    """The source of `node` with some of its sub-expressions replaced."""
+    text = ctx.segment(node)
+    lines = text.split("\n")
+    base = ctx.start(node)
+
+    def offset(row: int, column: int) -> int:
+        r = row - base.row
+        col = column - base.column if r == 0 else column - 1
+        return sum(len(line) + 1 for line in lines[:r]) + col
+
+    spans = []
+    for sub, new in replacements:
+        start, end = ctx.start(sub), ctx.end(sub)
+        spans.append((offset(start.row, start.column), offset(end.row, end.column), new))
+    for start, end, new in sorted(spans, reverse=True):
+        text = text[:start] + new + text[end:]
+    return text
+
+
+def where_arguments(ctx: "NodeContext", cond: str, a: ast.AST, b: ast.AST,
+                    statement: Optional[ast.AST] = None) -> Optional[list[str]]:
+    """[cond, a, b] for torch.where when it keeps the meaning of `a if cond else b` (safety.py): pure
+    tensor operands of one shape, never None, and a side not taken that cannot put NaN into the
+    gradient. A divisor `d` in a side becomes `torch.where(cond, d, 1)` (`torch.where(cond, 1, d)` on
+    the other side), so the side not taken divides by one; log, sqrt, pow and the like: no rewrite."""
+    if not where_operands_ok(ctx, a, b) or may_be_none(a, ctx) or may_be_none(b, ctx) \
+            or not same_shape(ctx, [a, b], statement):
+        return None
+    texts = [cond]
+    for side, (taken, other) in ((a, ("{d}", "1")), (b, ("1", "{d}"))):
+        denominators, singular = singular_ops(side, ctx)
+        if singular:
+            return None
+        guarded = [(d, torch_prefix(ctx) + ".where({}, {}, {})".format(
+            cond, taken.format(d=ctx.segment(d)), other.format(d=ctx.segment(d)))) for d in denominators
+            if ctx.is_tensor(d) and not any(d is not o and _inside(d, o) for o in denominators)]
+        texts.append(_text_with(ctx, side, guarded) if guarded else ctx.segment(side))
+    return texts
+
+
+def _inside(node: ast.AST, outer: ast.AST) -> bool:
+    return any(sub is node for sub in ast.walk(outer))
 
 
 # -- statements ------------------------------------------------------------------------------------
@@ -221,7 +268,21 @@ def _call_text(indent: str, head: str, args: list[str]) -> list[str]:
     if len(line) <= MAX_LINE and "\n" not in line:
         return [line]
     unit = "\t" if "\t" in indent else "    "
-    return [f"{indent}{head}("] + [f"{indent}{unit}{a}," for a in args] + [f"{indent})"]
+    return [f"{indent}{head}("] + [_wrapped_argument(f"{indent}{unit}{a},", indent + unit * 2) for a in args] \
+        + [f"{indent})"]
+
+
+def _wrapped_argument(line: str, inner_indent: str) -> str:
+    """An argument line still too long: break it after the `(` of its last `torch.where(` (a guarded
+    divisor), where a line break is always allowed. The parse check refuses the rare case where
+    that text sits in a string."""
+    if len(line) <= MAX_LINE or "\n" in line:
+        return line
+    at = line.rfind(".where(")
+    if at <= len(inner_indent):
+        return line
+    cut = at + len(".where(")
+    return line[:cut] + "\n" + inner_indent + line[cut:]
 
 
 def _replace(ctx: "NodeContext", first: ast.stmt, last: ast.stmt, new_lines: list[str],
@@ -239,7 +300,9 @@ def _replace(ctx: "NodeContext", first: ast.stmt, last: ast.stmt, new_lines: lis
     lines = [indent + c for c in comments] + new_lines
     end_line = ctx.file.lines[last.end_lineno - 1]
     edit = Edit(Location(first.lineno, 1), Location(last.end_lineno, len(end_line) + 1), "\n".join(lines))
-    return Fix(message=message, applicability="unsafe", edits=(edit,), imports=("torch",))
+    if torch_name(ctx)[0] is None:
+        return None  # no hard torch import of its own to lean on: adding one could break the module
+    return Fix(message=message, applicability="unsafe", edits=(edit,), imports=torch_imports(ctx))
 
 
 def _single_assign(body: list[ast.stmt]) -> Optional[tuple[str, ast.AST]]:
@@ -258,8 +321,8 @@ def _single_return(body: list[ast.stmt]) -> Optional[ast.AST]:
     return None
 
 
-def _where_chain(ctx, node: ast.If, cond: str, kind: str, drop_scalars: bool) -> Optional[tuple[str, list[str]]]:
-    """(target, [cond, a, b]) for `if c: x = A else: x = B` (elif chains nest the where)."""
+def _where_chain(ctx, node: ast.If, cond: str, kind: str, drop_scalars: bool):
+    """(target, [cond, a, b], the value nodes) for `if c: x = A else: x = B` (elif chains nest the where)."""
     if kind == "assign":
         got = _single_assign(node.body)
         if got is None:
@@ -273,9 +336,15 @@ def _where_chain(ctx, node: ast.If, cond: str, kind: str, drop_scalars: bool) ->
         inner = node.orelse[0]
         inner_cond = tensor_condition(ctx, inner.test, drop_scalars)
         rest = _where_chain(ctx, inner, inner_cond, kind, drop_scalars) if inner_cond else None
-        if rest is None or rest[0] != target or not ctx.is_tensor(a) or not is_pure(a, ctx):
+        if rest is None or rest[0] != target or not ctx.is_tensor(a) or not is_pure(a, ctx) \
+                or may_be_none(a, ctx):
             return None
-        return target, [cond, ctx.segment(a), "torch.where(" + ", ".join(rest[1]) + ")"]
+        # Nested: a side not taken of the outer where is the whole inner one, so no divisor may be
+        # guarded by one condition only; every leaf must be free of singular ops and of one shape.
+        leaves = [a, *rest[2]]
+        if any(singular_ops(leaf, ctx) != ([], False) for leaf in leaves) or not same_shape(ctx, leaves):
+            return None
+        return target, [cond, ctx.segment(a), torch_prefix(ctx) + ".where(" + ", ".join(rest[1]) + ")"], leaves
     if kind == "assign":
         other = _single_assign(node.orelse)
         if other is None or other[0] != target:
@@ -285,9 +354,10 @@ def _where_chain(ctx, node: ast.If, cond: str, kind: str, drop_scalars: bool) ->
         b = _single_return(node.orelse)
         if b is None:
             return None
-    if not where_operands_ok(ctx, a, b):
+    arguments = where_arguments(ctx, cond, a, b)
+    if arguments is None:
         return None
-    return target, [cond, ctx.segment(a), ctx.segment(b)]
+    return target, arguments, [a, b]
 
 
 WHERE_MESSAGE = "Replace the branch with torch.where (evaluates both sides)"
@@ -302,26 +372,31 @@ def where_fix(ctx: "NodeContext", node: ast.If, drop_scalars: bool = False) -> O
     # if c: x = A / else: x = B   (and elif chains)
     got = _where_chain(ctx, node, cond, "assign", drop_scalars)
     if got is not None:
-        return _replace(ctx, node, node, _call_text(indent, f"{got[0]} = torch.where", got[1]), WHERE_MESSAGE)
+        return _replace(ctx, node, node, _call_text(indent, f"{got[0]} = {torch_prefix(ctx)}.where", got[1]), WHERE_MESSAGE)
     got = _where_chain(ctx, node, cond, "return", drop_scalars)
     if got is not None:
-        return _replace(ctx, node, node, _call_text(indent, "return torch.where", got[1]), WHERE_MESSAGE)
+        return _replace(ctx, node, node, _call_text(indent, f"return {torch_prefix(ctx)}.where", got[1]), WHERE_MESSAGE)
     if node.orelse:
         return None
     # if c: x = A   with x bound before
     single = _single_assign(node.body)
     if single is not None and bound_before(ctx, single[0], node):
         target, a = single
-        if ctx.is_tensor(a) and is_pure(a, ctx) and ctx.env is not None and target in ctx.env.tensor_names:
-            return _replace(ctx, node, node, _call_text(indent, f"{target} = torch.where",
-                                                        [cond, ctx.segment(a), target]), WHERE_MESSAGE)
+        current = ast.Name(target, ast.Load(), lineno=node.lineno, col_offset=node.col_offset,
+                           end_lineno=node.lineno, end_col_offset=node.col_offset + len(target.encode()))
+        arguments = where_arguments(ctx, cond, a, current, node) if ctx.env is not None \
+            and target in ctx.env.tensor_names else None
+        if arguments is not None:
+            arguments[2] = target
+            return _replace(ctx, node, node, _call_text(indent, f"{target} = {torch_prefix(ctx)}.where", arguments),
+                            WHERE_MESSAGE)
     # if c: return A   followed by   return B
     a = _single_return(node.body)
     following = _next_statement(ctx, node)
-    if a is not None and isinstance(following, ast.Return) and following.value is not None \
-            and where_operands_ok(ctx, a, following.value):
-        return _replace(ctx, node, following, _call_text(
-            indent, "return torch.where", [cond, ctx.segment(a), ctx.segment(following.value)]), WHERE_MESSAGE)
+    arguments = where_arguments(ctx, cond, a, following.value) if a is not None and isinstance(
+        following, ast.Return) and following.value is not None else None
+    if arguments is not None:
+        return _replace(ctx, node, following, _call_text(indent, f"return {torch_prefix(ctx)}.where", arguments), WHERE_MESSAGE)
     return None
 
 
@@ -379,7 +454,10 @@ def read_after(ctx: "NodeContext", name: str, node: ast.stmt) -> bool:
 
 def ternary_fix(ctx: "NodeContext", node: ast.IfExp, drop_scalars: bool = False) -> Optional[Fix]:
     cond = tensor_condition(ctx, node.test, drop_scalars)
-    if cond is None or not where_operands_ok(ctx, node.body, node.orelse):
+    arguments = where_arguments(ctx, cond, node.body, node.orelse) if cond is not None else None
+    if arguments is None:
         return None
-    text = f"torch.where({cond}, {ctx.segment(node.body)}, {ctx.segment(node.orelse)})"
-    return Fix(message=WHERE_MESSAGE, applicability="unsafe", edits=(ctx.replace(node, text),), imports=("torch",))
+    text = f"{torch_prefix(ctx)}.where({', '.join(arguments)})"
+    if torch_name(ctx)[0] is None:
+        return None  # no hard torch import of its own to lean on: adding one could break the module
+    return Fix(message=WHERE_MESSAGE, applicability="unsafe", edits=(ctx.replace(node, text),), imports=torch_imports(ctx))

@@ -16,7 +16,7 @@ from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Optional, Union
 
 from ..model import Edit, Fix, Location
-from .rewrite import statement_lines
+from .rewrite import statement_lines, torch_imports, torch_name, torch_prefix
 from .branch import bound_before, is_elif, read_after, tensor_condition
 from ..analysis.torch_api import (BOOL_UNARY, CASTS, COMPARE_METHODS, FLOAT_RESULT, REDUCE_FLOAT, REDUCE_SAME,
                                   SAME_DTYPE)
@@ -280,9 +280,11 @@ def cond_fix(ctx: "NodeContext", node: ast.If, drop_scalars: bool = False) -> Op
         return None
     targets = ", ".join(outputs)
     packed = f"({operands[0]},)" if len(operands) == 1 else f"({', '.join(operands)})"
-    call = f"{targets} = torch.cond({cond}, {true_fn}, {false_fn}, {packed})"
+    call = f"{targets} = {torch_prefix(ctx)}.cond({cond}, {true_fn}, {false_fn}, {packed})"
     lines = [indent + c for c in comments] + lines + [indent + call]
     end_line = ctx.file.lines[node.end_lineno - 1]
     edit = Edit(Location(node.lineno, 1), Location(node.end_lineno, len(end_line) + 1), "\n".join(lines))
+    if torch_name(ctx)[0] is None:
+        return None  # no hard torch import of its own to lean on: adding one could break the module
     return Fix(message="Replace the branches with torch.cond", applicability="unsafe", edits=(edit,),
-               imports=("torch",))
+               imports=torch_imports(ctx))

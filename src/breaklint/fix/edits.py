@@ -53,7 +53,7 @@ def apply_edits(source: str, fixes: list[Fix]) -> tuple[str, list[Fix]]:
     taken: list[tuple[int, int]] = []
     chosen: list[tuple[int, int, str]] = []
     applied: list[Fix] = []
-    for fix in sorted(fixes, key=lambda f: min(e.start for e in f.edits)):
+    for fix in sorted((f for f in fixes if f.edits), key=lambda f: min(e.start for e in f.edits)):
         spans = [(_offset(offsets, text, e.start.row, e.start.column),
                   _offset(offsets, text, e.end.row, e.end.column), e.content) for e in fix.edits]
         if any((s < te and ts < e) or s == ts for s, e, _ in spans for ts, te in taken):
@@ -68,6 +68,20 @@ def apply_edits(source: str, fixes: list[Fix]) -> tuple[str, list[Fix]]:
     return text, applied
 
 
+def apply_fixes(source: str, fixes: list[Fix]) -> tuple[str, list[Fix]]:
+    """One round: the LibCST transforms if any fix has one (fix/cst.py), else the text edits. The
+    two never mix in a round, since each moves the other's positions; the fix loop re-lints between
+    rounds, so what waits is found again at its new place."""
+    transforms = [f for f in fixes if f.transform is not None]
+    if transforms:
+        from .cst import apply_transforms
+
+        new, applied = apply_transforms(source, transforms)
+        if applied:
+            return new, applied
+    return apply_edits(source, [f for f in fixes if f.transform is None])
+
+
 def lines_keepends(source: str) -> list[str]:
     """Like str.splitlines(keepends=True) but only at real line breaks, as Python counts rows
     (a form feed inside a line stays in it)."""
@@ -75,7 +89,9 @@ def lines_keepends(source: str) -> list[str]:
 
 
 def ensure_imports(source: str, modules: set[str]) -> str:
-    """Add `import X` once for each module a fix used and the file does not import by that name."""
+    """Add `import X` once for each module a fix used and the file does not import by that name,
+    where isort and ruff expect it (LibCST's AddImportsVisitor: after the docstring, `__future__`
+    imports and the leading import block)."""
     if not modules:
         return source
     try:
@@ -85,30 +101,13 @@ def ensure_imports(source: str, modules: set[str]) -> str:
     bound = set()
     for node in tree.body:
         if isinstance(node, ast.Import):
-            bound.update((a.asname or a.name.split(".")[0]) if a.asname else a.name.split(".")[0] for a in node.names)
+            bound.update(a.asname or a.name.split(".")[0] for a in node.names)
     missing = sorted(m for m in modules if m not in bound)
     if not missing:
         return source
-    insert_after = 0  # line number after which to insert (0 = top of file)
-    for node in tree.body:
-        is_docstring = isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant) \
-            and isinstance(node.value.value, str) and node is tree.body[0]
-        if is_docstring or isinstance(node, (ast.Import, ast.ImportFrom)):
-            insert_after = node.end_lineno
-        else:
-            break
-    newline = "\r\n" if "\r\n" in source else "\n"
-    lines = lines_keepends(source)
-    if insert_after == 0:
-        # Keep a shebang, an encoding declaration and leading comments first: PEP 263 wants the
-        # coding line on line 1 or 2.
-        while insert_after < len(lines) and lines[insert_after].lstrip().startswith("#"):
-            insert_after += 1
-    if insert_after and insert_after <= len(lines) and not lines[insert_after - 1].endswith(("\n", "\r")):
-        lines[insert_after - 1] += newline
-    new = "".join(f"import {m}{newline}" for m in missing)
-    lines.insert(insert_after, new)
-    return "".join(lines)
+    from .cst import add_imports
+
+    return add_imports(source, missing)
 
 
 def parse_error(source: str) -> Optional[str]:

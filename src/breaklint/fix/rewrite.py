@@ -2,14 +2,16 @@
 from __future__ import annotations
 
 import ast
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Optional
 
-from ..model import Edit, Fix, Location
+from ..model import Edit, Fix, Location, Transform
 
 if TYPE_CHECKING:
     from ..rules.base import NodeContext
 
 GUARD = "if not torch.compiler.is_compiling():"
+MAX_LINE = 88  # ruff's and black's default: a fix must not add a line too long (E501)
 
 
 def statement_lines(ctx: "NodeContext", stmt: ast.stmt) -> Optional[tuple[str, list[str]]]:
@@ -49,10 +51,77 @@ def replace_statement(ctx: "NodeContext", stmt: ast.stmt, new_lines: list[str]) 
     return Edit(Location(stmt.lineno, 1), Location(stmt.end_lineno, len(last) + 1), "\n".join(new_lines))
 
 
+@dataclass(frozen=True)
+class TorchName:
+    """How fixed code may name torch in this module: `name`, plus whether `import torch` must be added
+    (the module imports from torch at its top, unconditionally, but binds no name to torch itself)."""
+
+    name: str
+    add_import: bool
+
+
+NO_TORCH = "the module does not import torch, and a guard would make torch a hard dependency"
+CONDITIONAL_TORCH = ("the module imports torch only under a condition (try/except ImportError, "
+                     "if is_torch_available()), and a guard would make torch a hard dependency")
+
+
+def torch_name(ctx: "NodeContext") -> tuple[Optional[TorchName], str]:
+    """How a fix may name torch here, else (None, why not). Only an import at the module's top level,
+    outside any if/try, counts: adding `import torch` to a module that imports torch optionally (a
+    tokenizer that works without torch) would break it for users without torch."""
+    cached = getattr(ctx.file, "_bl_torch_name", None)
+    if cached is not None:
+        return cached
+    found: Optional[TorchName] = None
+    imports_torch = False
+    for node in ctx.file.tree.body:
+        if isinstance(node, ast.Import):
+            for alias in node.names:
+                if alias.name == "torch" or alias.name.startswith("torch."):
+                    imports_torch = True
+                    if alias.asname is None or alias.name == "torch":
+                        name = alias.asname or "torch"
+                        if found is None or found.add_import or name == "torch":
+                            found = TorchName(name, False)
+        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module \
+                and (node.module == "torch" or node.module.startswith("torch.")):
+            imports_torch = True
+    if found is None and imports_torch:
+        found = TorchName("torch", True)
+    if found is not None:
+        result = (found, "")
+    else:
+        anywhere = any(isinstance(n, (ast.Import, ast.ImportFrom)) and any(
+            a.name == "torch" or a.name.startswith("torch.") for a in n.names)
+            or isinstance(n, ast.ImportFrom) and (n.module or "").split(".")[0] == "torch"
+            for n in ast.walk(ctx.file.tree))
+        result = (None, CONDITIONAL_TORCH if anywhere else NO_TORCH)
+    try:
+        ctx.file._bl_torch_name = result
+    except AttributeError:
+        pass
+    return result
+
+
+def torch_prefix(ctx: "NodeContext") -> str:
+    """The name fixed code calls torch by: the module's own (`th`), or `torch` when it is added."""
+    torch, _ = torch_name(ctx)
+    return torch.name if torch is not None else "torch"
+
+
+def torch_imports(ctx: "NodeContext") -> tuple[str, ...]:
+    torch, _ = torch_name(ctx)
+    return ("torch",) if torch is None or torch.add_import else ()
+
+
 def guard_fix(ctx: "NodeContext", stmt: Optional[ast.stmt], what: str, applicability: str = "safe") -> Optional[Fix]:
     """Wrap a side-effect statement in `if not torch.compiler.is_compiling():` so eager runs keep it
-    and Dynamo never sees it."""
+    and Dynamo never sees it. Applied as a LibCST transform (fix/cst.py), which merges neighbours
+    into one block; the text edit is what reports show."""
     if stmt is None:
+        return None
+    torch, _ = torch_name(ctx)
+    if torch is None:
         return None
     found = statement_lines(ctx, stmt)
     if found is None:
@@ -64,11 +133,20 @@ def guard_fix(ctx: "NodeContext", stmt: Optional[ast.stmt], what: str, applicabi
     for offset, line in enumerate(lines):
         row = stmt.lineno + offset
         body.append(line if (row in in_string or not line.strip()) else unit + line)
-    edit = replace_statement(ctx, stmt, [indent + GUARD] + body)
+    edit = replace_statement(ctx, stmt, [indent + f"if not {torch.name}.compiler.is_compiling():"] + body)
     if edit is None:
         return None
     return Fix(message=f"Run {what} only when not compiling", applicability=applicability,
-               edits=(edit,), imports=("torch",))
+               edits=(edit,), imports=("torch",) if torch.add_import else (),
+               transform=Transform(guard_transformer, (torch.name, torch.add_import), frozenset({stmt.lineno})))
+
+
+def guard_transformer(rows: frozenset, torch_name: str, add_import: bool):
+    """The LibCST transformer for guard fixes, imported only when a fix is applied: checking never
+    loads LibCST (a module-level function, so that a Fix pickles across the worker pool)."""
+    from .cst import GuardStatements
+
+    return GuardStatements(rows, torch_name, add_import)
 
 
 def validation_guard_fix(ctx: "NodeContext", node: ast.If) -> Optional[Fix]:
@@ -86,6 +164,8 @@ def validation_guard_fix(ctx: "NodeContext", node: ast.If) -> Optional[Fix]:
             return None
         if targets is not None and not all(isinstance(t, ast.Name) for t in targets):
             return None
+    if not _tensor_test(node.test, ctx):
+        return None  # `if query is None or query == "":` is a check on Python values: nothing to skip
     if any(isinstance(n, ast.NamedExpr) for n in ast.walk(node.test)):
         return None  # `if (n := m.sum()) == 0:` binds n, which the short-circuit would leave unbound
     # A raise caught nearby is control flow, not a check: skipping it would change what runs.
@@ -98,13 +178,34 @@ def validation_guard_fix(ctx: "NodeContext", node: ast.If) -> Optional[Fix]:
         if isinstance(parent, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
             break
         child = parent
+    torch, _ = torch_name(ctx)
+    if torch is None:
+        return None
     test = ctx.segment(node.test)
-    if not isinstance(node.test, (ast.Name, ast.Attribute, ast.Call, ast.Subscript, ast.Compare,
-                                  ast.UnaryOp)):
-        test = f"({test})"
+    guard = f"not {torch.name}.compiler.is_compiling() and"
+    atomic = isinstance(node.test, (ast.Name, ast.Attribute, ast.Call, ast.Subscript, ast.Compare, ast.UnaryOp))
+    new = f"{guard} {test}" if atomic else f"{guard} ({test})"
+    line = ctx.file.lines[node.lineno - 1]
+    found = statement_lines(ctx, node)
+    if node.test.lineno == node.test.end_lineno and found is not None \
+            and len(line) - len(test) + len(new) > MAX_LINE:
+        # Too long for one line: the test goes on a line of its own, in parentheses (black's style).
+        indent = found[0]
+        new = f"{guard} (\n{indent}{indent_unit(indent)}{test}\n{indent})"
     return Fix(message="Skip this check while compiling", applicability="unsafe",
-               edits=(ctx.replace(node.test, f"not torch.compiler.is_compiling() and {test}"),),
-               imports=("torch",))
+               edits=(ctx.replace(node.test, new),), imports=("torch",) if torch.add_import else ())
+
+
+def _tensor_test(test: ast.AST, ctx: "NodeContext") -> bool:
+    """Some operand of the test is a tensor, and none compares with a string (`q == ""`)."""
+    if isinstance(test, ast.BoolOp):
+        return any(_tensor_test(v, ctx) for v in test.values)
+    if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
+        return _tensor_test(test.operand, ctx)
+    if isinstance(test, ast.Compare) and any(isinstance(n, ast.Constant) and isinstance(n.value, (str, bytes))
+                                             for n in [test.left, *test.comparators]):
+        return False
+    return ctx.is_tensor(test)
 
 
 def report_with_guard(ctx: "NodeContext", node: ast.Call, message: str, what: str) -> None:
@@ -114,4 +215,7 @@ def report_with_guard(ctx: "NodeContext", node: ast.Call, message: str, what: st
     fix = None
     if isinstance(parent, ast.Expr) and parent.value is node:
         fix = guard_fix(ctx, parent, what)
+        torch, why = torch_name(ctx)
+        if torch is None:
+            message += f" (no fix: {why})"
     ctx.report(node, message, fix)

@@ -4,7 +4,7 @@ from __future__ import annotations
 from typing import Optional
 
 from ..analysis.project import FileContext
-from ..fix.edits import FixOutcome, apply_edits, ensure_imports, parse_error, wanted
+from ..fix.edits import FixOutcome, apply_fixes, ensure_imports, parse_error, wanted
 from ..model import Finding, Fix
 from .engine import LintSettings, lint_source
 
@@ -27,7 +27,7 @@ def fix_source(source: str, path: str, settings: LintSettings, unsafe: bool = Fa
         fixes = [f.fix for f in findings if wanted(f.fix, unsafe)]
         if not fixes:
             break
-        new, applied = apply_edits(current, fixes)
+        new, applied = apply_fixes(current, fixes)
         new = ensure_imports(new, {m for fix in applied for m in fix.imports})
         error = parse_error(new)
         if error is not None:

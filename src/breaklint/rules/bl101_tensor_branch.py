@@ -18,6 +18,12 @@ def _compares_none(node: ast.Compare) -> bool:
     return any(isinstance(n, ast.Constant) and n.value is None for n in [node.left, *node.comparators])
 
 
+def _compares_text(node: ast.Compare) -> bool:
+    # `query == ""` tests a string: a tensor compared with a str raises, so this is never a tensor.
+    return any(isinstance(n, ast.Constant) and isinstance(n.value, (str, bytes))
+               for n in [node.left, *node.comparators])
+
+
 def _weak_parameter(name: str, ctx) -> bool:
     """An unannotated parameter tested for truth (`if cache:`) is as often a list, dict or flag as
     a tensor; only its use as a tensor (`cache.sum()`) proves it. Stay silent on the bare name."""
@@ -40,7 +46,7 @@ def branches_on_tensor(test: ast.AST, ctx) -> bool:
         return branches_on_tensor(test.operand, ctx)
     if isinstance(test, ast.NamedExpr):
         return branches_on_tensor(test.value, ctx)
-    if isinstance(test, ast.Compare) and _compares_none(test):
+    if isinstance(test, ast.Compare) and (_compares_none(test) or _compares_text(test)):
         return False
     if isinstance(test, ast.Name) and _weak_parameter(test.id, ctx):
         return False
@@ -334,7 +340,11 @@ from torch import nn
 class Rescale(nn.Module):
     def forward(self, x):
         y = x * 2
-        y = torch.where(y.abs().amax() > 4.0, y / y.abs().amax(), y + 0.5)
+        y = torch.where(
+            y.abs().amax() > 4.0,
+            y / torch.where(y.abs().amax() > 4.0, y.abs().amax(), 1),
+            y + 0.5,
+        )
         return y
 
 

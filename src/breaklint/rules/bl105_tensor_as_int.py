@@ -36,7 +36,8 @@ class TensorAsInt(Rule):
                 if bound is not None and ctx.is_tensor(bound):
                     ctx.report(bound, "a tensor as a slice bound is read as a Python int (.item()), which breaks "
                                       "the graph (GB0124); slice with Python ints (sizes from x.shape), or use "
-                                      "torch.narrow / index_select with tensor indices")
+                                      "torch.narrow / index_select with tensor indices, or set "
+                                      "torch._dynamo.config.capture_scalar_outputs = True")
             return
         what = self._size_call(node, ctx)
         if what is None:

@@ -15,6 +15,7 @@ from ..analysis.astwalk import function_nodes
 from ..analysis.flow import bindings_of, function_arguments as _arguments
 from ..analysis.torch_api import BOOL_ELEMENTWISE as MASK_METHODS  # an index made of these is a mask
 from ..model import Fix
+from ..fix.rewrite import torch_imports, torch_name, torch_prefix
 from .base import Example, Rule
 
 # Non-maximum suppression keeps a data-dependent number of boxes: the torchvision op itself and the
@@ -226,7 +227,11 @@ import torch
 @torch.compile
 def bump(x):
     x = x.clone()
-    x.index_put_((x > 0,), torch.as_tensor(1.0, dtype=x.dtype, device=x.device), accumulate=True)
+    x.index_put_(
+        (x > 0,),
+        torch.as_tensor(1.0, dtype=x.dtype, device=x.device),
+        accumulate=True,
+    )
     return x
 
 
@@ -260,12 +265,26 @@ def _accumulate_fix(node: ast.Subscript, ctx) -> Optional[Fix]:
             and _plain_reference(node.value) and ctx.is_tensor(node.value)
             and _MaskFacts.of(ctx).is_mask(node.slice, ctx)):
         return None
+    if torch_name(ctx)[0] is None:
+        return None  # no hard torch import of its own to lean on: adding one could break the module
     target, mask, value = ctx.segment(node.value), ctx.segment(node.slice), ctx.segment(statement.value)
     sign = "-" if isinstance(statement.op, ast.Sub) else ""
-    text = (f"{target}.index_put_(({mask},), {sign}torch.as_tensor({value}, dtype={target}.dtype, "
-            f"device={target}.device), accumulate=True)")
+    arguments = [f"({mask},)", f"{sign}{torch_prefix(ctx)}.as_tensor({value}, dtype={target}.dtype, device={target}.device)",
+                 "accumulate=True"]
+    text = f"{target}.index_put_({', '.join(arguments)})"
+    line = ctx.file.lines[statement.lineno - 1]
+    indent = line[:len(line) - len(line.lstrip())]
+    if len(indent) + len(text) > 88 and "\n" not in text and statement.lineno == statement.end_lineno \
+            and not line[:statement.col_offset].strip():
+        # One argument a line, as black and ruff format would: a fix must not add a long line.
+        unit = "\t" if "\t" in indent else "    "
+        if len(indent + unit + arguments[1]) + 1 > 88:  # the value too: one keyword a line
+            inner = indent + unit * 2
+            arguments[1] = (f"{sign}{torch_prefix(ctx)}.as_tensor(\n{inner}{value},\n{inner}dtype={target}.dtype,\n"
+                            f"{inner}device={target}.device,\n{indent}{unit})")
+        text = f"{target}.index_put_(\n" + "".join(f"{indent}{unit}{a},\n" for a in arguments) + f"{indent})"
     return Fix(message="Accumulate with index_put_ instead of reading x[mask]", applicability="unsafe",
-               edits=(ctx.replace(statement, text),), imports=("torch",))
+               edits=(ctx.replace(statement, text),), imports=torch_imports(ctx))
 
 
 def _plain_reference(node: ast.AST) -> bool:
