@@ -27,10 +27,22 @@ for name in $COMPOSITES; do
     fi
 done
 "$PY" -c "import torch, libcst; print('torch', torch.__version__, torch.cuda.get_device_name() if torch.cuda.is_available() else 'no GPU', '| libcst', libcst.__version__ if hasattr(libcst, '__version__') else 'ok')" 2>&1 | tee "$OUT/gpu_confirm.log"
-# One confirm per target, so that a run cut short still leaves the targets done; BUDGET (seconds)
-# stops starting new ones. Merged at the end into one JSON and one Markdown file.
-BUDGET="${BUDGET:-480}"
+# One confirm per target, merged into $OUT after each, so that a run cut short (the device tool's
+# 10-minute limit) still leaves every finished target in the JSON and the table; BUDGET (seconds)
+# stops starting new targets.
+BUDGET="${BUDGET:-400}"
 parts="$(mktemp -d)"
+merge() {
+    "$PY" - "$parts" "$OUT/gpu_confirm.json" <<'PYEOF'
+import glob, json, os, sys
+parts, out = sys.argv[1], sys.argv[2]
+runs = [json.load(open(p)) for p in sorted(glob.glob(os.path.join(parts, "*.json")))]
+json.dump({"targets": [t for r in runs for t in r["targets"]],
+           "exit_code": max((r["exit_code"] for r in runs), default=2)}, open(out, "w"), indent=2)
+PYEOF
+    cat "$parts"/*.md > "$OUT/gpu_confirm.md" 2>/dev/null
+    "$PY" bench/confirm_table.py "$OUT/gpu_confirm.json" > "$OUT/gpu_confirm_table.md"
+}
 start=$(date +%s)
 status=0
 for target in "${targets[@]}"; do
@@ -45,16 +57,9 @@ for target in "${targets[@]}"; do
     rc=${PIPESTATUS[0]}
     (( rc > status )) && status=$rc
     echo "$target: exit $rc, wall $(( $(date +%s) - t0 )) s" | tee -a "$OUT/gpu_confirm.log"
+    merge
 done
 echo "confirm over ${#targets[@]} target(s): exit $status, wall $(( $(date +%s) - start )) s" | tee -a "$OUT/gpu_confirm.log"
-"$PY" - "$parts" "$OUT/gpu_confirm.json" <<'PYEOF'
-import glob, json, os, sys
-parts, out = sys.argv[1], sys.argv[2]
-runs = [json.load(open(p)) for p in sorted(glob.glob(os.path.join(parts, "*.json")))]
-json.dump({"targets": [t for r in runs for t in r["targets"]],
-           "exit_code": max((r["exit_code"] for r in runs), default=2)}, open(out, "w"), indent=2)
-PYEOF
-cat "$parts"/*.md > "$OUT/gpu_confirm.md" 2>/dev/null
-"$PY" bench/confirm_table.py "$OUT/gpu_confirm.json" > "$OUT/gpu_confirm_table.md" && cat "$OUT/gpu_confirm_table.md"
+cat "$OUT/gpu_confirm_table.md"
 rm -rf "$parts"
 exit $status

@@ -88,3 +88,17 @@ def test_missing_libcst_is_an_environment_error_not_bad_code(tmp_path, monkeypat
 def test_fixable_findings_with_no_fix_applied_is_not_ok():
     r = TargetReport("t", fixable=2, fixes_applied=0, fix_errors=["/u/m.py: a fix produced code that does not parse"])
     assert r.exit_code == 1 and "2 finding(s) have a fix but none could be applied" in r.problems()[0]
+
+
+def test_a_file_target_outside_a_package_keeps_its_unfixed_siblings(tmp_path, monkeypatch):
+    # The shadow copy holds only what it fixes; `from helpers import scale` must still resolve.
+    proj = tmp_path / "proj"
+    proj.mkdir()
+    (proj / "helpers.py").write_text("def scale(x):\n    return x * 2\n")
+    (proj / "model.py").write_text(PRINT_NET.replace("# -*- coding: latin-1 -*-\n", "from helpers import scale\n")
+                                   .replace("return x.relu()", "return scale(x.relu())").replace("\xe9", "e"))
+    monkeypatch.chdir(tmp_path)
+    code, text, data = run(tmp_path, "proj/model.py:factory")
+    assert code == 0 and data["fixes_applied"] == 1 and data["outputs_equal"] is True, text
+    files = {m["name"]: m["file"] for m in data["modules"]["after"]}
+    assert files["helpers"] == str(proj / "helpers.py") and "breaklint-confirm-" in files["breaklint_target_model"]

@@ -277,8 +277,14 @@ def _confirm(report: TargetReport, spec, opts: ConfirmOptions, work: str, cwd: s
         return
 
     cover = sorted({b.file for b in report.before.breaks} | {module_file})
-    shadow = make_shadow(os.path.join(work, "shadow"), report.modules["before"], cover, result, settings,
-                         opts.unsafe_fixes)
+    try:
+        shadow = make_shadow(os.path.join(work, "shadow"), report.modules["before"], cover, result, settings,
+                             opts.unsafe_fixes)
+    except (OSError, RuntimeError) as exc:  # e.g. a tree too large to copy: say so, still time the original
+        report.fix_errors = [f"shadow copy failed: {exc}"]
+        if opts.bench:
+            _bench(report, base, opts, work, run, None, log)
+        return
     report.fixes_applied = shadow.applied
     report.fix_errors = shadow.errors
     report.fixed_files = [{"path": f.path, "applied": f.applied, "diff": f.diff} for f in shadow.files if f.applied]

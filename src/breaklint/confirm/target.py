@@ -82,7 +82,8 @@ def import_target_module(spec: TargetSpec, shadows: list[tuple[str, str]] | None
             # A file inside a package is that package's module: its own imports (`from mypkg.x
             # import y`) resolve through the package's root, and so must the fixed copy.
             spec = TargetSpec(raw=spec.raw, module=dotted, file=None, factory=spec.factory)
-            base = [root]
+        # Siblings the shadow copy does not hold still resolve, to the user's own files.
+        base = [root]
     for entry in reversed(base):
         sys.path.insert(0, entry)
     for _original, copy in reversed(shadows):
