@@ -16,8 +16,22 @@ from breaklint.rules import all_rules
 
 pytestmark = pytest.mark.torch
 
-INVALID = [(r, i, ex) for r in all_rules() for i, ex in enumerate(r.INVALID) if ex.runnable]
-VALID = [(r, i, ex) for r in all_rules() for i, ex in enumerate(r.VALID) if ex.runnable and "def factory" in ex.code]
+INVALID = [(r, i, ex) for r in all_rules() for i, ex in enumerate(r.INVALID) if ex.runnable and not ex.calls]
+VALID = [(r, i, ex) for r in all_rules() for i, ex in enumerate(r.VALID)
+         if ex.runnable and not ex.calls and "def factory" in ex.code]
+# Recompile examples (Example.calls > 0) are judged by how often they compile over their calls.
+RECOMPILE_INVALID = [(r, i, ex) for r in all_rules() for i, ex in enumerate(r.INVALID) if ex.runnable and ex.calls]
+RECOMPILE_VALID = [(r, i, ex) for r in all_rules() for i, ex in enumerate(r.VALID) if ex.runnable and ex.calls]
+
+
+def test_recompile_rules_give_their_examples_calls():
+    """A rule judged by recompiles must say how many calls prove it; a break rule must not."""
+    for rule in all_rules():
+        runnable = [ex for ex in rule.INVALID if ex.runnable]
+        if rule.verdict_kind == "recompiles":
+            assert runnable and all(ex.calls > 1 for ex in runnable), rule.code
+        elif rule.verdict_kind == "breaks":
+            assert not any(ex.calls for ex in rule.INVALID + rule.VALID), rule.code
 
 
 def _installed_torch() -> str:
@@ -80,3 +94,50 @@ def test_valid_example_does_not_break_for_the_rules_reason(rule, index, example,
     ours = [b for b in breaks if b.gb_id and b.gb_id in rule.gb_ids]
     assert not ours, f"{rule.code} VALID {index} breaks for the rule's reason: " + \
         "; ".join(f"line {b.line}: {b.gb_type} [{b.gb_id}]" for b in ours)
+
+
+def _count_example(source: str, path: str, calls: int):
+    import torch
+
+    from breaklint.confirm.recompiles import count_compiles, input_sets
+
+    with open(path, "w", encoding="utf-8") as handle:
+        handle.write(source)
+    name = "breaklint_verdict_" + os.path.splitext(os.path.basename(path))[0]
+    spec = importlib.util.spec_from_file_location(name, path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    torch.manual_seed(0)
+    built = module.factory()
+    model, args = built[0], built[1]
+    kwargs = built[2] if len(built) > 2 else {}
+    return count_compiles(model, input_sets(tuple(args), kwargs, calls, module))
+
+
+@pytest.mark.parametrize("rule,index,example", RECOMPILE_INVALID,
+                         ids=[f"{r.code}-invalid-{i}" for r, i, _ in RECOMPILE_INVALID])
+def test_invalid_example_recompiles_as_recorded(rule, index, example, tmp_path):
+    """Verdict True: a compile on every call until Dynamo's recompile limit, and the failing guard is
+    on a line the rule flags. Verdict False: never a compile per call."""
+    version = _installed_torch()
+    expected = rule.breaks_on(version)
+    if expected is None:
+        pytest.fail(f"{rule.code} records no verdicts; measure it and set `verdicts`")
+    path = str(tmp_path / f"{rule.code.lower()}_invalid_{index}.py")
+    obs = _count_example(example.code, path, example.calls)
+    every_call = min(example.calls, obs.recompile_limit)
+    if expected:
+        assert obs.compiles == every_call, f"{rule.code} INVALID {index}: {obs.describe()}, expected {every_call}"
+        assert obs.limit_hit == (example.calls > obs.recompile_limit), obs.describe()
+        rows = _flagged_rows(rule, example.code)
+        assert obs.guard_lines(path) & rows, (f"{rule.code} INVALID {index}: guards failed on lines "
+                                              f"{sorted(obs.guard_lines(path))}, the rule flags {sorted(rows)}")
+    else:
+        assert obs.compiles < every_call, f"{rule.code} INVALID {index}: {obs.describe()}; update `verdicts`"
+
+
+@pytest.mark.parametrize("rule,index,example", RECOMPILE_VALID,
+                         ids=[f"{r.code}-valid-{i}" for r, i, _ in RECOMPILE_VALID])
+def test_valid_example_does_not_recompile_every_call(rule, index, example, tmp_path):
+    obs = _count_example(example.code, str(tmp_path / f"{rule.code.lower()}_valid_{index}.py"), example.calls)
+    assert obs.compiles < min(example.calls, obs.recompile_limit), f"{rule.code} VALID {index}: {obs.describe()}"

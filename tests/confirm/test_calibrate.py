@@ -40,3 +40,14 @@ def test_calibrate_runs_in_a_worker_process_too():
         pytest.skip("BL201 not present")
     [result, *_] = [r for r in calibrate_examples(rules) if r.kind == "INVALID"]
     assert result.breaks is True and "GB0059" in result.gb_ids
+
+
+def test_calibrate_counts_compiles_for_recompile_examples():
+    """A recompile rule's examples are judged by compiles over their calls, not by graph breaks."""
+    from breaklint.rules import rule_by_code
+
+    results = calibrate_examples([rule_by_code("BL601")], in_process=True)
+    invalid = [r for r in results if r.kind == "INVALID"]
+    assert invalid and all(r.breaks is True and r.calls == 12 and r.compiles == 8 for r in invalid), invalid
+    valid = [r for r in results if r.kind == "VALID"]
+    assert valid and all(r.breaks is False and r.compiles <= 2 for r in valid), valid

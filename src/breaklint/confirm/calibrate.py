@@ -20,11 +20,15 @@ class ExampleResult:
     code: str
     kind: str  # "INVALID" or "VALID"
     index: int
-    breaks: bool | None  # None when the example could not run
+    # None when the example could not run. For a recompile example (calls > 0): did it compile on
+    # every call until the recompile limit?
+    breaks: bool | None
     break_count: int = 0
     gb_ids: list[str] = field(default_factory=list)
     frame_skipped: bool = False
     error: str | None = None
+    calls: int = 0
+    compiles: int = 0
 
     def to_dict(self) -> dict:
         return asdict(self)
@@ -36,7 +40,8 @@ def runnable_examples(rules, kinds=("INVALID", "VALID")) -> list[dict]:
         for kind in kinds:
             for i, ex in enumerate(getattr(rule, kind, []) or []):
                 if getattr(ex, "runnable", False):
-                    items.append({"code": rule.code, "kind": kind, "index": i, "source": ex.code})
+                    items.append({"code": rule.code, "kind": kind, "index": i, "source": ex.code,
+                                  "calls": getattr(ex, "calls", 0)})
     return items
 
 
@@ -61,6 +66,10 @@ def run_example_sources(items: list[dict], workdir: str | None = None) -> list[E
                 spec.loader.exec_module(module)
                 torch.manual_seed(0)
                 model, args, kwargs = normalize_factory_result(module.factory(), TargetSpec(path, None, path, "factory"))
+                if item.get("calls"):
+                    _count_into(result, module, model, args, kwargs, item["calls"])
+                    results.append(result)
+                    continue
                 # Examples print and warn by design; keep the caller's output clean.
                 with contextlib.redirect_stdout(io.StringIO()), warnings.catch_warnings():
                     warnings.simplefilter("ignore")
@@ -73,6 +82,15 @@ def run_example_sources(items: list[dict], workdir: str | None = None) -> list[E
                 result.error = f"{type(exc).__name__}: {str(exc).strip().splitlines()[0] if str(exc).strip() else ''}"
             results.append(result)
     return results
+
+
+def _count_into(result: ExampleResult, module, model, args, kwargs, calls: int) -> None:
+    """A recompile example: compiled once, called `calls` times (recompiles.py)."""
+    from .recompiles import count_compiles, input_sets
+
+    obs = count_compiles(model, input_sets(args, kwargs, calls, module))
+    result.calls, result.compiles = calls, obs.compiles
+    result.breaks = obs.compiles >= min(calls, obs.recompile_limit)
 
 
 def calibrate_examples(rules, in_process: bool = False, timeout: float = 900.0) -> list[ExampleResult]:

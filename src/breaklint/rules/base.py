@@ -25,7 +25,11 @@ FixAvailability = Literal["always", "sometimes", "never"]
 @dataclass(frozen=True)
 class Example:
     """A whole module. A runnable one defines `factory()` -> (model_or_fn, args[, kwargs])
-    so that the verdict tests and `breaklint calibrate` can run it through Dynamo."""
+    so that the verdict tests and `breaklint calibrate` can run it through Dynamo.
+
+    A recompile example (calls > 0) is compiled once and called `calls` times; its module may
+    define `inputs(i)` -> (args, kwargs) for call i, else the factory's inputs are reused. Its
+    verdict is the number of compiles (confirm/recompiles.py), not graph breaks."""
 
     code: str
     runnable: bool = True
@@ -34,6 +38,7 @@ class Example:
     # For INVALID examples, Fixit-style: (row, column) of every finding the rule must report, rows
     # counted in `code` from 1 and columns from 1, as reported. The count is pinned with them.
     at: tuple[tuple[int, int], ...] = ()
+    calls: int = 0
 
 
 class Rule:
@@ -47,8 +52,11 @@ class Rule:
     fix_availability: ClassVar[FixAvailability] = "never"
     fix_applicability: ClassVar[Optional[Applicability]] = None
     node_types: ClassVar[tuple[type[ast.AST], ...]] = ()
-    # Measured: torch minor version -> does the pattern break the graph there?
+    # Measured: torch minor version -> does the pattern break the graph there? For a rule whose
+    # verdict_kind is "recompiles": does it recompile on every call until Dynamo's recompile limit?
+    # For "cudagraphs": does mode="reduce-overhead" skip CUDA graphs (measured on a GPU, not in CI)?
     verdicts: ClassVar[dict[str, bool]] = {}
+    verdict_kind: ClassVar[str] = "breaks"
     VALID: ClassVar[list[Example]] = []
     INVALID: ClassVar[list[Example]] = []
 

@@ -1,0 +1,575 @@
+"""Measure, on the installed torch (CPU), how many times each recompile pattern compiles over N calls.
+
+A counting backend counts graphs handed to the backend (one per compiled frame entry); the
+`recompiles` log artifact (logger torch._dynamo.guards.__recompiles) gives each recompile's reason.
+Usage: PYTHONPATH=src python bench/recompile_probe.py [--calls 12] [--json out.json]
+"""
+from __future__ import annotations
+
+import argparse
+import functools
+import json
+import logging
+import sys
+
+import torch
+from torch import nn
+
+RECOMPILES_LOGGER = "torch._dynamo.guards.__recompiles"
+
+
+class _Collect(logging.Handler):
+    def __init__(self):
+        super().__init__()
+        self.messages: list[str] = []
+
+    def emit(self, record):
+        self.messages.append(record.getMessage())
+
+
+def _measure(build, calls: int) -> dict:
+    """build() -> step(i, backend) that performs call number i with the given backend."""
+    torch._dynamo.reset()
+    torch._dynamo.utils.counters.clear()
+    compiles = []
+
+    def counting(gm, example_inputs):
+        compiles.append(len(list(gm.graph.nodes)))
+        return gm.forward
+
+    handler = _Collect()
+    logger = logging.getLogger(RECOMPILES_LOGGER)
+    torch._logging.set_logs(recompiles=True)
+    logger.addHandler(handler)
+    try:
+        step = build()
+        for i in range(calls):
+            step(i, counting)
+    finally:
+        logger.removeHandler(handler)
+        torch._logging.set_logs()
+    stats = dict(torch._dynamo.utils.counters["stats"])
+    reasons = [m.split("guard failure(s):")[-1].strip().splitlines()[0].strip(" -")
+               for m in handler.messages]
+    limit_hit = any("recompile_limit" in k or "cache_size" in k for k in torch._dynamo.utils.counters["frames"]) \
+        or bool(torch._dynamo.utils.counters.get("recompile_limit"))
+    return {"compiles": len(compiles), "frames_ok": torch._dynamo.utils.counters["frames"]["ok"], "recompile_logs": len(handler.messages),
+            "first_reason": reasons[0] if reasons else None, "stats": stats}
+
+
+# --- patterns: each build() returns step(i, backend) --------------------------------------------
+
+def counter_attr():
+    class M(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.lin = nn.Linear(4, 4)
+            self.step = 0
+
+        def forward(self, x):
+            self.step += 1
+            return self.lin(x) * 2
+    m, cm, x = M(), None, torch.randn(2, 4)
+
+    def step(i, backend):
+        nonlocal cm
+        cm = torch.compile(m, backend=backend) if cm is None else cm
+        cm(x)
+    return step
+
+
+def counter_attr_fixed():
+    class M(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.lin = nn.Linear(4, 4)
+            self.register_buffer("step", torch.zeros((), dtype=torch.long), persistent=False)
+
+        def forward(self, x):
+            self.step += 1
+            return self.lin(x) * 2
+    m, cm, x = M(), None, torch.randn(2, 4)
+
+    def step(i, backend):
+        nonlocal cm
+        cm = torch.compile(m, backend=backend) if cm is None else cm
+        cm(x)
+    return step
+
+
+def counter_attr_read():
+    """The counter is read in forward (used in math), mutated outside."""
+    class M(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.step = 0
+
+        def forward(self, x):
+            return x * self.step
+    m, cm, x = M(), None, torch.randn(2, 4)
+
+    def step(i, backend):
+        nonlocal cm
+        cm = torch.compile(m, backend=backend) if cm is None else cm
+        m.step += 1
+        cm(x)
+    return step
+
+
+def float_attr():
+    class M(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.scale = 1.0
+
+        def forward(self, x):
+            self.scale = self.scale * 0.9
+            return x * self.scale
+    m, cm, x = M(), None, torch.randn(2, 4)
+
+    def step(i, backend):
+        nonlocal cm
+        cm = torch.compile(m, backend=backend) if cm is None else cm
+        cm(x)
+    return step
+
+
+def _scalar_arg(kind):
+    def f(x, t):
+        return x * t + 1
+    x, cf = torch.randn(2, 4), None
+
+    def step(i, backend):
+        nonlocal cf
+        cf = torch.compile(f, backend=backend) if cf is None else cf
+        cf(x, kind(i) * 0.5 if kind is float else i)
+    return step
+
+
+def int_arg():
+    return _scalar_arg(int)
+
+
+def float_arg():
+    return _scalar_arg(float)
+
+
+def float_arg_branch():
+    """The scalar steers Python control flow: automatic dynamic cannot help."""
+    def f(x, t):
+        if t > 5:
+            return x * 2
+        return x + t
+    x, cf = torch.randn(2, 4), None
+
+    def step(i, backend):
+        nonlocal cf
+        cf = torch.compile(f, backend=backend) if cf is None else cf
+        cf(x, float(i))
+    return step
+
+
+def compile_in_loop():
+    def f(x):
+        return torch.sin(x) + 1
+    x = torch.randn(2, 4)
+
+    def step(i, backend):
+        torch.compile(f, backend=backend)(x)
+    return step
+
+
+def compile_in_loop_lambda():
+    x = torch.randn(2, 4)
+
+    def step(i, backend):
+        torch.compile(lambda y: torch.sin(y) + 1, backend=backend)(x)
+    return step
+
+
+def compile_module_in_loop():
+    m, x = nn.Linear(4, 4), torch.randn(2, 4)
+
+    def step(i, backend):
+        torch.compile(m, backend=backend)(x)
+    return step
+
+
+def lambda_per_call():
+    def f(x, fn):
+        return fn(x) + 1
+    x, cf = torch.randn(2, 4), None
+
+    def step(i, backend):
+        nonlocal cf
+        cf = torch.compile(f, backend=backend) if cf is None else cf
+        cf(x, lambda y: y * 2)
+    return step
+
+
+def closure_per_call():
+    def f(x, fn):
+        return fn(x) + 1
+    x, cf = torch.randn(2, 4), None
+
+    def step(i, backend):
+        nonlocal cf
+        cf = torch.compile(f, backend=backend) if cf is None else cf
+        scale = float(i)
+
+        def g(y):
+            return y * scale
+        cf(x, g)
+    return step
+
+
+def closure_per_call_const():
+    def f(x, fn):
+        return fn(x) + 1
+    x, cf = torch.randn(2, 4), None
+
+    def step(i, backend):
+        nonlocal cf
+        cf = torch.compile(f, backend=backend) if cf is None else cf
+
+        def g(y):
+            return y * 2
+        cf(x, g)
+    return step
+
+
+def partial_per_call():
+    def scale(y, k):
+        return y * k
+
+    def f(x, fn):
+        return fn(x) + 1
+    x, cf = torch.randn(2, 4), None
+
+    def step(i, backend):
+        nonlocal cf
+        cf = torch.compile(f, backend=backend) if cf is None else cf
+        cf(x, functools.partial(scale, k=2.0))
+    return step
+
+
+def partial_per_call_varying():
+    def scale(y, k):
+        return y * k
+
+    def f(x, fn):
+        return fn(x) + 1
+    x, cf = torch.randn(2, 4), None
+
+    def step(i, backend):
+        nonlocal cf
+        cf = torch.compile(f, backend=backend) if cf is None else cf
+        cf(x, functools.partial(scale, k=float(i)))
+    return step
+
+
+CONFIG = {"scale": 1.0}
+HISTORY: list = []
+
+
+def global_dict():
+    def f(x):
+        return x * CONFIG["scale"]
+    x, cf = torch.randn(2, 4), None
+
+    def step(i, backend):
+        nonlocal cf
+        cf = torch.compile(f, backend=backend) if cf is None else cf
+        CONFIG["scale"] = float(i)
+        cf(x)
+    return step
+
+
+def global_list():
+    def f(x):
+        return x * len(HISTORY)
+    x, cf = torch.randn(2, 4), None
+    HISTORY.clear()
+
+    def step(i, backend):
+        nonlocal cf
+        cf = torch.compile(f, backend=backend) if cf is None else cf
+        HISTORY.append(i)
+        cf(x)
+    return step
+
+
+def global_list_mutated_inside():
+    def f(x):
+        HISTORY.append(1)
+        return x * 2
+    x, cf = torch.randn(2, 4), None
+    HISTORY.clear()
+
+    def step(i, backend):
+        nonlocal cf
+        cf = torch.compile(f, backend=backend) if cf is None else cf
+        cf(x)
+    return step
+
+
+def _toggle(build_forward):
+    class M(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.lin = nn.Linear(4, 4)
+            self.drop = nn.Dropout(0.1)
+
+    M.forward = build_forward
+    m, cm, x = M(), None, torch.randn(2, 4)
+
+    def step(i, backend):
+        nonlocal cm
+        cm = torch.compile(m, backend=backend) if cm is None else cm
+        cm(x)
+    return step
+
+
+def eval_in_forward():
+    def forward(self, x):
+        self.eval()
+        y = self.drop(self.lin(x))
+        self.train()
+        return y
+    return _toggle(forward)
+
+
+def train_toggle_inside():
+    def forward(self, x):
+        self.train(not self.training)
+        return self.drop(self.lin(x))
+    return _toggle(forward)
+
+
+def requires_grad_in_forward():
+    def forward(self, x):
+        self.lin.weight.requires_grad_(False)
+        y = self.lin(x)
+        self.lin.weight.requires_grad_(True)
+        return y
+    return _toggle(forward)
+
+
+def requires_grad_toggle():
+    def forward(self, x):
+        w = self.lin.weight
+        w.requires_grad_(not w.requires_grad)
+        return self.lin(x)
+    return _toggle(forward)
+
+
+def train_eval_outside_alternating():
+    class M(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.lin = nn.Linear(4, 4)
+            self.drop = nn.Dropout(0.1)
+
+        def forward(self, x):
+            return self.drop(self.lin(x))
+    m, cm, x = M(), None, torch.randn(2, 4)
+
+    def step(i, backend):
+        nonlocal cm
+        cm = torch.compile(m, backend=backend) if cm is None else cm
+        m.train(i % 2 == 0)
+        cm(x)
+    return step
+
+
+PATTERNS = [counter_attr, counter_attr_fixed, counter_attr_read, float_attr, int_arg, float_arg,
+            float_arg_branch, compile_in_loop, compile_in_loop_lambda, compile_module_in_loop,
+            lambda_per_call, closure_per_call, closure_per_call_const, partial_per_call,
+            partial_per_call_varying, global_dict, global_list, global_list_mutated_inside,
+            eval_in_forward, train_toggle_inside, requires_grad_in_forward, requires_grad_toggle,
+            train_eval_outside_alternating]
+
+
+STATS = {"calls": 0}
+CALLS = 0
+
+
+def global_int_counter_inside():
+    def f(x):
+        global CALLS
+        CALLS += 1
+        return x * 2
+    x, cf = torch.randn(2, 4), None
+
+    def step(i, backend):
+        nonlocal cf
+        cf = torch.compile(f, backend=backend) if cf is None else cf
+        cf(x)
+    return step
+
+
+def global_dict_counter_inside():
+    def f(x):
+        STATS["calls"] += 1
+        return x * 2
+    x, cf = torch.randn(2, 4), None
+
+    def step(i, backend):
+        nonlocal cf
+        cf = torch.compile(f, backend=backend) if cf is None else cf
+        cf(x)
+    return step
+
+
+def global_dict_int_read():
+    def f(x):
+        return x * STATS["calls"]
+    x, cf = torch.randn(2, 4), None
+
+    def step(i, backend):
+        nonlocal cf
+        cf = torch.compile(f, backend=backend) if cf is None else cf
+        STATS["calls"] = i
+        cf(x)
+    return step
+
+
+def list_attr_append():
+    class M(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.history = []
+
+        def forward(self, x):
+            self.history.append(x.sum())
+            return x * 2
+    m, cm, x = M(), None, torch.randn(2, 4)
+
+    def step(i, backend):
+        nonlocal cm
+        cm = torch.compile(m, backend=backend) if cm is None else cm
+        cm(x)
+    return step
+
+
+def counter_attr_assign():
+    class M(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.calls = 0
+
+        def forward(self, x):
+            self.calls = self.calls + 1
+            return x * 2
+    m, cm, x = M(), None, torch.randn(2, 4)
+
+    def step(i, backend):
+        nonlocal cm
+        cm = torch.compile(m, backend=backend) if cm is None else cm
+        cm(x)
+    return step
+
+
+def counter_attr_unused_mod():
+    """Counter only used modulo: still guards on the value."""
+    class M(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.step = 0
+
+        def forward(self, x):
+            self.step += 1
+            if self.step % 100 == 0:
+                x = x * 0.5
+            return x * 2
+    m, cm, x = M(), None, torch.randn(2, 4)
+
+    def step(i, backend):
+        nonlocal cm
+        cm = torch.compile(m, backend=backend) if cm is None else cm
+        cm(x)
+    return step
+
+
+def _sampler(body):
+    x, cf = torch.randn(2, 4), None
+
+    def step(i, backend):
+        nonlocal cf
+        cf = torch.compile(body, backend=backend) if cf is None else cf
+        cf(x, 1.0 - i / 20)
+    return step
+
+
+def sampler_math_cos():
+    import math
+
+    def f(x, t):
+        return x * math.cos(t * math.pi / 2)
+    return _sampler(f)
+
+
+def sampler_torch_tensor():
+    def f(x, t):
+        return x * torch.tensor(t)
+    return _sampler(f)
+
+
+def sampler_full_like():
+    def f(x, t):
+        return x + torch.full_like(x, t)
+    return _sampler(f)
+
+
+def int_arg_as_shape():
+    def f(x, n):
+        return x.sum() * torch.arange(n).float().mean()
+    x, cf = torch.randn(2, 4), None
+
+    def step(i, backend):
+        nonlocal cf
+        cf = torch.compile(f, backend=backend) if cf is None else cf
+        cf(x, i + 2)
+    return step
+
+
+def compile_in_loop_default_backend():
+    """The backend the user names: a new inductor wrapper each time (counted by frames ok)."""
+    def f(x):
+        return torch.sin(x) + 1
+    x = torch.randn(2, 4)
+
+    def step(i, backend):
+        torch.compile(f, backend="aot_eager")(x)
+    return step
+
+
+PATTERNS += [global_int_counter_inside, global_dict_counter_inside, global_dict_int_read, list_attr_append,
+             counter_attr_assign, counter_attr_unused_mod, sampler_math_cos, sampler_torch_tensor,
+             sampler_full_like, int_arg_as_shape, compile_in_loop_default_backend]
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--calls", type=int, default=12)
+    parser.add_argument("--json")
+    parser.add_argument("-k", help="only patterns whose name contains this")
+    opts = parser.parse_args(argv)
+    rows = {}
+    for build in PATTERNS:
+        if opts.k and opts.k not in build.__name__:
+            continue
+        try:
+            rows[build.__name__] = r = _measure(build, opts.calls)
+        except Exception as exc:  # noqa: BLE001  record, keep going
+            rows[build.__name__] = r = {"error": f"{type(exc).__name__}: {str(exc).splitlines()[0][:200]}"}
+        print(f"{build.__name__:32s} compiles={r.get('compiles')} frames_ok={r.get('frames_ok')} recompile_logs={r.get('recompile_logs')} "
+              f"{r.get('error') or r.get('first_reason')}", flush=True)
+    if opts.json:
+        with open(opts.json, "w") as fh:
+            json.dump({"torch": torch.__version__, "calls": opts.calls, "patterns": rows}, fh, indent=1)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

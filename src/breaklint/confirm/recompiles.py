@@ -1,0 +1,166 @@
+"""Count compiles and recompiles of a compiled callable over several calls, with Dynamo's reasons.
+
+Graph breaks show in one call; recompiles only over several. `count_compiles` compiles the target
+once with a counting backend, calls it once per input set, and reads two things:
+- every graph the backend receives (one per compile of each frame), and
+- the `recompiles` log artifact (logger `torch._dynamo.guards.__recompiles`, registered in
+  torch/_logging/_registrations.py), whose records say which guard failed, on which source line.
+The rule-verdict tests, `breaklint calibrate` and `confirm` share it. Torch is imported lazily.
+"""
+from __future__ import annotations
+
+import contextlib
+import io
+import logging
+import re
+import warnings
+from dataclasses import asdict, dataclass, field
+from typing import Any, Iterable, Optional
+
+RECOMPILES_LOGGER = "torch._dynamo.guards.__recompiles"
+# "Recompiling function forward in /path/f.py:12"
+_HEADER = re.compile(r"Recompiling function (?P<function>\S+) in (?P<file>.+):(?P<line>\d+)")
+# "- 0/3: self.step == 3   # self.step += 1  # f.py:15 in forward"  (the guard and where it came from)
+_GUARD = re.compile(r"^\s*-?\s*\d+/\d+:\s*(?P<guard>.*?)\s{2,}#\s*(?P<source>.*?)\s*#\s*(?P<file>\S+):(?P<line>\d+)"
+                    r"\s+in\s+(?P<function>\S+)")
+
+
+@dataclass
+class Recompile:
+    function: str  # the recompiled frame
+    file: str
+    line: int  # the frame's first line
+    guard: str  # the guard that failed first
+    guard_file: Optional[str] = None  # where the guarded value was used (file as Dynamo prints it)
+    guard_line: Optional[int] = None
+    source: str = ""  # that line's text
+
+
+@dataclass
+class RecompileObservation:
+    calls: int
+    compiles: int  # graphs handed to the backend, all frames together
+    recompiles: list[Recompile] = field(default_factory=list)
+    limit_hit: bool = False  # Dynamo gave up on a frame: the rest of its calls ran eagerly
+    recompile_limit: int = 8
+
+    def to_dict(self) -> dict:
+        return asdict(self)
+
+    def guard_lines(self, path: str) -> set[int]:
+        """The lines of `path` whose values failed a guard (Dynamo prints paths shortened)."""
+        return {r.guard_line for r in self.recompiles
+                if r.guard_line and r.guard_file and _same_file(r.guard_file, path)}
+
+    def describe(self) -> str:
+        head = f"{self.compiles} compiles in {self.calls} calls" + (", recompile limit hit" if self.limit_hit else "")
+        reasons = sorted({f"{r.guard} (line {r.guard_line})" for r in self.recompiles})
+        return head + ("; " + "; ".join(reasons[:4]) if reasons else "")
+
+
+def _same_file(printed: str, path: str) -> bool:
+    import os
+
+    # Dynamo prints the path's tail ("mp/t1.py" for /tmp/t1.py), so a suffix is all there is to match.
+    real = os.path.realpath(path)
+    return real == os.path.realpath(printed) or real.endswith(printed) or path.endswith(printed)
+
+
+def parse_recompile(message: str) -> Optional[Recompile]:
+    head = _HEADER.search(message)
+    if head is None:
+        return None
+    rec = Recompile(head["function"], head["file"], int(head["line"]), guard="")
+    for text in message.splitlines():
+        match = _GUARD.match(text)
+        if match:
+            rec.guard, rec.source = match["guard"].strip(), match["source"].strip()
+            rec.guard_file, rec.guard_line = match["file"], int(match["line"])
+            break
+        if not rec.guard and re.match(r"^\s*-?\s*\d+/\d+:", text):
+            rec.guard = text.split(":", 1)[1].strip()  # a guard without a source line (requires_grad...)
+    return rec
+
+
+class _Collector(logging.Handler):
+    def __init__(self):
+        super().__init__(logging.DEBUG)
+        self.messages: list[str] = []
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.messages.append(record.getMessage())
+
+
+@contextlib.contextmanager
+def capture_recompiles():
+    """The recompiles artifact's messages, with torch's own stderr handler kept quiet."""
+    import torch
+
+    logger = logging.getLogger(RECOMPILES_LOGGER)
+    collector = _Collector()
+    torch._logging.set_logs(recompiles=True)
+    saved = (logger.propagate, list(logger.handlers))
+    for handler in saved[1]:
+        logger.removeHandler(handler)
+    logger.addHandler(collector)
+    logger.propagate = False
+    try:
+        yield collector.messages
+    finally:
+        logger.removeHandler(collector)
+        for handler in saved[1]:
+            logger.addHandler(handler)
+        logger.propagate = saved[0]
+        torch._logging.set_logs()
+
+
+def input_sets(args: tuple, kwargs: dict, calls: int, module=None) -> list[tuple[tuple, dict]]:
+    """`calls` input sets: the module's `inputs(i)` -> (args, kwargs) when it defines one (the
+    variations a real call sequence makes, like a sampler's timestep), else the same inputs again."""
+    make = getattr(module, "inputs", None) if module is not None else None
+    if callable(make):
+        out = []
+        for i in range(calls):
+            made = make(i)
+            a, k = (made[0], made[1]) if isinstance(made, tuple) and len(made) == 2 and isinstance(made[1], dict) \
+                else (made, {})
+            out.append((tuple(a) if isinstance(a, (list, tuple)) else (a,), dict(k)))
+        return out
+    return [(args, kwargs)] * calls
+
+
+def count_compiles(model: Any, sets: Iterable[tuple[tuple, dict]], *, mode: Optional[str] = None
+                   ) -> RecompileObservation:
+    """Compile `model` once (a counting backend, or inductor with `mode`), call it on each input set."""
+    import torch
+    import torch._dynamo
+
+    from .observe import reset_dynamo
+
+    sets = list(sets)
+    graphs: list[int] = []
+
+    def counting(gm, example_inputs):
+        graphs.append(1)
+        return gm.forward
+
+    reset_dynamo()
+    if mode is None:
+        compiled = torch.compile(model, backend=counting)
+    else:  # the real backend (reduce-overhead needs inductor); graphs are counted from Dynamo's stats
+        compiled = torch.compile(model, mode=mode)
+    with capture_recompiles() as messages, contextlib.redirect_stdout(io.StringIO()), warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        for args, kwargs in sets:
+            compiled(*args, **kwargs)
+    counters = torch._dynamo.utils.counters
+    compiles = len(graphs) if mode is None else int(counters["stats"].get("unique_graphs", 0))
+    recompiles = [r for r in (parse_recompile(m) for m in messages) if r is not None]
+    limit = int(getattr(torch._dynamo.config, "recompile_limit", getattr(torch._dynamo.config, "cache_size_limit", 8)))
+    per_frame: dict[tuple, int] = {}
+    for r in recompiles:
+        per_frame[(r.file, r.line)] = per_frame.get((r.file, r.line), 0) + 1
+    # The limit's own attempt is logged as a recompile too, but nothing is compiled for it.
+    limit_hit = any(n >= limit for n in per_frame.values())
+    return RecompileObservation(calls=len(sets), compiles=compiles, recompiles=recompiles,
+                                limit_hit=limit_hit, recompile_limit=limit)

@@ -1,0 +1,357 @@
+"""BL601: a Python int counter changed inside compiled code (`self.step += 1`, `global N; N += 1`).
+
+Measured on torch 2.13 CPU with a counting backend, 12 calls (bench/recompile_probe.py): Dynamo
+treats int attributes of an nn.Module, module-level ints and ints in module-level dicts as
+constants and guards on their values (`self.step == 3`), so every call fails the guard and
+compiles again: 8 compiles in 12 calls, then `recompile_limit` (8) is hit and the frame runs
+eagerly from then on. A float attribute compiles only twice (automatic dynamic makes it symbolic),
+so floats are not flagged.
+"""
+from __future__ import annotations
+
+import ast
+from typing import Optional
+
+from ..model import Edit, Fix
+from .base import Example, Rule
+
+COST = "Dynamo guards on its value, so this recompiles on every call; after 8 compiles (recompile_limit) it runs eagerly"
+
+
+def int_literal(node: Optional[ast.AST]) -> Optional[int]:
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
+        inner = int_literal(node.operand)
+        return None if inner is None else -inner
+    if isinstance(node, ast.Constant) and type(node.value) is int:
+        return node.value
+    return None
+
+
+def self_param(func: ast.AST) -> Optional[str]:
+    args = func.args.posonlyargs + func.args.args
+    decorators = {d.id for d in func.decorator_list if isinstance(d, ast.Name)}
+    if not args or decorators & {"staticmethod", "classmethod"}:
+        return None
+    return args[0].arg
+
+
+def self_attr(node: ast.AST, self_name: Optional[str]) -> Optional[str]:
+    if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id == self_name:
+        return node.attr
+    return None
+
+
+def _reads(value: ast.AST, match) -> bool:
+    return any(match(n) for n in ast.walk(value))
+
+
+class IntCounterInCompiledCode(Rule):
+    code = "BL601"
+    name = "int-counter-in-compiled-code"
+    summary = "a Python int attribute or global changed in compiled code recompiles on every call"
+    gb_ids = ()
+    fix_availability = "unsafe"
+    node_types = (ast.AugAssign, ast.Assign)
+    verdict_kind = "recompiles"
+    # Measured on 2.13 CPU (12 calls: 8 compiles, then the recompile limit). 2.11 on an H100 from issue #15.
+    verdicts = {"2.11": True, "2.13": True}
+
+    def check(self, node: ast.AST, ctx) -> None:
+        target = node.target if isinstance(node, ast.AugAssign) else (node.targets[0] if len(node.targets) == 1 else None)
+        if target is None:
+            return
+        self_name = self_param(ctx.scope.func) if ctx.scope.cls is not None else None
+        attr = self_attr(target, self_name)
+        if attr is not None:
+            self._check_attribute(node, attr, self_name, ctx)
+        elif isinstance(target, ast.Name):
+            self._check_global(node, target.id, ctx)
+        elif isinstance(target, ast.Subscript) and isinstance(target.value, ast.Name):
+            self._check_global_dict(node, target, ctx)
+
+    # -- self.step += 1 ------------------------------------------------------------------------------
+    def _check_attribute(self, node, attr: str, self_name: str, ctx) -> None:
+        cls = ctx.scope.cls
+        if not cls.is_module or attr in cls.assignments.registered:
+            return
+        if isinstance(node, ast.Assign) and not _reads(node.value, lambda n: self_attr(n, self_name) == attr):
+            return  # `self.step = 0`: a reset, not a counter
+        values = cls.assignments.values.get(attr, [])
+        if not any(int_literal(v) is not None for v, _, _ in values):
+            return  # never set to an int literal: a float or a tensor does not recompile like this
+        if any(int_literal(v) is None and not _reads(v, lambda n, s=s: self_attr(n, s) == attr)
+               for v, s, _ in values):
+            return  # also set to something else: we cannot tell it is an int
+        ctx.report(node, f"`{self_name}.{attr}` is a Python int that compiled code changes: {COST}; keep the "
+                         f"counter in a buffer (`register_buffer(\"{attr}\", torch.zeros((), dtype=torch.long), "
+                         f"persistent=False)`) and increment it in place", self._buffer_fix(attr, ctx))
+
+    def _buffer_fix(self, attr: str, ctx) -> Optional[Fix]:
+        """The int becomes a 0-dim long buffer; `self.x = self.x + k` becomes `self.x += k`. Offered only
+        when every other read of the attribute already sits in a tensor expression of this function,
+        so no result changes type (an `if self.step % 10` would turn into a tensor condition)."""
+        cls = ctx.scope.cls
+        init = cls.methods.get("__init__")
+        if init is None:
+            return None
+        init_self = self_param(init)
+        inits = [s for s in init.body if isinstance(s, ast.Assign) and len(s.targets) == 1
+                 and self_attr(s.targets[0], init_self) == attr and int_literal(s.value) is not None]
+        if len(inits) != 1 or not _after_super_init(init, inits[0]):
+            return None
+        start = inits[0]
+        value = int_literal(start.value)
+        made = "torch.zeros((), dtype=torch.long)" if value == 0 else f"torch.full((), {value}, dtype=torch.long)"
+        edits = [ctx.replace(start, f'{init_self}.register_buffer("{attr}", {made}, persistent=False)')]
+        mutated: set[int] = set()
+        for method in cls.methods.values():
+            name = self_param(method)
+            for stmt in ast.walk(method):
+                if isinstance(stmt, ast.AugAssign) and self_attr(stmt.target, name) == attr:
+                    mutated.update(id(n) for n in ast.walk(stmt))
+                elif isinstance(stmt, ast.Assign) and stmt is not start and any(
+                        self_attr(t, name) == attr for t in stmt.targets):
+                    step = _increment(stmt, name, attr)
+                    if step is None:
+                        return None
+                    edits.append(ctx.replace(stmt, f"{name}.{attr} {step[0]}= {ctx.segment(step[1])}"))
+                    mutated.update(id(n) for n in ast.walk(stmt))
+        if not self._other_reads_are_tensor_math(attr, mutated, ctx):
+            return None
+        return Fix(f"keep `{attr}` in a long buffer", "unsafe", tuple(edits), imports=("torch",))
+
+    @staticmethod
+    def _other_reads_are_tensor_math(attr: str, mutated: set[int], ctx) -> bool:
+        cls, here = ctx.scope.cls, ctx.scope.func
+        for method in cls.methods.values():
+            name = self_param(method)
+            parents = {id(c): p for p in ast.walk(method) for c in ast.iter_child_nodes(p)}
+            for node in ast.walk(method):
+                if id(node) in mutated or self_attr(node, name) != attr or not isinstance(node.ctx, ast.Load):
+                    continue
+                if method is not here or method is cls.methods.get("__init__"):
+                    return False
+                top, parent = node, parents.get(id(node))
+                while isinstance(parent, ast.BinOp) and not isinstance(parent.op, ast.MatMult):
+                    top, parent = parent, parents.get(id(parent))
+                if top is node or not ctx.is_tensor(top):
+                    return False
+        return True
+
+    # -- global N; N += 1 ----------------------------------------------------------------------------
+    def _check_global(self, node, name: str, ctx) -> None:
+        declared = any(isinstance(n, ast.Global) and name in n.names for n in ast.walk(ctx.scope.func))
+        if not declared or int_literal(_module_value(ctx.file.tree, name)) is None:
+            return
+        if isinstance(node, ast.Assign) and not _reads(node.value, lambda n: isinstance(n, ast.Name) and n.id == name):
+            return
+        ctx.report(node, f"the module-level int `{name}` changes in compiled code: {COST}; count outside the "
+                         f"compiled function or keep the count in a tensor")
+
+    def _check_global_dict(self, node, target: ast.Subscript, ctx) -> None:
+        name = target.value.id
+        if _binds_locally(ctx.scope.func, name):
+            return
+        table = _module_value(ctx.file.tree, name)
+        key = target.slice
+        if not (isinstance(table, ast.Dict) and isinstance(key, ast.Constant)):
+            return
+        entry = next((v for k, v in zip(table.keys, table.values)
+                      if isinstance(k, ast.Constant) and k.value == key.value), None)
+        if int_literal(entry) is None:
+            return
+        if isinstance(node, ast.Assign) and not _reads(node.value, lambda n: isinstance(n, ast.Subscript)
+                                                      and ast.dump(n.value) == ast.dump(target.value)):
+            return
+        ctx.report(node, f"`{name}[{key.value!r}]` is a Python int in a module-level dict that compiled code "
+                         f"changes: {COST}; count outside the compiled function or keep the count in a tensor")
+
+    VALID = [
+        Example("""
+import torch
+from torch import nn
+
+
+class Net(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.lin = nn.Linear(4, 4)
+        self.register_buffer("step", torch.zeros((), dtype=torch.long), persistent=False)
+
+    def forward(self, x):
+        self.step += 1
+        return self.lin(x)
+
+
+def factory():
+    return Net(), (torch.randn(2, 4),)
+""", calls=12),
+        Example("""
+import torch
+from torch import nn
+
+
+class Net(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.lin = nn.Linear(4, 4)
+        self.scale = 1.0  # a float: automatic dynamic makes it symbolic after one recompile
+
+    def forward(self, x):
+        self.scale = self.scale * 0.9
+        return self.lin(x) * self.scale
+
+
+def factory():
+    return Net(), (torch.randn(2, 4),)
+""", calls=12),
+        Example("""
+import torch
+from torch import nn
+
+
+class Trainer:
+    def __init__(self, model):
+        self.model = model
+        self.step = 0
+
+    def train_step(self, x):  # not compiled: counting here costs nothing
+        self.step += 1
+        return self.model(x)
+""", runnable=False),
+    ]
+    INVALID = [
+        Example("""
+import torch
+from torch import nn
+
+
+class Net(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.lin = nn.Linear(4, 4)
+        self.step = 0
+
+    def forward(self, x):
+        self.step += 1
+        return self.lin(x)
+
+
+def factory():
+    return Net(), (torch.randn(2, 4),)
+""", calls=12, fixed="""
+import torch
+from torch import nn
+
+
+class Net(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.lin = nn.Linear(4, 4)
+        self.register_buffer("step", torch.zeros((), dtype=torch.long), persistent=False)
+
+    def forward(self, x):
+        self.step += 1
+        return self.lin(x)
+
+
+def factory():
+    return Net(), (torch.randn(2, 4),)
+"""),
+        Example("""
+import torch
+from torch import nn
+
+
+class Net(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.calls = 0
+
+    def forward(self, x):
+        self.calls = self.calls + 1
+        return x * self.calls
+
+
+def factory():
+    return Net(), (torch.randn(2, 4),)
+""", calls=12, fixed="""
+import torch
+from torch import nn
+
+
+class Net(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.register_buffer("calls", torch.zeros((), dtype=torch.long), persistent=False)
+
+    def forward(self, x):
+        self.calls += 1
+        return x * self.calls
+
+
+def factory():
+    return Net(), (torch.randn(2, 4),)
+"""),
+        Example("""
+import torch
+
+STATS = {"calls": 0}
+
+
+@torch.compile
+def step(x):
+    STATS["calls"] += 1
+    return x * 2
+
+
+def factory():
+    return step, (torch.randn(4),)
+""", calls=12),
+    ]
+
+
+def _increment(stmt: ast.Assign, self_name: str, attr: str) -> Optional[tuple[str, ast.AST]]:
+    """(op, operand) for `self.x = self.x + k` / `- k`, else None."""
+    value = stmt.value
+    if len(stmt.targets) != 1 or not isinstance(value, ast.BinOp) or self_attr(value.left, self_name) != attr:
+        return None
+    op = {ast.Add: "+", ast.Sub: "-"}.get(type(value.op))
+    if op is None or _reads(value.right, lambda n: self_attr(n, self_name) == attr):
+        return None
+    return op, value.right
+
+
+def _after_super_init(init: ast.AST, stmt: ast.stmt) -> bool:
+    """register_buffer needs nn.Module.__init__ to have run first."""
+    for s in init.body:
+        if s is stmt:
+            return False
+        if isinstance(s, ast.Expr) and isinstance(s.value, ast.Call) and isinstance(s.value.func, ast.Attribute) \
+                and s.value.func.attr == "__init__":
+            return True
+    return False
+
+
+def _module_value(tree: ast.Module, name: str) -> Optional[ast.AST]:
+    """The value of a single top-level `name = value`, None when it is bound any other way."""
+    found = None
+    for stmt in tree.body:
+        if isinstance(stmt, ast.Assign) and any(isinstance(t, ast.Name) and t.id == name for t in stmt.targets):
+            if found is not None or len(stmt.targets) != 1:
+                return None
+            found = stmt.value
+        elif isinstance(stmt, ast.AnnAssign) and isinstance(stmt.target, ast.Name) and stmt.target.id == name:
+            if found is not None:
+                return None
+            found = stmt.value
+    return found
+
+
+def _binds_locally(func: ast.AST, name: str) -> bool:
+    args = func.args
+    params = {a.arg for a in args.posonlyargs + args.args + args.kwonlyargs}
+    params |= {a.arg for a in (args.vararg, args.kwarg) if a is not None}
+    if name in params:
+        return True
+    return any(isinstance(n, ast.Name) and n.id == name and isinstance(n.ctx, ast.Store) for n in ast.walk(func))
