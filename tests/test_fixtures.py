@@ -169,7 +169,8 @@ def test_dynamo_breaks_exactly_on_expected_lines(name, capsys):
         obs = observe_fresh(module, factory_name)
         broken |= break_lines(obs, path)
         details.append(f"{factory_name}: {obs.describe(relative_to=ROOT)}")
-    expected_lines = {line for _, line in expectations(read(name))}
+    # Recompile and CUDA-graph rules (BL6xx, BL7xx) do not break the graph: test_recompile_fixtures.py.
+    expected_lines = {line for code, line in expectations(read(name)) if code < "BL6"}
     assert broken == expected_lines, (
         f"{name}: Dynamo breaks on lines without `# expect:` {sorted(broken - expected_lines)}; "
         f"expected lines where Dynamo does not break {sorted(expected_lines - broken)}\n" + "\n".join(details))
@@ -215,7 +216,8 @@ def fixed_copy(name: str, tmp_path):
     return outcome
 
 
-FIXABLE_CANDIDATES = [n for n in FILES if not n.startswith("clean_")]
+# The recompile fixtures' fixes cut compiles, not breaks: test_recompile_fixtures.py proves them.
+FIXABLE_CANDIDATES = [n for n in FILES if not n.startswith(("clean_", "recompile_"))]
 
 
 @pytest.mark.torch

@@ -1,0 +1,98 @@
+"""The recompile fixtures (fixtures/recompile_*.py) against Dynamo's recompiles log.
+
+Graph-break fixtures are proven by the breaks of one call (test_fixtures.py); these are proven over a
+call sequence: each factory's model is compiled once (counting backend) and called CALLS times, on
+the module's `inputs(i)` when it has them.
+1. every line whose guard keeps failing until the recompile limit carries an `# expect: BL6xx`, and
+   every such expectation is such a line;
+2. `--fix --unsafe-fixes` keeps the outputs of the whole call sequence and compiles fewer times.
+"""
+from __future__ import annotations
+
+import os
+
+import pytest
+
+from breaklint.lint.fixloop import fix_source
+from breaklint.lint.runner import lint_settings
+from test_fixtures import FILES, assert_close, build, cpu_factories, expectations, fixture_path, load_module, \
+    read, settings
+
+pytestmark = pytest.mark.torch
+
+CALLS = 12
+RECOMPILE_FILES = [n for n in FILES if n.startswith("recompile_")]
+
+
+def count(module, factory_name: str, path: str):
+    from breaklint.confirm.recompiles import count_compiles, input_sets
+
+    model, args, kwargs = build(module, factory_name)
+    return count_compiles(model, input_sets(args, kwargs, CALLS, module))
+
+
+def storm_lines(obs, path: str) -> set[int]:
+    """Guard lines of a frame that recompiled until the limit (one extra compile is not a storm)."""
+    return obs.guard_lines(path) if obs.limit_hit else set()
+
+
+def test_there_are_recompile_fixtures():
+    assert {"recompile_counters.py", "recompile_training_step.py", "recompile_diffusion_sampler.py"} \
+        <= set(RECOMPILE_FILES)
+
+
+@pytest.mark.parametrize("name", RECOMPILE_FILES)
+def test_recompiles_exactly_on_expected_lines(name):
+    path = fixture_path(name)
+    module = load_module(path, f"_recompile_{name[:-3]}")
+    seen: set[int] = set()
+    details = []
+    for factory_name in cpu_factories(module):
+        obs = count(module, factory_name, path)
+        seen |= storm_lines(obs, path)
+        details.append(f"{factory_name}: {obs.describe()}")
+    expected = {line for code, line in expectations(read(name)) if code.startswith("BL6")}
+    assert seen == expected, f"{name}: recompile storms on {sorted(seen)}, expected {sorted(expected)}\n" + \
+        "\n".join(details)
+
+
+def test_float_timestep_compiles_twice_not_every_step():
+    """The measured reason the sampler composite has no rule: automatic dynamic after one recompile."""
+    path = fixture_path("recompile_diffusion_sampler.py")
+    module = load_module(path, "_recompile_sampler_count")
+    obs = count(module, "factory", path)
+    assert obs.compiles == 2 and not obs.limit_hit, obs.describe()
+
+
+@pytest.mark.parametrize("name", [n for n in RECOMPILE_FILES if "BL601" in read(n)])
+def test_fix_keeps_outputs_and_cuts_compiles(name, tmp_path):
+    import torch
+
+    from breaklint.confirm.recompiles import input_sets
+
+    outcome = fix_source(read(name), fixture_path(name), lint_settings(settings()), unsafe=True)
+    assert outcome.error is None and outcome.changed, outcome.error
+    fixed_path = tmp_path / f"{name[:-3]}_fixed.py"
+    fixed_path.write_text(outcome.source, encoding="utf-8")
+    original = load_module(fixture_path(name), f"_recompile_orig_{name[:-3]}")
+    fixed = load_module(str(fixed_path), f"_recompile_fixed_{name[:-3]}")
+    before = after = 0
+    for factory_name in cpu_factories(original):
+        model0, args, kwargs = build(original, factory_name)
+        model1, _, _ = build(fixed, factory_name)
+        for i, (a, k) in enumerate(input_sets(args, kwargs, CALLS, original)):
+            torch.manual_seed(i)
+            out0 = model0(*a, **k)
+            torch.manual_seed(i)
+            out1 = model1(*a, **k)
+            assert_close(out0, out1, f"{name}:{factory_name} call {i}")
+        obs0 = count(original, factory_name, fixture_path(name))
+        obs1 = count(fixed, factory_name, str(fixed_path))
+        assert obs1.compiles <= obs0.compiles, obs1.describe()
+        before, after = before + obs0.compiles, after + obs1.compiles
+        # What still recompiles until the limit must still be flagged.
+        assert storm_lines(obs1, str(fixed_path)) <= {f.row for f in outcome.remaining}, obs1.describe()
+    assert after < before, f"{name}: the fix did not cut compiles ({before} -> {after})"
+    # A second fix changes nothing.
+    again = fix_source(outcome.source, str(fixed_path), lint_settings(settings()), unsafe=True)
+    assert not again.changed
