@@ -96,3 +96,24 @@ def test_fix_keeps_outputs_and_cuts_compiles(name, tmp_path):
     # A second fix changes nothing.
     again = fix_source(outcome.source, str(fixed_path), lint_settings(settings()), unsafe=True)
     assert not again.changed
+
+
+def test_cudagraph_decoder_fix_keeps_the_returned_values():
+    """BL701's fix stops mutating the caller's tensor; what the step returns must not change."""
+    import torch
+
+    from breaklint.confirm.recompiles import input_sets
+
+    name = "recompile_cudagraph_decoder.py"
+    outcome = fix_source(read(name), fixture_path(name), lint_settings(settings()), unsafe=True)
+    assert outcome.error is None and outcome.changed
+    assert "position = position.add(1)" in outcome.source
+    module0 = load_module(fixture_path(name), "_decoder_orig")
+    namespace: dict = {}
+    exec(compile(outcome.source, "decoder_fixed.py", "exec"), namespace)  # noqa: S102  our own fixture
+    model0, args, kwargs = build(module0, "factory")
+    model1 = namespace["factory"]()[0]
+    for i, (a, k) in enumerate(input_sets(args, kwargs, 4, module0)):
+        out0 = model0(*[t.clone() for t in a], **k)
+        out1 = model1(*[t.clone() for t in a], **k)
+        assert_close(out0, out1, f"call {i}")
