@@ -68,8 +68,10 @@ def run_one_per_gpu(targets, opts, log, gpus: int, confirm_target):
 @click.option("--markdown", "markdown_file", type=click.Path(dir_okay=False, writable=True), help="Write a Markdown summary (CI step summary).")
 @click.option("--config", "config_file", type=click.Path(exists=True, dir_okay=False), help="pyproject.toml to read [tool.breaklint] from.")
 @click.option("--verbose", "-v", is_flag=True, help="Show tracebacks of failed phases.")
+@click.option("--calls", type=int, default=0, help="Also call the compiled target N times (the module's inputs(i) "
+              "when it defines one) and report compiles and recompiles, joined to BL6xx findings.")
 def confirm(targets, unsafe_fixes, write, max_breaks, timeout, mode, device, no_bench, rtol, atol, min_runs,
-            json_file, markdown_file, config_file, verbose):
+            json_file, markdown_file, config_file, verbose, calls):
     """Run TARGETs (pkg.module:factory or path/to/file.py:factory) under Dynamo and Inductor.
 
     The factory takes no arguments and returns (model, args) or (model, args, kwargs). Exit 0 when
@@ -88,7 +90,8 @@ def confirm(targets, unsafe_fixes, write, max_breaks, timeout, mode, device, no_
         sys.exit(2)
     opts = ConfirmOptions(unsafe_fixes=unsafe_fixes, write=write, timeout=timeout,
                           mode=None if mode == "default" else mode, device=device, bench=not no_bench,
-                          rtol=rtol, atol=atol, max_breaks=max_breaks, min_runs=min_runs, config_file=config_file)
+                          rtol=rtol, atol=atol, max_breaks=max_breaks, min_runs=min_runs, config_file=config_file,
+                          calls=calls)
     err = Console(stderr=True, emoji=False, highlight=False)
     reports = _run_all(list(targets), opts, lambda msg: err.print(msg, style="dim", markup=False))
     print_terminal(reports, Console(emoji=False, highlight=False), verbose=verbose)

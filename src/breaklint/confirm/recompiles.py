@@ -164,3 +164,64 @@ def count_compiles(model: Any, sets: Iterable[tuple[tuple, dict]], *, mode: Opti
     limit_hit = any(n >= limit for n in per_frame.values())
     return RecompileObservation(calls=len(sets), compiles=compiles, recompiles=recompiles,
                                 limit_hit=limit_hit, recompile_limit=limit)
+
+
+# -- confirm: the worker action and the join with BL6xx findings -----------------------------------
+
+def do_recompiles(req: dict, progress) -> dict:
+    """Worker action: build the target, call it `calls` times (its module's `inputs(i)` when defined)."""
+    from .target import import_target_module, parse_target
+    from .worker import build
+
+    model, args, kwargs, info = build(req, progress)
+    module = import_target_module(parse_target(req["target"], req.get("cwd")), req.get("root_override"))
+    progress.enter("recompiles")
+    obs = count_compiles(model, input_sets(args, kwargs, int(req.get("calls") or 12), module))
+    return {"info": info, "recompiles": obs.to_dict()}
+
+
+def storms(recompiles: list[dict]) -> dict[tuple[str, int], int]:
+    """(file as Dynamo prints it, line) -> guard failures there, for guards that failed more than once:
+    one failure is automatic dynamic making a value symbolic, not a recompile per call."""
+    counts: dict[tuple[str, int], int] = {}
+    for r in recompiles:
+        if r.get("guard_file") and r.get("guard_line"):
+            key = (r["guard_file"], r["guard_line"])
+            counts[key] = counts.get(key, 0) + 1
+    return {k: n for k, n in counts.items() if n > 1}
+
+
+def join_recompiles(observed: dict, findings) -> dict:
+    """Each recompile storm is confirmed by a BL6xx finding on its guard line, or missed; a BL6xx
+    finding in a file that recompiled nowhere on its lines is unobserved (the call sequence may not
+    have reached it)."""
+    rules = [f for f in findings if f.code.startswith("BL6")]
+    confirmed, missed, hit = [], [], set()
+    for (printed, line), count in sorted(storms(observed.get("recompiles", [])).items()):
+        match = [f for f in rules if f.path.endswith(printed.lstrip("./")) and f.row <= line <= f.end_row]
+        entry = {"file": printed, "line": line, "guard_failures": count,
+                 "guard": next((r["guard"] for r in observed["recompiles"]
+                                if (r.get("guard_file"), r.get("guard_line")) == (printed, line)), "")}
+        if match:
+            confirmed.append({**entry, "codes": sorted({f.code for f in match})})
+            hit.update(id(f) for f in match)
+        else:
+            missed.append(entry)
+    unobserved = [{"code": f.code, "path": f.path, "row": f.row} for f in rules if id(f) not in hit]
+    return {"confirmed": confirmed, "missed": missed, "unobserved": unobserved}
+
+
+def confirm_recompiles(base: dict, calls: int, timeout: float, work: str, env: dict, findings,
+                       shadow_root: Optional[str] = None) -> dict:
+    """The original's (and the fixed copy's) compiles over `calls` calls, joined to the findings."""
+    from .runner import run_worker
+
+    out: dict = {"calls": calls}
+    for label, extra in (("before", {}), ("after", {"root_override": shadow_root})):
+        if label == "after" and not shadow_root:
+            break
+        r = run_worker({**base, **extra, "action": "recompiles", "calls": calls}, timeout, work, env)
+        out[label] = r.data["recompiles"] if r.ok else {"error": f"{r.phase}: {r.error}"}
+    if "error" not in out["before"]:
+        out["join"] = join_recompiles(out["before"], findings)
+    return out
