@@ -166,19 +166,7 @@ def count_compiles(model: Any, sets: Iterable[tuple[tuple, dict]], *, mode: Opti
                                 limit_hit=limit_hit, recompile_limit=limit)
 
 
-# -- confirm: the worker action and the join with BL6xx findings -----------------------------------
-
-def do_recompiles(req: dict, progress) -> dict:
-    """Worker action: build the target, call it `calls` times (its module's `inputs(i)` when defined)."""
-    from .target import import_target_module, parse_target
-    from .worker import build
-
-    model, args, kwargs, info = build(req, progress)
-    module = import_target_module(parse_target(req["target"], req.get("cwd")), req.get("root_override"))
-    progress.enter("recompiles")
-    obs = count_compiles(model, input_sets(args, kwargs, int(req.get("calls") or 12), module))
-    return {"info": info, "recompiles": obs.to_dict()}
-
+# -- confirm: the join with BL6xx findings (the worker's `recompiles` action counts) -----------------------------------
 
 def storms(recompiles: list[dict]) -> dict[tuple[str, int], int]:
     """(file as Dynamo prints it, line) -> guard failures there, for guards that failed more than once:
