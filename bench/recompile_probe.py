@@ -27,7 +27,7 @@ class _Collect(logging.Handler):
         self.messages.append(record.getMessage())
 
 
-def _measure(build, calls: int) -> dict:
+def _measure(build, calls: int, backend_name: str = "counting") -> dict:
     """build() -> step(i, backend) that performs call number i with the given backend."""
     torch._dynamo.reset()
     torch._dynamo.utils.counters.clear()
@@ -44,7 +44,7 @@ def _measure(build, calls: int) -> dict:
     try:
         step = build()
         for i in range(calls):
-            step(i, counting)
+            step(i, counting if backend_name == "counting" else backend_name)
     finally:
         logger.removeHandler(handler)
         torch._logging.set_logs()
@@ -53,7 +53,8 @@ def _measure(build, calls: int) -> dict:
                for m in handler.messages]
     limit_hit = any("recompile_limit" in k or "cache_size" in k for k in torch._dynamo.utils.counters["frames"]) \
         or bool(torch._dynamo.utils.counters.get("recompile_limit"))
-    return {"compiles": len(compiles), "frames_ok": torch._dynamo.utils.counters["frames"]["ok"], "recompile_logs": len(handler.messages),
+    graphs = len(compiles) if backend_name == "counting" else torch._dynamo.utils.counters["stats"]["unique_graphs"]
+    return {"compiles": graphs, "frames_ok": torch._dynamo.utils.counters["frames"]["ok"], "recompile_logs": len(handler.messages),
             "first_reason": reasons[0] if reasons else None, "stats": stats}
 
 
@@ -549,25 +550,124 @@ PATTERNS += [global_int_counter_inside, global_dict_counter_inside, global_dict_
              sampler_full_like, int_arg_as_shape, compile_in_loop_default_backend]
 
 
+def _scalar_into(body, kind=float):
+    x, cf = torch.randn(2, 4), None
+
+    def step(i, backend):
+        nonlocal cf
+        cf = torch.compile(body, backend=backend) if cf is None else cf
+        cf(x, kind(i) * (0.5 if kind is float else 1) + (1 if kind is int else 0))
+    return step
+
+
+def int_arg_torch_tensor():
+    return _scalar_into(lambda x, n: x * torch.tensor(n), int)
+
+
+def float_arg_as_tensor():
+    return _scalar_into(lambda x, t: x * torch.as_tensor(t))
+
+
+def float_arg_new_tensor():
+    return _scalar_into(lambda x, t: x * x.new_tensor(t))
+
+
+def float_arg_torch_full():
+    return _scalar_into(lambda x, t: x + torch.full((4,), t))
+
+
+def float_arg_fill():
+    return _scalar_into(lambda x, t: x + torch.ones_like(x).fill_(t))
+
+
+def float_arg_mul_derived():
+    """A value derived from t with math, used in arithmetic only."""
+    import math
+    return _scalar_into(lambda x, t: x * math.cos(t * math.pi / 2) + t)
+
+
+def float_arg_tensor_of_derived():
+    import math
+    return _scalar_into(lambda x, t: x * torch.tensor([math.cos(t), math.sin(t)]).sum())
+
+
+def float_arg_tensor_fixed():
+    """The fix: the caller passes a 0-dim tensor."""
+    x, cf = torch.randn(2, 4), None
+
+    def body(x, t):
+        return x * torch.stack([torch.cos(t), torch.sin(t)]).sum()
+
+    def step(i, backend):
+        nonlocal cf
+        cf = torch.compile(body, backend=backend) if cf is None else cf
+        cf(x, torch.tensor(0.5 * i))
+    return step
+
+
+def float_attr_read_only_changed_outside():
+    class M(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.scale = 1.0
+
+        def forward(self, x):
+            return x * self.scale
+    m, cm, x = M(), None, torch.randn(2, 4)
+
+    def step(i, backend):
+        nonlocal cm
+        cm = torch.compile(m, backend=backend) if cm is None else cm
+        m.scale = 1.0 + i
+        cm(x)
+    return step
+
+
+def float_attr_augassign():
+    class M(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.decay = 1.0
+
+        def forward(self, x):
+            self.decay *= 0.99
+            return x * 2
+    m, cm, x = M(), None, torch.randn(2, 4)
+
+    def step(i, backend):
+        nonlocal cm
+        cm = torch.compile(m, backend=backend) if cm is None else cm
+        cm(x)
+    return step
+
+
+PATTERNS += [int_arg_torch_tensor, float_arg_as_tensor, float_arg_new_tensor, float_arg_torch_full, float_arg_fill,
+             float_arg_mul_derived, float_arg_tensor_of_derived, float_arg_tensor_fixed,
+             float_attr_read_only_changed_outside, float_attr_augassign]
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser()
     parser.add_argument("--calls", type=int, default=12)
     parser.add_argument("--json")
     parser.add_argument("-k", help="only patterns whose name contains this")
+    parser.add_argument("--backend", default="counting",
+                        help="counting (Dynamo only, like backend='eager') or a real one: aot_eager, inductor")
     opts = parser.parse_args(argv)
     rows = {}
     for build in PATTERNS:
         if opts.k and opts.k not in build.__name__:
             continue
         try:
-            rows[build.__name__] = r = _measure(build, opts.calls)
+            rows[build.__name__] = r = _measure(build, opts.calls, opts.backend)
         except Exception as exc:  # noqa: BLE001  record, keep going
             rows[build.__name__] = r = {"error": f"{type(exc).__name__}: {str(exc).splitlines()[0][:200]}"}
         print(f"{build.__name__:32s} compiles={r.get('compiles')} frames_ok={r.get('frames_ok')} recompile_logs={r.get('recompile_logs')} "
               f"{r.get('error') or r.get('first_reason')}", flush=True)
     if opts.json:
         with open(opts.json, "w") as fh:
-            json.dump({"torch": torch.__version__, "calls": opts.calls, "patterns": rows}, fh, indent=1)
+            json.dump({"torch": torch.__version__, "calls": opts.calls, "backend": opts.backend, "patterns": rows},
+                      fh, indent=1)
     return 0
 
 

@@ -129,9 +129,12 @@ def test_invalid_example_recompiles_as_recorded(rule, index, example, tmp_path):
     if expected:
         assert obs.compiles == every_call, f"{rule.code} INVALID {index}: {obs.describe()}, expected {every_call}"
         assert obs.limit_hit == (example.calls > obs.recompile_limit), obs.describe()
-        rows = _flagged_rows(rule, example.code)
-        assert obs.guard_lines(path) & rows, (f"{rule.code} INVALID {index}: guards failed on lines "
-                                              f"{sorted(obs.guard_lines(path))}, the rule flags {sorted(rows)}")
+        from breaklint.confirm.recompiles import explains
+
+        found, _ = lint_source(example.code, "example.py", LintSettings(rules=[rule()]))
+        failed = [(r.guard_line, r.guard) for r in obs.recompiles if r.guard_line in obs.guard_lines(path)]
+        assert any(explains(line, guard, f.start.row, f.end.row, f.message) for line, guard in failed for f in found), \
+            f"{rule.code} INVALID {index}: guards failed on {failed}, the rule flags {[f.start.row for f in found]}"
     else:
         assert obs.compiles < every_call, f"{rule.code} INVALID {index}: {obs.describe()}; update `verdicts`"
 

@@ -33,13 +33,13 @@ def test_bl601_counter_tested_in_a_condition_gets_no_fix():
     assert finding.fix is None
 
 
-def test_bl601_reset_and_float_and_tensor_attributes_are_quiet():
+def test_bl601_reset_float_reassignment_and_tensor_attributes_are_quiet():
     source = MODULE_HEAD + """        self.scale = 1.0
         self.norm = torch.ones(())
         self.step = 0
 
     def forward(self, x):
-        self.scale *= 0.9
+        self.scale = self.scale * 0.9  # 3 compiles in 12 calls under inductor: not flagged
         self.norm += 1
         self.step = 0
         return x * self.scale
@@ -124,3 +124,15 @@ fast = torch.compile(plain, mode="reduce-overhead")
 """
     rows = sorted(f.start.row for f in findings("BL701", source))
     assert rows == [6, 27, 28]  # plain (compiled by call), mutates' two in-place updates
+
+
+def test_bl601_float_augmented_assignment_is_flagged_and_fixed_in_float64():
+    source = MODULE_HEAD + """        self.decay = 1.0
+
+    def forward(self, x):
+        self.decay *= 0.99
+        return x * self.decay
+"""
+    [finding] = findings("BL601", source)
+    assert "Python float" in finding.message
+    assert 'torch.full((), 1.0, dtype=torch.float64)' in finding.fix.edits[0].content

@@ -1,8 +1,8 @@
 """Count compiles and recompiles of a compiled callable over several calls, with Dynamo's reasons.
 
 Graph breaks show in one call; recompiles only over several. `count_compiles` compiles the target
-once with a counting backend, calls it once per input set, and reads two things:
-- every graph the backend receives (one per compile of each frame), and
+once (aot_eager unless told otherwise), calls it once per input set, and reads two things:
+- Dynamo's count of graphs compiled (counters["stats"]["unique_graphs"]), and
 - the `recompiles` log artifact (logger `torch._dynamo.guards.__recompiles`, registered in
   torch/_logging/_registrations.py), whose records say which guard failed, on which source line.
 The rule-verdict tests, `breaklint calibrate` and `confirm` share it. Torch is imported lazily.
@@ -129,32 +129,28 @@ def input_sets(args: tuple, kwargs: dict, calls: int, module=None) -> list[tuple
     return [(args, kwargs)] * calls
 
 
-def count_compiles(model: Any, sets: Iterable[tuple[tuple, dict]], *, mode: Optional[str] = None
-                   ) -> RecompileObservation:
-    """Compile `model` once (a counting backend, or inductor with `mode`), call it on each input set."""
+def count_compiles(model: Any, sets: Iterable[tuple[tuple, dict]], *, backend: str = "aot_eager",
+                   mode: Optional[str] = None) -> RecompileObservation:
+    """Compile `model` once and call it on each input set.
+
+    The default backend is aot_eager, not eager: AOT autograd specializes some values that Dynamo
+    alone keeps symbolic (a float argument turned into a tensor, a float attribute changed in
+    forward: 2 compiles in 12 calls under eager, 8 under aot_eager and inductor; BENCHMARKS.md), so
+    only a backend with AOT measures what users pay. `mode` (e.g. reduce-overhead) implies inductor."""
     import torch
     import torch._dynamo
 
     from .observe import reset_dynamo
 
     sets = list(sets)
-    graphs: list[int] = []
-
-    def counting(gm, example_inputs):
-        graphs.append(1)
-        return gm.forward
-
     reset_dynamo()
-    if mode is None:
-        compiled = torch.compile(model, backend=counting)
-    else:  # the real backend (reduce-overhead needs inductor); graphs are counted from Dynamo's stats
-        compiled = torch.compile(model, mode=mode)
+    compiled = torch.compile(model, mode=mode) if mode else torch.compile(model, backend=backend)
     with capture_recompiles() as messages, contextlib.redirect_stdout(io.StringIO()), warnings.catch_warnings():
         warnings.simplefilter("ignore")
         for args, kwargs in sets:
             compiled(*args, **kwargs)
     counters = torch._dynamo.utils.counters
-    compiles = len(graphs) if mode is None else int(counters["stats"].get("unique_graphs", 0))
+    compiles = int(counters["stats"].get("unique_graphs", 0))
     recompiles = [r for r in (parse_recompile(m) for m in messages) if r is not None]
     limit = int(getattr(torch._dynamo.config, "recompile_limit", getattr(torch._dynamo.config, "cache_size_limit", 8)))
     per_frame: dict[tuple, int] = {}
@@ -179,6 +175,16 @@ def storms(recompiles: list[dict]) -> dict[tuple[str, int], int]:
     return {k: n for k, n in counts.items() if n > 1}
 
 
+def explains(line: int, guard: str, row: int, end_row: int, message: str) -> bool:
+    """Does a finding account for a guard that failed on `line`? When it is on that line, or when the
+    guard is on a value the finding names (`t == 1.0` and a BL603 finding about `t`, reported where
+    the float becomes a tensor while Dynamo points at its first use)."""
+    if row <= line <= end_row:
+        return True
+    name = re.match(r"\s*([A-Za-z_][\w.]*)\s*==", guard or "")
+    return bool(name) and f"`{name.group(1)}`" in message
+
+
 def join_recompiles(observed: dict, findings) -> dict:
     """Each recompile storm is confirmed by a BL6xx finding on its guard line, or missed; a BL6xx
     finding in a file that recompiled nowhere on its lines is unobserved (the call sequence may not
@@ -186,12 +192,13 @@ def join_recompiles(observed: dict, findings) -> dict:
     rules = [f for f in findings if f.code.startswith("BL6")]
     confirmed, missed, hit = [], [], set()
     for (printed, line), count in sorted(storms(observed.get("recompiles", [])).items()):
-        match = [f for f in rules if f.path.endswith(printed.lstrip("./")) and f.row <= line <= f.end_row]
-        entry = {"file": printed, "line": line, "guard_failures": count,
-                 "guard": next((r["guard"] for r in observed["recompiles"]
-                                if (r.get("guard_file"), r.get("guard_line")) == (printed, line)), "")}
+        guard = next((r["guard"] for r in observed["recompiles"]
+                      if (r.get("guard_file"), r.get("guard_line")) == (printed, line)), "")
+        match = [f for f in rules if f.path.endswith(printed.lstrip("./"))
+                 and explains(line, guard, f.row, f.end_row, f.message)]
+        entry = {"file": printed, "line": line, "guard_failures": count, "guard": guard}
         if match:
-            confirmed.append({**entry, "codes": sorted({f.code for f in match})})
+            confirmed.append({**entry, "codes": sorted({f.code for f in match}), "rows": sorted({f.row for f in match})})
             hit.update(id(f) for f in match)
         else:
             missed.append(entry)

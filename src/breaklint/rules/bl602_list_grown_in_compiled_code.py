@@ -10,7 +10,7 @@ from __future__ import annotations
 import ast
 
 from .base import Example, Rule
-from .bl601_int_counter_in_compiled_code import COST, self_attr, self_param
+from .bl601_number_state_in_compiled_code import COST, self_attr, self_param
 
 GROWING = {"append", "extend", "insert"}
 

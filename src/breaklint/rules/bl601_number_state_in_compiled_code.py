@@ -1,11 +1,13 @@
-"""BL601: a Python int counter changed inside compiled code (`self.step += 1`, `global N; N += 1`).
+"""BL601: a Python number kept across calls and changed inside compiled code (`self.step += 1`,
+`self.decay *= 0.99`, `global N; N += 1`, `STATS["calls"] += 1`).
 
-Measured on torch 2.13 CPU with a counting backend, 12 calls (bench/recompile_probe.py): Dynamo
-treats int attributes of an nn.Module, module-level ints and ints in module-level dicts as
-constants and guards on their values (`self.step == 3`), so every call fails the guard and
-compiles again: 8 compiles in 12 calls, then `recompile_limit` (8) is hit and the frame runs
-eagerly from then on. A float attribute compiles only twice (automatic dynamic makes it symbolic),
-so floats are not flagged.
+Measured on torch 2.13 CPU, 12 calls (bench/recompile_probe.py): Dynamo treats int attributes of an
+nn.Module, module-level ints and ints in module-level dicts as constants and guards on their values
+(`self.step == 3`), so every call fails the guard and compiles again: 8 compiles in 12 calls, then
+`recompile_limit` (8) is hit and the frame runs eagerly from then on. A float attribute updated with
+an augmented assignment (`self.decay *= 0.99`) does the same under inductor and aot_eager (8);
+`self.scale = self.scale * 0.9` compiles 3 times under inductor (8 under aot_eager, 2 under eager),
+so a float is flagged only for `op=`. Module-level floats are not flagged (not measured).
 """
 from __future__ import annotations
 
@@ -18,13 +20,18 @@ from .base import Example, Rule
 COST = "Dynamo guards on its value, so this recompiles on every call; after 8 compiles (recompile_limit) it runs eagerly"
 
 
-def int_literal(node: Optional[ast.AST]) -> Optional[int]:
+def number_literal(node: Optional[ast.AST], types=(int, float)):
+    """The value of an int (or float) literal, `-1` included; None for anything else (bools too)."""
     if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
-        inner = int_literal(node.operand)
+        inner = number_literal(node.operand, types)
         return None if inner is None else -inner
-    if isinstance(node, ast.Constant) and type(node.value) is int:
+    if isinstance(node, ast.Constant) and type(node.value) in types:
         return node.value
     return None
+
+
+def int_literal(node: Optional[ast.AST]) -> Optional[int]:
+    return number_literal(node, (int,))
 
 
 def self_param(func: ast.AST) -> Optional[str]:
@@ -45,15 +52,16 @@ def _reads(value: ast.AST, match) -> bool:
     return any(match(n) for n in ast.walk(value))
 
 
-class IntCounterInCompiledCode(Rule):
+class NumberStateInCompiledCode(Rule):
     code = "BL601"
-    name = "int-counter-in-compiled-code"
-    summary = "a Python int attribute or global changed in compiled code recompiles on every call"
+    name = "number-state-in-compiled-code"
+    summary = "a Python int/float attribute or global int changed in compiled code recompiles on every call"
     gb_ids = ()
     fix_availability = "unsafe"
     node_types = (ast.AugAssign, ast.Assign)
     verdict_kind = "recompiles"
-    # Measured on 2.13 CPU (12 calls: 8 compiles, then the recompile limit). 2.11 on an H100 from issue #15.
+    # Measured on 2.13 CPU (12 calls, aot_eager: 8 compiles, then the recompile limit). 2.11: an int
+    # counter on an H100 (issue #15 and bench/results/cudagraph_probe_h100_torch2.11.json).
     verdicts = {"2.11": True, "2.13": True}
 
     def check(self, node: ast.AST, ctx) -> None:
@@ -77,14 +85,19 @@ class IntCounterInCompiledCode(Rule):
         if isinstance(node, ast.Assign) and not _reads(node.value, lambda n: self_attr(n, self_name) == attr):
             return  # `self.step = 0`: a reset, not a counter
         values = cls.assignments.values.get(attr, [])
-        if not any(int_literal(v) is not None for v, _, _ in values):
-            return  # never set to an int literal: a float or a tensor does not recompile like this
-        if any(int_literal(v) is None and not _reads(v, lambda n, s=s: self_attr(n, s) == attr)
+        literals = [number_literal(v) for v, _, _ in values if number_literal(v) is not None]
+        if not literals:
+            return  # never set to a number literal: a tensor or an unknown value
+        if any(number_literal(v) is None and not _reads(v, lambda n, s=s: self_attr(n, s) == attr)
                for v, s, _ in values):
-            return  # also set to something else: we cannot tell it is an int
-        ctx.report(node, f"`{self_name}.{attr}` is a Python int that compiled code changes: {COST}; keep the "
-                         f"counter in a buffer (`register_buffer(\"{attr}\", torch.zeros((), dtype=torch.long), "
-                         f"persistent=False)`) and increment it in place", self._buffer_fix(attr, ctx))
+            return  # also set to something else: we cannot tell it is a number
+        kind = "float" if any(type(v) is float for v in literals) else "int"
+        if kind == "float" and not isinstance(node, ast.AugAssign):
+            return  # measured: 3 compiles in 12 calls under inductor, not one per call
+        dtype = "torch.float64" if kind == "float" else "torch.long"
+        ctx.report(node, f"`{self_name}.{attr}` is a Python {kind} that compiled code changes: {COST}; keep it in "
+                         f"a buffer (`register_buffer(\"{attr}\", torch.zeros((), dtype={dtype}), persistent=False)`) "
+                         f"and update it in place", self._buffer_fix(attr, ctx))
 
     def _buffer_fix(self, attr: str, ctx) -> Optional[Fix]:
         """The int becomes a 0-dim long buffer; `self.x = self.x + k` becomes `self.x += k`. Offered only
@@ -96,12 +109,14 @@ class IntCounterInCompiledCode(Rule):
             return None
         init_self = self_param(init)
         inits = [s for s in init.body if isinstance(s, ast.Assign) and len(s.targets) == 1
-                 and self_attr(s.targets[0], init_self) == attr and int_literal(s.value) is not None]
+                 and self_attr(s.targets[0], init_self) == attr and number_literal(s.value) is not None]
         if len(inits) != 1 or not _after_super_init(init, inits[0]):
             return None
         start = inits[0]
-        value = int_literal(start.value)
-        made = "torch.zeros((), dtype=torch.long)" if value == 0 else f"torch.full((), {value}, dtype=torch.long)"
+        value = number_literal(start.value)
+        # float64 keeps a Python float's precision; 0-dim, so it never changes another tensor's dtype.
+        dtype = "torch.float64" if type(value) is float else "torch.long"
+        made = f"torch.zeros((), dtype={dtype})" if value == 0 else f"torch.full((), {value!r}, dtype={dtype})"
         edits = [ctx.replace(start, f'{init_self}.register_buffer("{attr}", {made}, persistent=False)')]
         mutated: set[int] = set()
         for method in cls.methods.values():
@@ -118,7 +133,7 @@ class IntCounterInCompiledCode(Rule):
                     mutated.update(id(n) for n in ast.walk(stmt))
         if not self._other_reads_are_tensor_math(attr, mutated, ctx):
             return None
-        return Fix(f"keep `{attr}` in a long buffer", "unsafe", tuple(edits), imports=("torch",))
+        return Fix(f"keep `{attr}` in a 0-dim buffer", "unsafe", tuple(edits), imports=("torch",))
 
     @staticmethod
     def _other_reads_are_tensor_math(attr: str, mutated: set[int], ctx) -> bool:
@@ -195,10 +210,9 @@ class Net(nn.Module):
     def __init__(self):
         super().__init__()
         self.lin = nn.Linear(4, 4)
-        self.scale = 1.0  # a float: automatic dynamic makes it symbolic after one recompile
+        self.scale = 0.5  # read, never changed: a constant
 
     def forward(self, x):
-        self.scale = self.scale * 0.9
         return self.lin(x) * self.scale
 
 
@@ -221,6 +235,43 @@ class Trainer:
 """, runnable=False),
     ]
     INVALID = [
+        Example("""
+import torch
+from torch import nn
+
+
+class Net(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.lin = nn.Linear(4, 4)
+        self.decay = 1.0
+
+    def forward(self, x):
+        self.decay *= 0.9
+        return self.lin(x) * self.decay
+
+
+def factory():
+    return Net(), (torch.randn(2, 4),)
+""", calls=12, fixed="""
+import torch
+from torch import nn
+
+
+class Net(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.lin = nn.Linear(4, 4)
+        self.register_buffer("decay", torch.full((), 1.0, dtype=torch.float64), persistent=False)
+
+    def forward(self, x):
+        self.decay *= 0.9
+        return self.lin(x) * self.decay
+
+
+def factory():
+    return Net(), (torch.randn(2, 4),)
+"""),
         Example("""
 import torch
 from torch import nn
@@ -312,11 +363,11 @@ def factory():
 
 
 def _increment(stmt: ast.Assign, self_name: str, attr: str) -> Optional[tuple[str, ast.AST]]:
-    """(op, operand) for `self.x = self.x + k` / `- k`, else None."""
+    """(op, operand) for `self.x = self.x + k` / `- k` / `* k` / `/ k`, else None."""
     value = stmt.value
     if len(stmt.targets) != 1 or not isinstance(value, ast.BinOp) or self_attr(value.left, self_name) != attr:
         return None
-    op = {ast.Add: "+", ast.Sub: "-"}.get(type(value.op))
+    op = {ast.Add: "+", ast.Sub: "-", ast.Mult: "*", ast.Div: "/"}.get(type(value.op))
     if op is None or _reads(value.right, lambda n: self_attr(n, self_name) == attr):
         return None
     return op, value.right
