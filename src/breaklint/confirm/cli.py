@@ -144,10 +144,13 @@ def calibrate(json_file, timeout, select):
         agrees = seen is None or expected is None or expected == seen
         disagreements += (not agrees) + len(valid_breaks)
         errors = [r.error for r in mine if r.error]
-        table.add_row(rule.code, getattr(rule, "name", ""), {None: "-", True: "breaks", False: "no break"}[expected],
+        # Recompile rules: "breaks" means "compiles on every call until the recompile limit".
+        says = {"recompiles": "recompiles", "cudagraphs": "skips CUDA graphs"}.get(getattr(rule, "verdict_kind", ""), "breaks")
+        counted = sorted({f"{r.compiles}/{r.calls} compiles" for r in mine if r.kind == "INVALID" and getattr(r, "calls", 0)})
+        table.add_row(rule.code, getattr(rule, "name", ""), {None: "-", True: says, False: "no " + says.split()[0]}[expected],
                       {None: "-" if not errors else f"error: {errors[0]}", True: "yes", False: "no"}[seen] if seen is not None or not errors else f"error: {errors[0]}",
                       "yes" if agrees else "[red]NO[/]",
-                      ",".join(sorted({g for r in mine if r.kind == 'INVALID' for g in r.gb_ids})) or "-",
+                      ",".join(sorted({g for r in mine if r.kind == 'INVALID' for g in r.gb_ids}) or counted) or "-",
                       str(len(valid_breaks)) if valid_breaks else "0")
     Console(emoji=False).print(table)
     if json_file:
