@@ -136,3 +136,51 @@ def test_bl601_float_augmented_assignment_is_flagged_and_fixed_in_float64():
     [finding] = findings("BL601", source)
     assert "Python float" in finding.message
     assert 'torch.full((), 1.0, dtype=torch.float64)' in finding.fix.edits[0].content
+
+
+def test_state_reset_by_an_unseen_base_or_a_bounded_counter_is_quiet():
+    """Dev-split false positives: kornia's list is reset by a mixin from another file, its ADA
+    counter is reset to 0 every `update_every` (5) calls: at most 5 values, not one per call."""
+    source = """
+import torch
+from torch import nn
+from kornia.mixins import TransformMatrixMinIn
+
+
+class Aug(TransformMatrixMinIn, nn.Module):
+    def __init__(self):
+        super().__init__()
+        self._transform_matrices = []
+
+    def forward(self, x):
+        self._transform_matrices.append(x)
+        return x
+
+
+class Ada(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self._num_calls = 0
+
+    def forward(self, x):
+        self._num_calls += 1
+        if self._num_calls < 5:
+            return x
+        self._num_calls = 0
+        return x * 2
+"""
+    assert findings("BL602", source) == [] and findings("BL601", source) == []
+
+
+def test_bl603_skips_float_parameters_with_defaults():
+    source = """
+import torch
+
+
+@torch.compile
+def embed(x, t: float, ref_fixed_timestep: float = 0.0):
+    ref = torch.full_like(x, ref_fixed_timestep * 1000)
+    now = torch.full_like(x, t)
+    return ref + now
+"""
+    assert [f.start.row for f in findings("BL603", source)] == [8]

@@ -48,6 +48,25 @@ def self_attr(node: ast.AST, self_name: Optional[str]) -> Optional[str]:
     return None
 
 
+def visible_hierarchy(cls, ctx) -> Optional[list]:
+    """The class and its same-file bases, when every other base is torch's (nn.Module and friends):
+    then no method we cannot see resets the attribute. None when a base is a mixin from elsewhere
+    (kornia's TransformMatrixMinIn resets its list in a method of another file)."""
+    found, stack = [], [cls]
+    while stack:
+        info = stack.pop()
+        if info in found:
+            continue
+        found.append(info)
+        for base in info.bases:
+            local = ctx.file.scopes.classes.get(base)
+            if local is not None:
+                stack.append(local)
+            elif not (base.startswith("torch.nn.") or base in ("object", "torch.nn.Module")):
+                return None
+    return found
+
+
 def _reads(value: ast.AST, match) -> bool:
     return any(match(n) for n in ast.walk(value))
 
@@ -84,7 +103,12 @@ class NumberStateInCompiledCode(Rule):
             return
         if isinstance(node, ast.Assign) and not _reads(node.value, lambda n: self_attr(n, self_name) == attr):
             return  # `self.step = 0`: a reset, not a counter
-        values = cls.assignments.values.get(attr, [])
+        hierarchy = visible_hierarchy(cls, ctx)
+        if hierarchy is None:
+            return
+        values = [v for info in hierarchy for v in info.assignments.values.get(attr, [])]
+        if sum(1 for v, _, _ in values if number_literal(v) is not None) > 1:
+            return  # reset to a literal somewhere: the counter cycles through a bounded set of values
         literals = [number_literal(v) for v, _, _ in values if number_literal(v) is not None]
         if not literals:
             return  # never set to a number literal: a tensor or an unknown value

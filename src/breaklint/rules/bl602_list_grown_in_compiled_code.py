@@ -10,7 +10,7 @@ from __future__ import annotations
 import ast
 
 from .base import Example, Rule
-from .bl601_number_state_in_compiled_code import COST, self_attr, self_param
+from .bl601_number_state_in_compiled_code import COST, self_attr, self_param, visible_hierarchy
 
 GROWING = {"append", "extend", "insert"}
 
@@ -46,12 +46,14 @@ class ListGrownInCompiledCode(Rule):
     def _is_kept_list_attribute(attr: str, ctx) -> bool:
         """Set once (to a list display) and never cleared: each call sees it one longer."""
         cls = ctx.scope.cls
-        if not cls.is_module:
+        hierarchy = visible_hierarchy(cls, ctx) if cls.is_module else None
+        if hierarchy is None:
             return False
-        values = cls.assignments.values.get(attr, [])
+        values = [v for info in hierarchy for v in info.assignments.values.get(attr, [])]
         if len(values) != 1 or not _is_empty_list(values[0][0]):
             return False
-        return not _cleared(cls.node, lambda n: isinstance(n, ast.Attribute) and n.attr == attr)
+        return not any(_cleared(info.node, lambda n: isinstance(n, ast.Attribute) and n.attr == attr)
+                       for info in hierarchy)
 
     @staticmethod
     def _is_kept_global_list(name: str, ctx) -> bool:

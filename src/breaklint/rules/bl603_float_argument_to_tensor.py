@@ -17,7 +17,9 @@ TENSOR_METHODS = {"new_tensor", "new_full", "fill_"}
 
 
 def float_parameters(func: ast.AST) -> set[str]:
-    """Parameters annotated `float` or defaulting to a float literal."""
+    """Parameters annotated `float` and without a default: a default marks a setting that callers
+    usually leave alone (diffusers' `ref_fixed_timestep: float = 0.0`), not a value that changes
+    every call."""
     args = func.args
     positional = args.posonlyargs + args.args
     defaults = dict(zip([a.arg for a in positional][len(positional) - len(args.defaults):], args.defaults))
@@ -26,8 +28,7 @@ def float_parameters(func: ast.AST) -> set[str]:
     for arg in positional + args.kwonlyargs:
         annotated = isinstance(arg.annotation, ast.Name) and arg.annotation.id == "float" or \
             isinstance(arg.annotation, ast.Constant) and arg.annotation.value == "float"
-        default = defaults.get(arg.arg)
-        if annotated or (isinstance(default, ast.Constant) and type(default.value) is float):
+        if annotated and arg.arg not in defaults:
             found.add(arg.arg)
     return found
 
