@@ -31,6 +31,7 @@ class ConfirmOptions:
     keep_workdir: bool = False
     max_culprit_steps: int = 12  # fixes (file, rule) tried one at a time when outputs differ
     env: dict = field(default_factory=dict)  # e.g. CUDA_VISIBLE_DEVICES for one-target-per-GPU
+    calls: int = 0  # > 0: also count compiles over this many calls (confirm/recompiles.py)
 
 
 @dataclass
@@ -59,6 +60,7 @@ class TargetReport:
     transfer: dict | None = None
     timings: dict = field(default_factory=dict)  # eager / compiled_original / compiled_fixed
     bench_failure: Failure | None = None
+    recompiles: dict = field(default_factory=dict)  # before / after / join, when ConfirmOptions.calls
     written: list[str] = field(default_factory=list)
     static_error: str | None = None
     max_breaks: int = 0
@@ -149,6 +151,7 @@ class TargetReport:
             "written": self.written,
             "static_error": self.static_error,
             "max_breaks": self.max_breaks,
+            "recompiles": self.recompiles,
             "fixable": self.fixable,
             "fix_errors": self.fix_errors,
             "environment_error": self.environment_error,
@@ -268,7 +271,8 @@ def _confirm(report: TargetReport, spec, opts: ConfirmOptions, work: str, cwd: s
         result = None
     findings = [FindingRef.from_finding(f) for f in result.findings] if result else []
     report.findings = findings
-    report.joined = join(report.before, findings, executed)
+    # Recompile and CUDA-graph findings (BL6xx, BL7xx) never break the graph: --calls joins them.
+    report.joined = join(report.before, [f for f in findings if f.code < "BL6"], executed)
     report.fixable = sum(1 for f in findings if f.fixable == "safe" or (f.fixable and opts.unsafe_fixes))
     report.environment_error = environment_problem() if report.fixable else None
     if result is None or report.environment_error:
@@ -300,6 +304,13 @@ def _confirm(report: TargetReport, spec, opts: ConfirmOptions, work: str, cwd: s
         else:
             report.failure = _failure(r, fixed=True)
             fixed_ok = False
+
+    if opts.calls:
+        from .recompiles import confirm_recompiles
+
+        log(f"{spec.raw}: counting compiles over {opts.calls} calls")
+        report.recompiles = confirm_recompiles(run, opts.calls, findings,
+                                               shadow.pairs if shadow.applied and fixed_ok else None)
 
     keep = shadow
     if fixed_ok and report.outputs_equal is False:

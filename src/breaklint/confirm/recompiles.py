@@ -206,16 +206,14 @@ def join_recompiles(observed: dict, findings) -> dict:
     return {"confirmed": confirmed, "missed": missed, "unobserved": unobserved}
 
 
-def confirm_recompiles(base: dict, calls: int, timeout: float, work: str, env: dict, findings,
-                       shadow_root: Optional[str] = None) -> dict:
-    """The original's (and the fixed copy's) compiles over `calls` calls, joined to the findings."""
-    from .runner import run_worker
-
+def confirm_recompiles(run, calls: int, findings, shadows=None) -> dict:
+    """The original's (and the fixed copy's) compiles over `calls` calls, joined to the findings.
+    `run(request)` is the pipeline's worker call; `shadows` the fixed copy's (original, fixed) pairs."""
     out: dict = {"calls": calls}
-    for label, extra in (("before", {}), ("after", {"root_override": shadow_root})):
-        if label == "after" and not shadow_root:
+    for label, extra in (("before", {}), ("after", {"shadows": shadows})):
+        if label == "after" and not shadows:
             break
-        r = run_worker({**base, **extra, "action": "recompiles", "calls": calls}, timeout, work, env)
+        r = run({**extra, "action": "recompiles", "calls": calls})
         out[label] = r.data["recompiles"] if r.ok else {"error": f"{r.phase}: {r.error}"}
     if "error" not in out["before"]:
         out["join"] = join_recompiles(out["before"], findings)

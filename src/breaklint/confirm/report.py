@@ -114,6 +114,7 @@ def detail_lines(r: TargetReport) -> list[tuple[str, str]]:
             out.append(("yellow", f"  outside your code  {site(j.brk)}"))
         for f in r.joined.not_breaking:
             out.append(("yellow", f"  not breaking on this torch  {_rel(f.path)}:{f.row}  {f.code}"))
+    out.extend(recompile_lines(r.recompiles))
     if r.after is not None:
         for b in r.after.breaks:
             fixed = f" [line {b.fixed_line} of the fixed text]" if b.fixed_line and b.fixed_line != b.line else ""
@@ -137,6 +138,24 @@ def detail_lines(r: TargetReport) -> list[tuple[str, str]]:
         out.append(("red", f"  x {problem}"))
     for step in r.next_steps():
         out.append(("cyan", f"  next: {step}"))
+    return out
+
+
+def recompile_lines(rec: dict) -> list[tuple[str, str]]:
+    """`confirm --calls N`: compiles over the call sequence, each recompile storm joined to BL6xx."""
+    if not rec:
+        return []
+    parts = [f"{label} {rec[label].get('compiles', '?')} compiles"
+             + (" (recompile limit hit)" if rec[label].get("limit_hit") else "")
+             for label in ("before", "after") if label in rec and "error" not in rec[label]]
+    errors = [f"{label}: {rec[label]['error']}" for label in ("before", "after") if "error" in rec.get(label, {})]
+    out = [("", f"  over {rec['calls']} calls: " + ", ".join(parts + errors))]
+    join = rec.get("join") or {}
+    for m in join.get("missed", []):
+        out.append(("bold red", f"  MISSED recompile  {m['file']}:{m['line']}  {m['guard']} (failed {m['guard_failures']}x)"))
+    for c in join.get("confirmed", []):
+        out.append(("green", f"  confirmed  {','.join(c['codes'])}  {c['file']}:{c['line']}  recompiles on "
+                             f"{c['guard']} ({c['guard_failures']}x)"))
     return out
 
 

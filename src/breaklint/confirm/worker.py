@@ -216,7 +216,20 @@ def do_calibrate(req: dict, progress: Progress) -> dict:
     return worker_calibrate(req)
 
 
-ACTIONS = {"observe": do_observe, "compare": do_compare, "bench": do_bench, "calibrate": do_calibrate}
+def do_recompiles(req: dict, progress: Progress) -> dict:
+    """`confirm --calls N`: call the compiled target N times (its module's `inputs(i)` when defined)."""
+    from .recompiles import count_compiles, input_sets
+
+    model, args, kwargs, info, _ = build(req, progress)
+    module = next((m for m in list(sys.modules.values())
+                   if os.path.abspath(getattr(m, "__file__", None) or "") == info["module_file"]), None)
+    progress.enter("recompiles")
+    obs = count_compiles(model, input_sets(args, kwargs, int(req.get("calls") or 12), module))
+    return {"info": info, "recompiles": obs.to_dict()}
+
+
+ACTIONS = {"observe": do_observe, "compare": do_compare, "bench": do_bench, "calibrate": do_calibrate,
+           "recompiles": do_recompiles}
 
 
 def main(argv: list[str]) -> int:
