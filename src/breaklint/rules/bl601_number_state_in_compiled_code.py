@@ -76,7 +76,8 @@ class NumberStateInCompiledCode(Rule):
     name = "number-state-in-compiled-code"
     summary = "a Python int/float attribute or global int changed in compiled code recompiles on every call"
     gb_ids = ()
-    fix_availability = "unsafe"
+    fix_availability = "sometimes"
+    fix_applicability = "unsafe"
     node_types = (ast.AugAssign, ast.Assign)
     verdict_kind = "recompiles"
     # Measured on 2.13 CPU (12 calls, aot_eager: 8 compiles, then the recompile limit). 2.11: an int

@@ -20,7 +20,7 @@ class ListGrownInCompiledCode(Rule):
     name = "list-grown-in-compiled-code"
     summary = "compiled code appends to a list attribute or global list: recompiles on every call"
     gb_ids = ()
-    fix_availability = None
+    fix_availability = "never"
     node_types = (ast.Call,)
     verdict_kind = "recompiles"
     # Measured on 2.13 CPU: 8 compiles in 12 calls (a module's list attribute and a global list).

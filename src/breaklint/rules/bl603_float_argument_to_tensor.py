@@ -60,7 +60,7 @@ class FloatArgumentToTensor(Rule):
     name = "float-argument-to-tensor"
     summary = "a Python float argument turned into a tensor in compiled code recompiles on every new value"
     gb_ids = ()
-    fix_availability = None
+    fix_availability = "never"
     node_types = (ast.Call,)
     verdict_kind = "recompiles"
     # Measured on 2.13 CPU: 8 compiles in 12 calls under inductor and aot_eager (2 under backend="eager").

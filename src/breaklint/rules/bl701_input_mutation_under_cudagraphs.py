@@ -67,7 +67,8 @@ class InputMutationUnderCudagraphs(Rule):
     name = "input-mutation-under-cudagraphs"
     summary = "an argument mutated in place under mode=\"reduce-overhead\": CUDA graphs are skipped"
     gb_ids = ()
-    fix_availability = "unsafe"
+    fix_availability = "sometimes"
+    fix_applicability = "unsafe"
     node_types = (ast.Call, ast.Assign, ast.AugAssign)
     verdict_kind = "cudagraphs"
     # Measured on an H100, torch 2.11 (bench/results/cudagraph_probe_h100_torch2.11.json); not on 2.13.

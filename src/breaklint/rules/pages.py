@@ -29,9 +29,13 @@ def facts_line(rule: type[Rule]) -> str:
     versions = sorted(rule.verdicts, key=parse_version)
     breaks = [v for v in versions if rule.verdicts[v]]
     holds = [v for v in versions if not rule.verdicts[v]]
+    # What a True verdict means depends on the rule's kind (recompile and CUDA-graph rules, #15).
+    yes, no = {"recompiles": ("recompiles every call on", "no recompile storm on"),
+               "cudagraphs": ("skips CUDA graphs on", "captured by CUDA graphs on")}.get(
+        getattr(rule, "verdict_kind", "breaks"), ("breaks on", "no break on"))
     torch = "; ".join(part for part in (
-        f"breaks on torch {', '.join(breaks)}" if breaks else "",
-        f"no break on torch {', '.join(holds)}" if holds else "") if part) or "no verdict"
+        f"{yes} torch {', '.join(breaks)}" if breaks else "",
+        f"{no} torch {', '.join(holds)}" if holds else "") if part) or "no verdict"
     return f"**Registry ids:** {ids} · **Fix:** {fix} · **Torch:** {torch}"
 
 
