@@ -107,7 +107,7 @@ class Net(nn.Module):
 def train(model, batches):
     for x in batches:
         model.history.append(model(x).detach())  # collected outside the compiled code
-"""),
+""", runnable=False),
     ]
     INVALID = [
         Example("""
