@@ -56,8 +56,13 @@ def test_the_file_and_its_memo_die_with_the_lint():
     assert seen and all(ref() is None for ref in seen)
 
 
-def test_rules_do_not_write_into_other_objects_dicts():
-    offenders = [p.name for p in RULES.glob("*.py") if "__dict__" in p.read_text(encoding="utf-8")]
+def test_rules_and_fixes_do_not_write_into_the_file():
+    """Per-file state goes through ctx.file.memo, not `ctx.file.x = ...` or its __dict__."""
+    import re
+
+    writes = re.compile(r"__dict__|ctx\.file\.\w+\s*=[^=]|setattr\(ctx\.file")
+    offenders = [f"{p.parent.name}/{p.name}" for folder in (RULES, RULES.parent / "fix")
+                 for p in folder.glob("*.py") if writes.search(p.read_text(encoding="utf-8"))]
     assert offenders == []
 
 

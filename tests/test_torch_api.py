@@ -39,10 +39,12 @@ def test_the_generator_refuses_a_curated_fact_that_torch_contradicts(monkeypatch
     torch = pytest.importorskip("torch")
     monkeypatch.setattr(gen_torch_api, "BOOL_UNARY", frozenset({"isnan", "sum", "no_such_op"}))
     monkeypatch.setattr(gen_torch_api, "FLOAT_RESULT", gen_torch_api.FLOAT_RESULT | {"argmax"})
+    monkeypatch.setattr(gen_torch_api, "KEEP_SHAPE", gen_torch_api.KEEP_SHAPE | {"sum"})
     problems = "\n".join(gen_torch_api._check_curated(torch))
     assert "BOOL_UNARY: sum gives torch.float32 ()" in problems
     assert "BOOL_UNARY: no_such_op is neither" in problems
     assert "FLOAT_RESULT: argmax gives torch.int64 ()" in problems
+    assert "KEEP_SHAPE: sum gives shape (2,), not (2, 3)" in problems
     assert "isnan" not in problems
     with pytest.raises(ValueError):
         gen_torch_api.render(torch)

@@ -187,6 +187,43 @@ REDUCE_SAME = {
 REDUCE_FLOAT = {
     "mean", "norm", "std", "var"
 }
+# Methods whose result is a Python value, not a tensor.
+SCALAR_METHODS = {
+    "__len__", "data_ptr", "dim", "element_size", "get_device", "is_complex", "is_contiguous",
+    "is_floating_point", "item", "ndimension", "nelement", "numel", "size", "storage_offset",
+    "stride", "tolist"
+}
+# Elementwise functions and methods: the result has the broadcast shape of their tensor arguments.
+ELEMENTWISE = {
+    "abs", "add", "atan", "bfloat16", "bitwise_not", "bool", "ceil", "celu", "clamp",
+    "clamp_max", "clamp_min", "clip", "clone", "contiguous", "cos", "cosh", "detach", "double",
+    "elu", "empty_like", "eq", "erf", "erfc", "exp", "exp2", "expm1", "float", "floor", "fmax",
+    "fmin", "frac", "full_like", "ge", "gelu", "gt", "half", "hardsigmoid", "hardswish",
+    "hardtanh", "int", "isfinite", "isinf", "isnan", "le", "leaky_relu", "lerp", "logical_and",
+    "logical_not", "logical_or", "logical_xor", "logsigmoid", "long", "lt", "masked_fill",
+    "maximum", "minimum", "mish", "mul", "multiply", "nan_to_num", "ne", "neg", "negative",
+    "ones_like", "positive", "relu", "relu6", "round", "selu", "sgn", "sigmoid", "sign",
+    "signbit", "silu", "sin", "sinh", "softplus", "square", "sub", "subtract", "tan", "tanh",
+    "to", "trunc", "type_as", "where", "zeros_like"
+}
+# Ops along a dim that keep the shape of their input.
+KEEP_SHAPE = {
+    "cummax", "cummin", "cumprod", "cumsum", "flip", "layer_norm", "log_softmax",
+    "logcumsumexp", "normalize", "rms_norm", "roll", "softmax"
+}
+# Full reductions without a dim: a 0-d tensor.
+FULL_REDUCTIONS = {
+    "all", "amax", "amin", "any", "count_nonzero", "logsumexp", "max", "mean", "min",
+    "nanmean", "nansum", "norm", "prod", "std", "sum", "var"
+}
+# Functions whose value or gradient is infinite or NaN at some inputs: in the branch not taken, they
+# put NaN into the gradient of torch.where (its backward multiplies them by zero).
+SINGULAR = {
+    "acos", "acosh", "asin", "atanh", "cdist", "digamma", "div", "divide", "erfinv",
+    "float_power", "floor_divide", "fmod", "lgamma", "log", "log10", "log1p", "log2", "logit",
+    "polygamma", "pow", "reciprocal", "remainder", "rsqrt", "sqrt", "tan", "true_divide",
+    "xlogy"
+}
 # ---- end of the curated facts ---------------------------------------------------------------------------
 
 # Curated torch names that are not attributes of torch.Tensor or torch in the installed version but are
@@ -317,7 +354,40 @@ def _check_curated(torch) -> list[str]:
         expect("REDUCE_SAME", name, call("REDUCE_SAME", name, n), n.dtype, shape=())
     for name in sorted(REDUCE_FLOAT):
         expect("REDUCE_FLOAT", name, call("REDUCE_FLOAT", name, x), x.dtype, shape=())
+    for name in sorted(SCALAR_METHODS - tensor):
+        problems.append(f"SCALAR_METHODS: {name} is not a Tensor method")
+    missing("ELEMENTWISE", ELEMENTWISE)
+    missing("SINGULAR", SINGULAR)
+    for name in sorted(ELEMENTWISE):  # the shape of the operands, where one or two tensors suffice
+        got = _try_calls(torch, name, (x,), (x, x))
+        if isinstance(got, torch.Tensor) and tuple(got.shape) != (2, 3):
+            problems.append(f"ELEMENTWISE: {name} gives shape {tuple(got.shape)}, not (2, 3)")
+    for name in sorted(KEEP_SHAPE):
+        got = call("KEEP_SHAPE", name, x, *_KEEP_SHAPE_ARGS.get(name, (-1,)))
+        got = got[0] if isinstance(got, tuple) else got
+        if got is not None and tuple(got.shape) != (2, 3):
+            problems.append(f"KEEP_SHAPE: {name} gives shape {tuple(got.shape)}, not (2, 3)")
+    for name in sorted(FULL_REDUCTIONS):  # without a dim: 0-d (logsumexp cannot be called so: no harm)
+        got = _try_calls(torch, name, (x,))
+        if _resolve(torch, name) is None:
+            problems.append(f"FULL_REDUCTIONS: {name} is neither a Tensor method nor a torch function")
+        elif isinstance(got, torch.Tensor) and got.dim() != 0:
+            problems.append(f"FULL_REDUCTIONS: {name} gives shape {tuple(got.shape)}, not ()")
     return problems
+
+
+_KEEP_SHAPE_ARGS = {"flip": ([0],), "roll": (1,), "normalize": (), "layer_norm": ((3,),), "rms_norm": ((3,),)}
+
+
+def _try_calls(torch, name: str, *argument_lists):
+    """The first result of calling the op with one of the argument lists, else None."""
+    fn = _resolve(torch, name)
+    for args in argument_lists:
+        try:
+            return fn(*args)
+        except Exception:  # noqa: BLE001 - the op needs other arguments: nothing to check
+            continue
+    return None
 
 
 def _lookup(torch, dotted_name: str):

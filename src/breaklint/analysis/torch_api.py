@@ -278,3 +278,39 @@ REDUCE_SAME = frozenset({
 REDUCE_FLOAT = frozenset({
     "mean", "norm", "std", "var",
 })
+# Methods whose result is a Python value, not a tensor.
+SCALAR_METHODS = frozenset({
+    "__len__", "data_ptr", "dim", "element_size", "get_device", "is_complex", "is_contiguous",
+    "is_floating_point", "item", "ndimension", "nelement", "numel", "size", "storage_offset",
+    "stride", "tolist",
+})
+# Elementwise functions and methods: the result has the broadcast shape of their tensor arguments.
+ELEMENTWISE = frozenset({
+    "abs", "add", "atan", "bfloat16", "bitwise_not", "bool", "ceil", "celu", "clamp", "clamp_max",
+    "clamp_min", "clip", "clone", "contiguous", "cos", "cosh", "detach", "double", "elu",
+    "empty_like", "eq", "erf", "erfc", "exp", "exp2", "expm1", "float", "floor", "fmax", "fmin",
+    "frac", "full_like", "ge", "gelu", "gt", "half", "hardsigmoid", "hardswish", "hardtanh", "int",
+    "isfinite", "isinf", "isnan", "le", "leaky_relu", "lerp", "logical_and", "logical_not",
+    "logical_or", "logical_xor", "logsigmoid", "long", "lt", "masked_fill", "maximum", "minimum",
+    "mish", "mul", "multiply", "nan_to_num", "ne", "neg", "negative", "ones_like", "positive",
+    "relu", "relu6", "round", "selu", "sgn", "sigmoid", "sign", "signbit", "silu", "sin", "sinh",
+    "softplus", "square", "sub", "subtract", "tan", "tanh", "to", "trunc", "type_as", "where",
+    "zeros_like",
+})
+# Ops along a dim that keep the shape of their input.
+KEEP_SHAPE = frozenset({
+    "cummax", "cummin", "cumprod", "cumsum", "flip", "layer_norm", "log_softmax", "logcumsumexp",
+    "normalize", "rms_norm", "roll", "softmax",
+})
+# Full reductions without a dim: a 0-d tensor.
+FULL_REDUCTIONS = frozenset({
+    "all", "amax", "amin", "any", "count_nonzero", "logsumexp", "max", "mean", "min", "nanmean",
+    "nansum", "norm", "prod", "std", "sum", "var",
+})
+# Functions whose value or gradient is infinite or NaN at some inputs: in the branch not taken, they
+# put NaN into the gradient of torch.where (its backward multiplies them by zero).
+SINGULAR = frozenset({
+    "acos", "acosh", "asin", "atanh", "cdist", "digamma", "div", "divide", "erfinv", "float_power",
+    "floor_divide", "fmod", "lgamma", "log", "log10", "log1p", "log2", "logit", "polygamma", "pow",
+    "reciprocal", "remainder", "rsqrt", "sqrt", "tan", "true_divide", "xlogy",
+})

@@ -69,12 +69,13 @@ def torch_name(ctx: "NodeContext") -> tuple[Optional[TorchName], str]:
     """How a fix may name torch here, else (None, why not). Only an import at the module's top level,
     outside any if/try, counts: adding `import torch` to a module that imports torch optionally (a
     tokenizer that works without torch) would break it for users without torch."""
-    cached = getattr(ctx.file, "_bl_torch_name", None)
-    if cached is not None:
-        return cached
+    return ctx.file.memo("torch name", lambda: _torch_name(ctx.file.tree))
+
+
+def _torch_name(tree: ast.Module) -> tuple[Optional[TorchName], str]:
     found: Optional[TorchName] = None
     imports_torch = False
-    for node in ctx.file.tree.body:
+    for node in tree.body:
         if isinstance(node, ast.Import):
             for alias in node.names:
                 if alias.name == "torch" or alias.name.startswith("torch."):
@@ -94,12 +95,8 @@ def torch_name(ctx: "NodeContext") -> tuple[Optional[TorchName], str]:
         anywhere = any(isinstance(n, (ast.Import, ast.ImportFrom)) and any(
             a.name == "torch" or a.name.startswith("torch.") for a in n.names)
             or isinstance(n, ast.ImportFrom) and (n.module or "").split(".")[0] == "torch"
-            for n in ast.walk(ctx.file.tree))
+            for n in ast.walk(tree))
         result = (None, CONDITIONAL_TORCH if anywhere else NO_TORCH)
-    try:
-        ctx.file._bl_torch_name = result
-    except AttributeError:
-        pass
     return result
 
 

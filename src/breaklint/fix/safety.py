@@ -15,39 +15,12 @@ from typing import TYPE_CHECKING, Optional
 
 from ..analysis.astwalk import function_nodes
 from ..analysis.tensors import annotation_kind
+from ..analysis.torch_api import ELEMENTWISE, FULL_REDUCTIONS, KEEP_SHAPE, SCALAR_METHODS, SINGULAR
 
 if TYPE_CHECKING:
     from ..rules.base import NodeContext
 
 UNKNOWN = object()  # a binding whose value we do not see (for targets, unpacking, with ... as)
-
-# Methods whose result is a Python value, not a tensor.
-SCALAR_METHODS = {"item", "tolist", "dim", "ndimension", "numel", "nelement", "size", "stride",
-                  "element_size", "data_ptr", "is_contiguous", "is_floating_point", "is_complex",
-                  "get_device", "storage_offset", "__len__"}
-# Elementwise functions and methods: the result has the broadcast shape of their tensor arguments.
-ELEMENTWISE = {
-    "abs", "neg", "negative", "positive", "relu", "relu6", "sigmoid", "tanh", "exp", "exp2", "expm1",
-    "sin", "cos", "tan", "sinh", "cosh", "atan", "erf", "erfc", "sign", "sgn", "floor", "ceil", "round",
-    "trunc", "frac", "clamp", "clip", "clamp_min", "clamp_max", "nan_to_num", "square", "silu", "gelu",
-    "softplus", "elu", "selu", "celu", "mish", "hardtanh", "leaky_relu", "hardswish", "hardsigmoid",
-    "logsigmoid", "logical_not", "logical_and", "logical_or", "logical_xor", "isnan", "isinf",
-    "isfinite", "signbit", "maximum", "minimum", "fmax", "fmin", "add", "sub", "mul", "multiply",
-    "subtract", "where", "masked_fill", "lerp", "eq", "ne", "gt", "lt", "ge", "le", "bitwise_not",
-    "float", "double", "half", "bfloat16", "long", "int", "bool", "to", "type_as", "detach", "clone",
-    "contiguous", "zeros_like", "ones_like", "full_like", "empty_like",
-}
-# Ops along a dim that keep the shape of their input.
-KEEP_SHAPE = {"softmax", "log_softmax", "cumsum", "cumprod", "cummax", "cummin", "logcumsumexp", "flip",
-              "roll", "normalize", "layer_norm", "rms_norm"}
-# Full reductions without a dim: a 0-d tensor.
-FULL_REDUCTIONS = {"sum", "mean", "amax", "amin", "max", "min", "norm", "std", "var", "prod", "any",
-                   "all", "count_nonzero", "nansum", "nanmean", "logsumexp"}
-# Functions whose value or gradient is infinite or NaN at some inputs: in the branch not taken, they
-# put NaN into the gradient of torch.where (its backward multiplies them by zero).
-SINGULAR = {"log", "log2", "log10", "log1p", "sqrt", "rsqrt", "reciprocal", "div", "true_divide",
-            "floor_divide", "remainder", "fmod", "pow", "float_power", "acos", "asin", "atanh", "acosh",
-            "tan", "digamma", "lgamma", "polygamma", "xlogy", "logit", "divide", "erfinv", "cdist"}
 
 
 def _function(ctx: "NodeContext"):
