@@ -116,7 +116,7 @@ def test_installed_registry_loads_when_torch_present():
 
 def test_installed_packages_are_dependencies_unless_they_are_the_target():
     user = UserCode(library_roots=["/site/torch"])
-    assert user.is_user("/home/me/proj/model.py")
+    assert user.is_user("/srv/proj/model.py")
     assert not user.is_user("/venv/lib/python3.11/site-packages/transformers/models/bert.py")
     target = UserCode(library_roots=["/site/torch"], user_roots=["/venv/lib/python3.11/site-packages/transformers"])
     assert target.is_user("/venv/lib/python3.11/site-packages/transformers/models/bert.py")
