@@ -10,7 +10,7 @@ from breaklint.confirm.recompiles import join_recompiles, parse_recompile, storm
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 # As torch 2.13 logs it (torch._dynamo.guards.__recompiles), the path tail as Dynamo prints it.
-MESSAGE = """Recompiling function forward in /work/x/fixtures/recompile_training_step.py:16
+MESSAGE = """Recompiling function forward in /srv/proj/fixtures/recompile_training_step.py:16
     triggered by the following guard failure(s):
     - 0/0: self.step == 0                                           # self.step += 1  # fixtures/recompile_training_step.py:17 in forward (HINT: torch.compile considers integer attributes of the nn.Module to be static.)"""
 
@@ -22,7 +22,7 @@ def test_parse_recompile_reads_the_frame_and_the_failing_guard():
     assert parse_recompile("something else") is None
 
 
-def _finding(code, row, path="/work/x/fixtures/recompile_training_step.py"):
+def _finding(code, row, path="/srv/proj/fixtures/recompile_training_step.py"):
     return FindingRef(code=code, message="", path=path, row=row, end_row=row)
 
 
