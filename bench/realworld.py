@@ -1,7 +1,9 @@
 """Real-world precision and recall of breaklint against Dynamo's own break log.
 
-    python bench/realworld.py --out bench/results/realworld.json            # observe what is missing, fix, score
-    python bench/realworld.py --out bench/results/realworld.json --rescore  # static side only (seconds)
+    python bench/realworld.py                       # dev split: observe what is missing, fix, score
+    python bench/realworld.py --rescore             # dev split, static side only (a minute)
+    python bench/realworld.py --rescore --split test   # the frozen test split (bench/SPLITS.md), aggregates only
+    python bench/realworld.py --rescore --split both   # both, and the side-by-side table (results/splits.md)
 
 1. Each model of bench/models/* runs in its own child process (bench/realworld_observe.py)
    under a benchmark venv: once eagerly with line tracing over the library's files, once
@@ -32,8 +34,8 @@ BENCH = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, BENCH)
 
 from realworld_score import (SourceLines, breaklint_env, grep_findings, merge_truth, overall, pattern_groups,  # noqa: E402
-                             run_breaklint, score_library)
-from realworld_truth import summarise  # noqa: E402
+                             run_breaklint, scope_recall, score_library, traced_functions)
+from realworld_truth import TruthError, make_portable, resolve, summarise  # noqa: E402
 
 SPECS = [
     "models.pyg_models",
@@ -50,11 +52,102 @@ SPECS = [
     "models.diffusers_old_models",
     "models.timm_old_models",
 ]
+# The frozen test split (bench/SPLITS.md): never tuned on; only its aggregates are ever reported.
+TEST_SPECS = [
+    "models.pyro_models",
+    "models.zuko_models",
+    "models.openclip_models",
+    "models.speechbrain_models",
+    "models.demucs_models",
+    "models.torchsde_models",
+]
+RESULTS = os.path.join(BENCH, "results")
+SPLITS = {
+    "dev": {"specs": SPECS, "truth": os.path.join(RESULTS, "realworld_truth.json"),
+            "out": os.path.join(RESULTS, "realworld.json"), "fix": True, "details": True},
+    "test": {"specs": TEST_SPECS, "truth": os.path.join(RESULTS, "test_truth.json"),
+             "out": os.path.join(RESULTS, "test_split.json"), "fix": False, "details": False},
+}
 # Benchmark venvs live outside the repo; see bench/README-realworld.md for how to build them.
 ENV_PYTHON = {
     "benchenv": os.environ.get("BENCHENV_PYTHON", "/work/benchenv/bin/python"),
     "benchenv-tv": os.environ.get("BENCHENV_TV_PYTHON", "/work/benchenv-tv/bin/python"),
 }
+
+
+def fail(message: str) -> None:
+    """One line on stderr and a non-zero exit: a figure that cannot be measured is never written."""
+    print(f"bench/realworld.py: error: {message}", file=sys.stderr)
+    sys.exit(2)
+
+
+def load_truth(path: str) -> dict:
+    """The cached truth in its portable form (an older cache with absolute paths is converted)."""
+    return {key: make_portable(model) for key, model in load_json(path, {}).items()}
+
+
+LOCATE = """
+import importlib.metadata, importlib.util, json, os, sys
+found = {"packages": {}, "versions": {}}
+for name in sys.argv[1].split(","):
+    spec = importlib.util.find_spec(name)
+    if spec is not None and spec.submodule_search_locations:
+        found["packages"][name] = os.path.realpath(list(spec.submodule_search_locations)[0])
+for dist in sys.argv[2].split(","):
+    try:
+        found["versions"][dist] = importlib.metadata.version(dist)
+    except importlib.metadata.PackageNotFoundError:
+        pass
+print(json.dumps(found))
+"""
+
+
+def locate(spec) -> dict:
+    """Where the spec's benchmark venv (with the spec's EXTRA_PATH first, as its models run) has the
+    library, and which versions it has; imports nothing but importlib."""
+    python = ENV_PYTHON[spec.ENV]
+    if not os.path.exists(python):
+        raise TruthError(f"{spec.__name__}: benchmark venv {python} is missing "
+                         f"(build it with the commands in bench/README-realworld.md)")
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(getattr(spec, "EXTRA_PATH", [])))
+    completed = subprocess.run([python, "-c", LOCATE, ",".join(spec.PACKAGES), ",".join(spec.DISTRIBUTIONS)],
+                               capture_output=True, text=True, env=env, timeout=120)
+    if completed.returncode != 0:
+        raise TruthError(f"{spec.__name__}: {python} failed: {completed.stderr.strip()[-300:]}")
+    return json.loads(completed.stdout)
+
+
+def resolve_truth(truth: dict, specs_by_name: dict) -> dict:
+    """Portable truth -> absolute paths against the libraries installed here. Raises TruthError when a
+    library is missing, is another version than the truth's, or lacks a file the truth names."""
+    located: dict[str, dict] = {}
+    resolved = {}
+    for key, model in truth.items():
+        if model.get("status") != "ok":
+            resolved[key] = model
+            continue
+        spec = specs_by_name[model["spec"]]
+        if spec.__name__ not in located:
+            located[spec.__name__] = locate(spec)
+        found = located[spec.__name__]
+        for dist, version in model["versions"].items():
+            if dist == "torch":
+                continue  # the static side reads library source only
+            if found["versions"].get(dist) != version:
+                raise TruthError(f"{key}: the truth was recorded on {dist}=={version}, the benchmark venv "
+                                 f"{ENV_PYTHON[spec.ENV]} has {found['versions'].get(dist, 'none')} "
+                                 f"(bench/README-realworld.md pins it)")
+        resolved[key] = resolve(model, found["packages"])
+    return resolved
+
+
+def src_commit(repo: str) -> str:
+    """The last commit that touched src/ (what a figure was measured on), `+dirty` with local changes."""
+    def git(*args):
+        completed = subprocess.run(["git", "-C", repo, *args], capture_output=True, text=True)
+        return completed.stdout.strip() if completed.returncode == 0 else ""
+    commit = git("log", "-1", "--format=%h", "--", "src") or "unknown"
+    return commit + ("+dirty" if git("status", "--porcelain", "--", "src") else "")
 
 
 def load_json(path: str, default):
@@ -98,7 +191,7 @@ def run_child(spec, model: str, timeout: int, extra_path: list[str] = (), save_o
 
 
 def observe_all(specs, truth_path: str, outputs_dir: str, timeout: int, refresh: bool, only_models) -> dict:
-    truth = load_json(truth_path, {})
+    truth = load_truth(truth_path)
     os.makedirs(outputs_dir, exist_ok=True)
     for spec in specs:
         for model in spec.MODELS:
@@ -113,8 +206,8 @@ def observe_all(specs, truth_path: str, outputs_dir: str, timeout: int, refresh:
             print(f"[observe] {key}: {summary['status']} "
                   f"{len(summary.get('sites', []))} sites {summary.get('error') or ''}"[:300], flush=True)
             # Merge into what is on disk: another run may have added models meanwhile.
-            save_json(truth_path, load_json(truth_path, {}) | {key: truth[key]})
-    return load_json(truth_path, {}) | truth
+            save_json(truth_path, load_truth(truth_path) | {key: truth[key]})
+    return load_truth(truth_path) | truth
 
 
 def _safe(key: str) -> str:
@@ -135,12 +228,21 @@ def group_by_library(truth: dict) -> dict[str, list[dict]]:
     return groups
 
 
+def supports_show_scope(breaklint_python: str) -> bool:
+    completed = subprocess.run([breaklint_python, "-m", "breaklint", "check", "--help"], capture_output=True,
+                               text=True, env=breaklint_env())
+    return "--show-scope" in completed.stdout
+
+
 def score(truth: dict, breaklint_python: str) -> dict:
     source = SourceLines()
     per_library, grep_per_library = {}, {}
+    with_scope = supports_show_scope(breaklint_python)
     for library, models in sorted(group_by_library(truth).items()):
         sites, executed = merge_truth(models)
         files = sorted(f for f in executed if os.path.exists(f))
+        if len(files) != len(executed):  # resolve_truth checked this already: never score a partial library
+            fail(f"{library}: {len(executed) - len(files)} executed files are missing")
         prefix = os.path.dirname(models[0]["roots"][0])
         # The whole library in one run, as a user lints a tree: the cross-file call graph needs
         # the files that re-export and define what the executed ones call. The spec file is the
@@ -151,6 +253,9 @@ def score(truth: dict, breaklint_python: str) -> dict:
         per_library[library] = score_library(sites, executed, findings, source, prefix)
         per_library[library]["models"] = len(models)
         per_library[library]["files"] = len(files)
+        if with_scope:
+            scope = run_breaklint(breaklint_python, roots + specs, ("--show-scope",))
+            per_library[library]["scope"] = scope_recall(traced_functions(executed), scope, prefix)
         grep_per_library[library] = score_library(sites, executed, grep_findings(files), source, prefix)
     return {
         "overall": overall(per_library),
@@ -158,7 +263,8 @@ def score(truth: dict, breaklint_python: str) -> dict:
         "patterns": pattern_groups(per_library),
         "grep_baseline": {"overall": overall(grep_per_library),
                           "per_library": {k: {x: v[x] for x in ("recall", "precision", "break_sites",
-                                                                "findings_on_executed_lines")}
+                                                                "findings_on_executed_lines",
+                                                                "precision_counting_after_skip")}
                                           for k, v in grep_per_library.items()}},
     }
 
@@ -304,34 +410,57 @@ def breaklint_version(python: str) -> str:
     return (completed.stdout or completed.stderr).strip().splitlines()[-1] if completed.returncode == 0 else "unknown"
 
 
+def _cell(value) -> str:
+    return "–" if value is None else str(value)
+
+
+def _scope_cell(result: dict) -> str:
+    scope = result.get("scope")
+    return f"{_cell(scope['recall'])} ({scope['in_scope']}/{scope['traced']})" if scope else "–"
+
+
 def markdown(report: dict) -> str:
+    """The block for BENCHMARKS.md. For the test split it holds aggregates only: no pattern of misses
+    or false positives is ever printed (bench/SPLITS.md)."""
     s, g, t, r = report["score"]["overall"], report["score"]["grep_baseline"]["overall"], report["truth"], report.get("removed")
+    split = report.get("split", "dev")
     lines = [
-        "### Real-world precision and recall (Dynamo ground truth)",
+        f"### Real-world precision and recall (Dynamo ground truth), {split} split",
         "",
-        f"- Date: {report['date']}; machine: {report['machine']}; {report['breaklint']}",
+        f"- Date: {report['date']}; machine: {report['machine']}; {report['breaklint']}; "
+        f"src/ at commit {report.get('src_commit', 'unknown')}",
         "- torch and libraries: " + ", ".join(f"{k} {'/'.join(v)}" for k, v in report["versions"].items()),
         f"- Command: `{report['command']}` (`--rescore` reruns only the static side)",
         f"- Models: {t['models_ok']} ran ({t['models_attempted']} attempted), {t['models_with_breaks']} with breaks; "
         f"{t['unique_break_sites']} unique break sites in library source",
+        "- precision: findings after a frame skip left out; *+skip*: counted as false positives",
         "",
-        "| library | models | break sites | recall | precision (findings on executed lines) | grep recall | grep precision |",
-        "|---|---|---|---|---|---|---|",
+        "| library | models | break sites | recall | grep recall | precision (judged) | +skip (after skip) "
+        "| grep precision | scope recall (in scope/traced) |",
+        "|---|---|---|---|---|---|---|---|---|",
     ]
     grep = report["score"]["grep_baseline"]["per_library"]
     for library, result in report["score"]["per_library"].items():
-        lines.append(f"| {library} | {result['models']} | {result['break_sites']} | {result['recall']} | "
-                     f"{result['precision']} ({result['findings_on_executed_lines']}) | {grep[library]['recall']} | "
-                     f"{grep[library]['precision']} |")
-    lines.append(f"| **overall** | {t['models_ok']} | {s['break_sites']} | **{s['recall']}** | "
-                 f"**{s['precision']}** ({s['findings_on_executed_lines']}) | {g['recall']} | {g['precision']} |")
+        lines.append(f"| {library} | {result['models']} | {result['break_sites']} | {_cell(result['recall'])} | "
+                     f"{_cell(grep[library]['recall'])} | {_cell(result['precision'])} "
+                     f"({result['findings_on_executed_lines']}) | {_cell(result.get('precision_counting_after_skip'))} "
+                     f"({result.get('after_skip', 0)}) | {_cell(grep[library]['precision'])} | {_scope_cell(result)} |")
+    lines.append(f"| **overall** | {t['models_ok']} | {s['break_sites']} | **{_cell(s['recall'])}** | {_cell(g['recall'])} | "
+                 f"**{_cell(s['precision'])}** ({s['findings_on_executed_lines']}) | "
+                 f"{_cell(s.get('precision_counting_after_skip'))} ({s.get('after_skip', 0)}) | {_cell(g['precision'])} | "
+                 f"{_scope_cell({'scope': dict(s['scope'], recall=s['scope_recall'])} if s.get('scope') else {})} |")
     lines += ["", "Break sites by Dynamo gb_type: " + ", ".join(f"{k} {v}" for k, v in t["by_gb_type"].items())]
-    patterns = report["score"]["patterns"]
-    lines += ["", "Misses by gb_type: " + (", ".join(f"{k} {len(v)}" for k, v in sorted(
-        patterns["misses_by_gb_type"].items(), key=lambda item: -len(item[1]))) or "none"),
-              "False positives by code: " + (", ".join(f"{k} {len(v)}" for k, v in sorted(
-                  patterns["false_positives_by_code"].items(), key=lambda item: -len(item[1]))) or "none"),
-              "(every miss and false positive, with its source line, is listed in the JSON report)"]
+    if report.get("details", True):
+        patterns = report["score"]["patterns"]
+        lines += ["", "Misses by gb_type: " + (", ".join(f"{k} {len(v)}" for k, v in sorted(
+            patterns["misses_by_gb_type"].items(), key=lambda item: -len(item[1]))) or "none"),
+                  "False positives by code: " + (", ".join(f"{k} {len(v)}" for k, v in sorted(
+                      patterns["false_positives_by_code"].items(), key=lambda item: -len(item[1]))) or "none"),
+                  "(every miss and false positive, with its source line, is listed in the JSON report)"]
+    failed = t.get("failed_models") or {}
+    if failed:
+        lines += ["", f"Models that did not run ({len(failed)}): " + "; ".join(
+            f"{k.split(':', 1)[1]} ({v.split(':')[0] or 'error'})" for k, v in sorted(failed.items()))]
     if r:
         lines += ["", f"Breaks removed by `--fix --unsafe-fixes`: {r['sites_before']} -> {r['sites_after']} break sites "
                       f"on {r['models_rerun_ok']} models that broke (fraction removed {r['fraction_removed']}); "
@@ -340,11 +469,39 @@ def markdown(report: dict) -> str:
     return "\n".join(lines) + "\n"
 
 
+def side_by_side(reports: dict[str, dict]) -> str:
+    """Dev and test split in one table: aggregates per library only, grep beside each figure."""
+    commits = sorted({report.get("src_commit", "unknown") for report in reports.values()})
+    lines = [f"src/ at commit {', '.join(commits)}; "
+             + "; ".join(f"{split}: `{report['command']}` on {report['date']}" for split, report in reports.items()),
+             "",
+             "| split | library | models | break sites | recall | grep recall | precision (judged) | +skip "
+             "| grep precision | scope recall |",
+             "|---|---|---|---|---|---|---|---|---|---|"]
+    for split, report in reports.items():
+        grep = report["score"]["grep_baseline"]["per_library"]
+        for library, result in report["score"]["per_library"].items():
+            lines.append(f"| {split} | {library} | {result['models']} | {result['break_sites']} | "
+                         f"{_cell(result['recall'])} | {_cell(grep[library]['recall'])} | {_cell(result['precision'])} "
+                         f"({result['findings_on_executed_lines']}) | {_cell(result.get('precision_counting_after_skip'))} | "
+                         f"{_cell(grep[library]['precision'])} | {_scope_cell(result)} |")
+        s, g = report["score"]["overall"], report["score"]["grep_baseline"]["overall"]
+        scope = _scope_cell({"scope": dict(s["scope"], recall=s["scope_recall"])} if s.get("scope") else {})
+        lines.append(f"| **{split}** | **overall** | {report['truth']['models_ok']} | {s['break_sites']} | "
+                     f"**{_cell(s['recall'])}** | {_cell(g['recall'])} | **{_cell(s['precision'])}** "
+                     f"({s['findings_on_executed_lines']}) | {_cell(s.get('precision_counting_after_skip'))} | "
+                     f"{_cell(g['precision'])} | {scope} |")
+    return "\n".join(lines) + "\n"
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--out", default=os.path.join(BENCH, "results", "realworld.json"))
-    parser.add_argument("--truth", default=os.path.join(BENCH, "results", "realworld_truth.json"))
-    parser.add_argument("--fixed", default=os.path.join(BENCH, "results", "realworld_fixed.json"))
+    parser.add_argument("--split", choices=["dev", "test", "both"], default="dev",
+                        help="dev: the libraries tuned on; test: the frozen test split (bench/SPLITS.md); both")
+    parser.add_argument("--out", help="report (default: results/realworld.json for dev, results/test_split.json "
+                                      "for test; results/<split>_subset.json with --spec or --model)")
+    parser.add_argument("--truth", help="cached truth (default: results/realworld_truth.json, results/test_truth.json)")
+    parser.add_argument("--fixed", default=os.path.join(RESULTS, "realworld_fixed.json"))
     parser.add_argument("--cache-dir", default=os.environ.get("BREAKLINT_BENCH_CACHE", "/work/benchcache"),
                         help="reference outputs and fixed library copies (outside the repo)")
     parser.add_argument("--rescore", action="store_true", help="reuse cached truth and fix runs; rerun breaklint only")
@@ -360,50 +517,86 @@ def main() -> int:
                              "(e.g. capture_scalar_outputs=1,capture_dynamic_output_shape_ops=1)")
     parser.add_argument("--breaklint-python", default=os.environ.get("BREAKLINT_PYTHON", "/work/venv/bin/python"))
     options = parser.parse_args()
+    if options.split == "both":
+        if options.out or options.truth or options.spec or options.model:
+            fail("--split both takes neither --out, --truth, --spec nor --model")
+        reports = {split: run_split(options, split) for split in ("dev", "test")}
+        table = side_by_side(reports)
+        with open(os.path.join(RESULTS, "splits.md"), "w", encoding="utf-8") as handle:
+            handle.write(table)
+        print(table)
+        return 0
+    run_split(options, options.split)
+    return 0
 
-    specs = [importlib.import_module(name) for name in (options.spec or SPECS)]
+
+def run_split(options, split: str) -> dict:
+    config = SPLITS[split]
+    subset = bool(options.spec or options.model)
+    out = options.out or (os.path.join(RESULTS, f"{split}_subset.json") if subset else config["out"])
+    truth_path = options.truth or config["truth"]
+    names = options.spec or config["specs"]
+    try:
+        specs = [importlib.import_module(name) for name in names]
+    except ImportError as error:
+        fail(f"spec {error.name} not found: {error}")
     specs_by_name = {spec.__name__: spec for spec in specs}
     outputs_dir = os.path.join(options.cache_dir, "outputs")
     if options.rescore or options.refix:
-        truth = load_json(options.truth, {})
+        if not os.path.exists(truth_path):
+            fail(f"no cached truth at {truth_path}: run without --rescore to observe the models first")
+        truth = load_truth(truth_path)
     else:
-        truth = observe_all(specs, options.truth, outputs_dir, options.timeout, options.refresh, options.model)
+        truth = observe_all(specs, truth_path, outputs_dir, options.timeout, options.refresh, options.model)
     # Only models that their spec still lists (a spec may drop or rename one).
     truth = {k: v for k, v in truth.items()
-             if v.get("spec") in specs_by_name and k.split(":", 1)[1] in specs_by_name[v["spec"]].MODELS}
+             if v.get("spec") in specs_by_name and k.split(":", 1)[1] in specs_by_name[v["spec"]].MODELS
+             and (not options.model or k.split(":", 1)[1] in options.model)}
+    if not truth:
+        fail(f"the truth at {truth_path} has no model of {', '.join(names)}")
+    try:
+        truth = resolve_truth(truth, specs_by_name)
+    except TruthError as error:
+        fail(str(error))
     if options.observe_only:
         print(json.dumps(truth_stats(truth), indent=1))
-        return 0
+        return {}
     if options.dynamo_config:
         summary = with_dynamo_config(truth, specs_by_name, options.dynamo_config, options.timeout,
-                                     os.path.join(BENCH, "results", "realworld_dynamo_config.json"))
+                                     os.path.join(RESULTS, "realworld_dynamo_config.json"))
         print(json.dumps({k: v for k, v in summary.items() if k != "rows"}, indent=1))
-        return 0
+        return {}
 
     started = time.perf_counter()
     report = {
+        "split": split,
+        "details": config["details"],
         "date": datetime.date.today().isoformat(),
         "machine": f"{platform.machine()}, {os.cpu_count()} cores, {platform.system()} (CPU only)",
         "command": "python bench/realworld.py " + " ".join(sys.argv[1:]),
         "breaklint": breaklint_version(options.breaklint_python),
+        "src_commit": src_commit(os.path.dirname(BENCH)),
         "versions": versions_seen(truth),
         "truth": truth_stats(truth),
         "score": score(truth, options.breaklint_python),
     }
     report["score_seconds"] = round(time.perf_counter() - started, 1)
-    if not options.no_fix:
+    if report["score"]["overall"]["break_sites"] != report["truth"]["unique_break_sites"]:
+        fail(f"scored {report['score']['overall']['break_sites']} break sites of the truth's "
+             f"{report['truth']['unique_break_sites']}: nothing written")
+    if config["fix"] and not options.no_fix:
         fixed = load_json(options.fixed, None) if options.rescore and not options.refix else None
         if fixed is None:
             fixed = breaks_removed(truth, specs_by_name, options.breaklint_python, options.fixed, outputs_dir,
                                    options.timeout, os.path.join(options.cache_dir, "fixed"), options.model)
         report["removed"] = removal_summary(fixed)
         report["removed_detail"] = fixed
-    save_json(options.out, report)
+    save_json(out, report)
     summary = markdown(report)
-    with open(os.path.splitext(options.out)[0] + ".md", "w", encoding="utf-8") as handle:
+    with open(os.path.splitext(out)[0] + ".md", "w", encoding="utf-8") as handle:
         handle.write(summary)
     print(summary)
-    return 0
+    return report
 
 
 if __name__ == "__main__":

@@ -185,6 +185,10 @@ def score_library(sites: dict, executed: dict, findings: list[dict], source: Sou
         "findings_on_executed_lines": judged,
         "true_positives": true_positives,
         "precision": round(true_positives / judged, 4) if judged else None,
+        # The same, counting every finding after a frame skip as a false positive (the strict bound).
+        "after_skip": len(masked),
+        "precision_counting_after_skip": (round(true_positives / (judged + len(masked)), 4)
+                                          if judged + len(masked) else None),
         "findings_on_unexecuted_lines": unexecuted,
         "findings_after_a_frame_skip": masked,
         "gb_types": dict(Counter(t for s in sites.values() for t in s["gb_types"][:1]).most_common()),
@@ -199,11 +203,21 @@ def overall(per_library: dict[str, dict]) -> dict:
     hit = sum(r["sites_hit"] for r in per_library.values())
     judged = sum(r["findings_on_executed_lines"] for r in per_library.values())
     true_positives = sum(r["true_positives"] for r in per_library.values())
-    return {
+    after_skip = sum(r.get("after_skip", 0) for r in per_library.values())
+    result = {
         "break_sites": sites, "sites_hit": hit, "recall": round(hit / sites, 4) if sites else None,
         "findings_on_executed_lines": judged, "true_positives": true_positives,
         "precision": round(true_positives / judged, 4) if judged else None,
+        "after_skip": after_skip,
+        "precision_counting_after_skip": (round(true_positives / (judged + after_skip), 4)
+                                          if judged + after_skip else None),
     }
+    traced = sum(r["scope"]["traced"] for r in per_library.values() if r.get("scope"))
+    in_scope = sum(r["scope"]["in_scope"] for r in per_library.values() if r.get("scope"))
+    if traced:
+        result["scope_recall"] = round(in_scope / traced, 4)
+        result["scope"] = {"traced": traced, "in_scope": in_scope}
+    return result
 
 
 def pattern_groups(per_library: dict[str, dict]) -> dict:
@@ -217,3 +231,67 @@ def pattern_groups(per_library: dict[str, dict]) -> dict:
         for fp in result["false_positives"]:
             false_positives[fp["code"]].append(f"{library} {fp['site']}: {fp['source']}")
     return {"misses_by_gb_type": dict(misses), "false_positives_by_code": dict(false_positives)}
+
+
+# -- scope recall -----------------------------------------------------------------------------------
+
+# Decorators under which Dynamo runs a function eagerly (it never traces it, nor what it calls).
+DISABLE_DECORATOR = re.compile(r"\b(compiler\.disable|_dynamo\.disable|_disable_dynamo)\b")
+
+
+@functools.lru_cache(maxsize=None)
+def function_table(file: str) -> tuple[tuple[int, int, int, str, bool], ...]:
+    """Every def of a file: (def line, first body line, last line, qualname, run eagerly by Dynamo)."""
+    try:
+        with open(file, encoding="utf-8", errors="replace") as handle:
+            tree = ast.parse(handle.read())
+    except (OSError, SyntaxError):
+        return ()
+    rows = []
+
+    def visit(node, prefix: str, disabled: bool) -> None:
+        for child in ast.iter_child_nodes(node):
+            if isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                qualname = prefix + child.name
+                off = disabled or any(DISABLE_DECORATOR.search(ast.unparse(d)) for d in child.decorator_list)
+                rows.append((child.lineno, child.body[0].lineno, child.end_lineno, qualname, off))
+                visit(child, qualname + ".<locals>.", off)
+            elif isinstance(child, ast.ClassDef):
+                visit(child, prefix + child.name + ".", disabled)
+            else:
+                visit(child, prefix, disabled)
+
+    visit(tree, "", False)
+    return tuple(rows)
+
+
+def traced_functions(executed: dict[str, set[int]]) -> dict[tuple[str, int], str]:
+    """The functions that Dynamo really traces, from the lines the eager forward executed: the
+    innermost def around each executed body line, minus those Dynamo runs eagerly
+    (`torch.compiler.disable` and the like, and everything defined inside them).
+    Keyed by (file, def line); the value is the qualname."""
+    traced: dict[tuple[str, int], str] = {}
+    for file, lines in executed.items():
+        table = function_table(file)
+        if not table:
+            continue
+        for line in lines:
+            best = None
+            for row in table:
+                if row[1] <= line <= row[2] and (best is None or row[1] >= best[1]):
+                    best = row
+            if best is not None and not best[4]:
+                traced[(file, best[0])] = best[3]
+    return traced
+
+
+def scope_recall(traced: dict[tuple[str, int], str], scope: list[dict], root_prefix: str) -> dict:
+    """The share of really-traced functions that `breaklint check --show-scope` has in scope."""
+    in_scope = {(os.path.realpath(entry["file"]), entry["line"]) for entry in scope}
+    by_name = {(os.path.realpath(entry["file"]), entry["qualname"]) for entry in scope}
+    missing = sorted(f"{os.path.relpath(file, root_prefix)}:{line} {qualname}"
+                     for (file, line), qualname in traced.items()
+                     if (file, line) not in in_scope and (file, qualname) not in by_name)
+    return {"traced": len(traced), "in_scope": len(traced) - len(missing),
+            "recall": round(1 - len(missing) / len(traced), 4) if traced else None,
+            "not_in_scope": missing}
