@@ -111,6 +111,39 @@ class LineRecorder:
         sys.settrace(None)
 
 
+class DynamoCodeRecorder:
+    """The code objects Dynamo starts to trace (each frame it compiles and each function it inlines),
+    limited to the library's files: the functions Dynamo really traced, as scope recall needs them.
+    Wraps InstructionTranslatorBase.__init__, which every translator (top-level or inlining) runs."""
+
+    def __init__(self, roots: list[str], torch) -> None:
+        self.roots = tuple(os.path.realpath(r) + os.sep for r in roots)
+        self.code: dict[str, set[tuple[int, str]]] = {}
+        self._base = torch._dynamo.symbolic_convert.InstructionTranslatorBase
+        self._original = self._base.__init__
+
+    def __enter__(self):
+        recorder, original = self, self._original
+
+        def init(translator, *args, **kwargs):
+            original(translator, *args, **kwargs)
+            code = getattr(translator, "f_code", None)
+            if code is not None:
+                file = os.path.realpath(code.co_filename)
+                if file.startswith(recorder.roots):
+                    recorder.code.setdefault(file, set()).add(
+                        (code.co_firstlineno, getattr(code, "co_qualname", code.co_name)))
+
+        self._base.__init__ = init
+        return self
+
+    def __exit__(self, *exc):
+        self._base.__init__ = self._original
+
+    def as_json(self) -> dict:
+        return {file: sorted([line, name] for line, name in code) for file, code in self.code.items()}
+
+
 def flatten_tensors(value, torch) -> list:
     """Every tensor in a nested output, in a stable order, for allclose."""
     if isinstance(value, torch.Tensor):
@@ -218,9 +251,10 @@ def observe(spec_module: str, model_name: str, save_output: str | None, compare_
     torch._dynamo.utils.counters.clear()
     compiled = torch.compile(model, backend="eager", fullgraph=False)
     started = time.perf_counter()
-    with torch.no_grad():
+    with torch.no_grad(), DynamoCodeRecorder(roots, torch) as seen:
         torch.manual_seed(1)
         compiled_out = compiled(*args, **kwargs)
+    result["dynamo_code"] = seen.as_json()
     result["compile_s"] = round(time.perf_counter() - started, 2)
     ok, detail = outputs_match(eager_tensors, flatten_tensors(compiled_out, torch), torch)
     result["compiled_matches_eager"] = ok
