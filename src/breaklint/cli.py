@@ -51,8 +51,11 @@ def main() -> None:
 @click.option("--config", "config_file", type=click.Path(dir_okay=False), default=None,
               help="Read settings from this pyproject.toml instead of the nearest one.")
 @click.option("--target-torch", default=None, help="The torch version to judge patterns against (e.g. 2.13).")
+@click.option("--show-scope", is_flag=True,
+              help="List the functions treated as traced, each with the reason, instead of the findings "
+                   "(json: a list of {file, qualname, line, reason}); exits 0.")
 def check(paths, select, ignore, extend_select, fix, unsafe_fixes, diff, show_fixes, output_format, statistics,
-          exit_zero, jobs, no_cache, quiet, config_file, target_torch) -> None:
+          exit_zero, jobs, no_cache, quiet, config_file, target_torch, show_scope) -> None:
     """Lint PATHS (default: the current folder) for graph-break hazards."""
     from .report import text as text_report
     from .lint.runner import check_paths, fix_paths
@@ -70,6 +73,10 @@ def check(paths, select, ignore, extend_select, fix, unsafe_fixes, diff, show_fi
         result = check_paths(paths, settings, jobs=jobs, use_cache=not no_cache, on_progress=progress.update)
     finally:
         progress.stop()
+
+    if show_scope:
+        _show_scope(paths, settings, result, output_format)
+        sys.exit(EXIT_ERROR if _internal(result) else EXIT_CLEAN)
 
     fixes = None
     if fix or diff:
@@ -105,6 +112,20 @@ def check(paths, select, ignore, extend_select, fix, unsafe_fixes, diff, show_fi
         sys.exit(EXIT_ERROR)
     failed = bool(result.findings or result.errors)
     sys.exit(EXIT_FINDINGS if failed and not exit_zero else EXIT_CLEAN)
+
+
+def _show_scope(paths, settings, result, output_format: str) -> None:
+    from .lint.runner import traced_scopes
+
+    rows = traced_scopes(paths, settings, result)
+    if output_format == "json":
+        import json
+
+        click.echo(json.dumps(rows, indent=2))
+    else:
+        for row in rows:
+            click.echo(f"{os.path.relpath(row['file'])}:{row['line']}: {row['qualname']} ({row['reason']})")
+    _errors_to_stderr(result)
 
 
 def _plural(n: int, word: str) -> str:

@@ -336,3 +336,64 @@ def fix_paths(result: CheckResult, settings: Settings, unsafe: bool, write: bool
         report.fixed[path] = outcome.fixes
     result.findings = sorted(kept, key=lambda f: f.sort_key())
     return report
+
+
+def traced_scopes(paths: list[str], settings: Settings, result: CheckResult) -> list[dict]:
+    """`check --show-scope`: every function that a run treats as traced, each with why, after the
+    cross-file call graph of `result` (its external contexts) has been applied. A def nested in a
+    traced function is listed too: its body is linted as part of the enclosing scope."""
+    import ast
+
+    from ..analysis.names import ImportMap
+    from ..analysis.scope import ModuleScopes
+    from ..sources import read_source
+
+    files, _missing = discover(paths, settings.exclude + settings.extend_exclude, settings.root)
+    scope_settings = lint_settings(settings).scope
+    rows: list[dict] = []
+    for path in files:
+        try:
+            source = read_source(path)
+            tree = ast.parse(source, filename=path)
+        except (OSError, ValueError, SyntaxError, RecursionError):
+            continue  # check reported it already
+        context = result.external.get(path)
+        scopes = ModuleScopes(tree, ImportMap(tree), scope_settings, context.entries if context else {},
+                              may_compile="compile" in source)
+        for qualname, scope in scopes.scopes.items():
+            rows.append({"file": os.path.abspath(path), "qualname": qualname, "line": scope.func.lineno,
+                         "reason": _scope_reason(scope)})
+            for nested, prefix in _nested_defs(scope.func, qualname):
+                rows.append({"file": os.path.abspath(path), "qualname": prefix, "line": nested.lineno,
+                             "reason": f"defined inside traced {qualname}"})
+    rows.sort(key=lambda row: (row["file"], row["line"]))
+    return rows
+
+
+def _scope_reason(scope) -> str:
+    chain = list(scope.chain)
+    if chain and chain[-1] == scope.qualname:
+        chain = chain[:-1]
+    if chain:
+        return "called from " + " -> ".join(chain)
+    name = scope.qualname.rsplit(".", 1)[-1]
+    if scope.cls is not None and scope.cls.is_module and name in ("forward", "__call__"):
+        return f"{name} of an nn.Module subclass"
+    return "under torch.compile (decorator or call)"
+
+
+def _nested_defs(func, qualname: str):
+    """Defs inside a function's body (not inside nested classes), with their qualnames."""
+    import ast
+
+    stack = [(child, qualname) for child in func.body]
+    while stack:
+        node, owner = stack.pop()
+        if isinstance(node, ast.ClassDef):
+            continue
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            name = f"{owner}.<locals>.{node.name}"
+            yield node, name
+            stack.extend((child, name) for child in node.body)
+            continue
+        stack.extend((child, owner) for child in ast.iter_child_nodes(node))
