@@ -53,7 +53,11 @@ SPECS = {
     "apply_model": (None, "audio(1, 2, 6000)"),
 }
 
-MODELS = sorted(SPECS)
+ALL_MODELS = sorted(SPECS)
+# Observed: a subset, chosen before any truth was recorded, to bound the observation on two shared
+# cores (about 30 s a model).
+UNOBSERVED = ['CrossTransformerEncoder_cape', 'Demucs_no_resample', 'HDecLayer', 'HDemucs_multi_freqs', 'HTDemucs_no_cac', 'HTDemucs_sparse_free', 'ScaledEmbedding', 'wiener']
+MODELS = [name for name in ALL_MODELS if name not in UNOBSERVED]
 
 
 def build(name):

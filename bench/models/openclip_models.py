@@ -38,7 +38,11 @@ CLIPS = {
 # with embed_cls (its positional table is one longer than any input the tiny config accepts).
 OTHER = ["encode_image", "encode_text", "ClipLoss", "SigLipLoss", "DistillClipLoss", "TextTransformer_tokens", "VisionTransformer_tokens",
          "AttentionalPooler"]
-MODELS = sorted(CLIPS) + OTHER
+ALL_MODELS = sorted(CLIPS) + OTHER
+# Observed: a subset, chosen before any truth was recorded, to bound the observation on two shared
+# cores (about 30 s a model).
+UNOBSERVED = ['CLIP_no_ln_pre_ls', 'CLIP_output_dict', 'CLIP_quick_gelu', 'CLIP_sincos_pos', 'CLIP_text_mlp_proj', 'CLIP_text_pool_last', 'DistillClipLoss', 'VisionTransformer_tokens', 'encode_image']
+MODELS = [name for name in ALL_MODELS if name not in UNOBSERVED]
 
 
 def build(name):

@@ -147,8 +147,27 @@ CONDITIONAL_SPECS = {
 OTHER = ["DenseNN", "AutoRegressiveNN", "ConditionalAutoRegressiveNN", "Trace_ELBO", "TraceMeanField_ELBO",
          "TraceEnum_ELBO", "AutoNormal_guide", "AutoDelta_guide", "poutine_trace", "sequential_gaussian_filter"]
 
-MODELS = ([f"dist_{name}" for name in DISTRIBUTION_SPECS] + [f"transform_{name}" for name in TRANSFORM_SPECS]
-          + [f"conditional_{name}" for name in CONDITIONAL_SPECS] + OTHER)
+ALL_MODELS = ([f"dist_{name}" for name in DISTRIBUTION_SPECS] + [f"transform_{name}" for name in TRANSFORM_SPECS]
+              + [f"conditional_{name}" for name in CONDITIONAL_SPECS] + OTHER)
+# Observed: a subset, to bound the observation on two shared cores (about 30 s a model). The first 28
+# distributions (in the order above) were observed before the cut; the rest was chosen, before any of
+# its truth was seen, for pyro's own code (HMMs, flows, inference) over thin wrappers of torch.distributions.
+UNOBSERVED = {
+    "dist_SineSkewed", "dist_SkewLogistic", "dist_SoftAsymmetricLaplace", "dist_SoftLaplace", "dist_StableWithLogProb",
+    "dist_Unit", "dist_ZeroInflatedNegativeBinomial", "dist_GammaGaussianHMM", "dist_GaussianMRF",
+    "dist_IndependentHMM", "dist_VonMises3D",
+    "transform_batchnorm", "transform_spline_quadratic", "transform_spline_autoregressive",
+    "transform_generalized_channel_permute", "transform_discrete_cosine", "transform_haar",
+    "transform_lower_cholesky_affine", "transform_normalize", "transform_ordered", "transform_permute",
+    "transform_elu", "transform_leaky_relu", "transform_corr_lcholesky", "transform_softplus_lower_cholesky",
+    "transform_simplex_to_ordered", "transform_iterated",
+    "conditional_conditional_affine_coupling", "conditional_conditional_radial",
+    "conditional_conditional_spline_autoregressive", "conditional_conditional_householder",
+    "conditional_conditional_matrix_exponential", "conditional_conditional_neural_autoregressive",
+    "AutoRegressiveNN", "ConditionalAutoRegressiveNN", "TraceMeanField_ELBO", "TraceEnum_ELBO", "AutoDelta_guide",
+    "sequential_gaussian_filter",
+}
+MODELS = [name for name in ALL_MODELS if name not in UNOBSERVED]
 
 
 def _namespace(torch):

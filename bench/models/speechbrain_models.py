@@ -63,7 +63,11 @@ SPECS = {
 }
 
 # Not here: ConvTasNet, LiGRU and MetricGAN's discriminator (their tiny configs did not build or run eagerly).
-MODELS = sorted(SPECS)
+ALL_MODELS = sorted(SPECS)
+# Observed: a subset, chosen before any truth was recorded, to bound the observation on two shared
+# cores (about 30 s a model).
+UNOBSERVED = ['CRDNN_lstm_rnnp', 'CTCBeamSearcher', 'ConformerASR_causal', 'MFCC', 'S2STransformerBeamSearcher', 'SincConv', 'TransformerASR_encode', 'VanillaNN', 'ctc_greedy_decode']
+MODELS = [name for name in ALL_MODELS if name not in UNOBSERVED]
 
 
 def build(name):

@@ -42,7 +42,11 @@ SOLVES = {
                                       "BrownianInterval", "none"),
 }
 
-MODELS = sorted(SOLVES) + ["brownian_interval_queries", "brownian_tree_queries"]
+ALL_MODELS = sorted(SOLVES) + ["brownian_interval_queries", "brownian_tree_queries"]
+# Observed: a subset, chosen before any truth was recorded, to bound the observation on two shared
+# cores (about 30 s a model).
+UNOBSERVED = ['adjoint_strat_reversible_heun', 'brownian_tree_queries', 'ito_euler_additive', 'ito_euler_extra', 'ito_euler_scalar', 'ito_milstein_grad_free', 'ito_milstein_scalar', 'ito_srk_scalar', 'strat_milstein_diagonal']
+MODELS = [name for name in ALL_MODELS if name not in UNOBSERVED]
 
 STATE, NOISE, BATCH = 2, 3, 3
 
