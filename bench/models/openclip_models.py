@@ -74,24 +74,36 @@ def build(name):
                 self.model = model
 
             def forward(self, x):
-                encode = self.model.encode_image if name == "encode_image" else self.model.encode_text
-                return encode(x, normalize=True)
+                if name == "encode_image":
+                    return self.model.encode_image(x, normalize=True)
+                return self.model.encode_text(x, normalize=True)
 
         return Encode(), (image() if name == "encode_image" else text,), {}
     features = torch.nn.functional.normalize(torch.randn(4, 16, generator=generator), dim=-1)
     other = torch.nn.functional.normalize(torch.randn(4, 16, generator=generator), dim=-1)
     scale = torch.tensor(10.0)
     if name == "ClipLoss":
-        from models._wrap import module_of
+        class Loss(torch.nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.loss = open_clip.ClipLoss()
 
-        loss = open_clip.ClipLoss()
-        return module_of(lambda a, b, s: loss(a, b, s)), (features, other, scale), {}
+            def forward(self, a, b, s):
+                return self.loss(a, b, s)
+
+        return Loss(), (features, other, scale), {}
     if name == "SigLipLoss":
-        from models._wrap import module_of
         from open_clip.loss import SigLipLoss
 
-        loss = SigLipLoss()
-        return module_of(lambda a, b, s: loss(a, b, s, torch.tensor(-10.0))), (features, other, scale), {}
+        class SigLoss(torch.nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.loss = SigLipLoss()
+
+            def forward(self, a, b, s):
+                return self.loss(a, b, s, torch.tensor(-10.0))
+
+        return SigLoss(), (features, other, scale), {}
     if name == "DistillClipLoss":
         from models._wrap import module_of
 

@@ -105,7 +105,15 @@ def build(name):
     if kind == "feats":
         return model, (feats,), {}
     if kind == "rnn_lens":
-        return module_of(lambda x, l: model(x, lengths=l)), (feats, lens), {}
+        class WithLengths(torch.nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.rnn = model
+
+            def forward(self, x, lengths):
+                return self.rnn(x, lengths=lengths)
+
+        return WithLengths(), (feats, lens), {}
     if kind == "tokens":
         return model, (tokens,), {}
     if kind == "spectrograms":
@@ -113,9 +121,21 @@ def build(name):
     if kind == "lens":
         from speechbrain.dataio.dataio import length_to_mask
 
-        return module_of(lambda lens: length_to_mask(lens * 30, max_len=30)), (lens,), {}
+        class Mask(torch.nn.Module):
+            def forward(self, lens):
+                return length_to_mask(lens * 30, max_len=30)
+
+        return Mask(), (lens,), {}
     if kind == "encode":
-        return module_of(lambda x, l: model.encode(x, l)), (feats, lens), {}
+        class Encode(torch.nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.asr = model
+
+            def forward(self, x, lengths):
+                return self.asr.encode(x, lengths)
+
+        return Encode(), (feats, lens), {}
     if kind == "asr":
         return model, (feats, tokens), {"wav_len": lens}
     if kind == "wave" and model is not None:
@@ -139,10 +159,18 @@ def build(name):
 
         return SepFormer(), (wave,), {}
     if name == "AttentionalRNNDecoder":
-        decoder = sb_rnn.AttentionalRNNDecoder("gru", "location", hidden_size=16, attn_dim=16, num_layers=1,
-                                               enc_dim=20, input_size=8, channels=4, kernel_size=5)
+        class Decode(torch.nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.decoder = sb_rnn.AttentionalRNNDecoder("gru", "location", hidden_size=16, attn_dim=16,
+                                                            num_layers=1, enc_dim=20, input_size=8, channels=4,
+                                                            kernel_size=5)
+
+            def forward(self, embeddings, feats, lengths):
+                return self.decoder(embeddings, feats, lengths)
+
         embeddings = torch.randn(2, 6, 8, generator=generator)
-        return module_of(lambda e, f, l: decoder(e, f, l)), (embeddings, feats, lens), {}
+        return Decode(), (embeddings, feats, lens), {}
     if kind == "search":
         from speechbrain.decoders import seq2seq
 
@@ -167,18 +195,16 @@ def build(name):
                                                enc_dim=20, input_size=8)
         linear = sb_linear.Linear(input_size=16, n_neurons=10)
         common = dict(bos_index=1, eos_index=2, min_decode_ratio=0.0, max_decode_ratio=0.3)
-        if name == "S2SRNNGreedySearcher":
-            searcher = seq2seq.S2SRNNGreedySearcher(embedding, decoder, linear, **common)
-        else:
-            searcher = seq2seq.S2SRNNBeamSearcher(embedding, decoder, linear, beam_size=2, **common)
-
         class Search(torch.nn.Module):
             def __init__(self):
                 super().__init__()
-                self.parts = torch.nn.ModuleList([embedding, decoder, linear])
+                if name == "S2SRNNGreedySearcher":
+                    self.searcher = seq2seq.S2SRNNGreedySearcher(embedding, decoder, linear, **common)
+                else:
+                    self.searcher = seq2seq.S2SRNNBeamSearcher(embedding, decoder, linear, beam_size=2, **common)
 
-            def forward(self, x, l):
-                return searcher(x, l)[0]
+            def forward(self, x, lengths):
+                return self.searcher(x, lengths)[0]
 
         return Search(), (feats, lens), {}
     if kind == "ctc":
@@ -188,12 +214,17 @@ def build(name):
         if name == "ctc_greedy_decode":
             return module_of(lambda p, l: ctc.ctc_greedy_decode(p, l, blank_id=0)), (log_probs, lens), {}
         vocab = ["_", "a", "b", "c", " "]
-        cls = ctc.CTCPrefixBeamSearcher if name == "CTCPrefixBeamSearcher" else ctc.CTCBeamSearcher
-        searcher = cls(blank_index=0, vocab_list=vocab, beam_size=3)
 
         class Search(torch.nn.Module):
-            def forward(self, p, l):
-                hyps = searcher(p, l)
+            def __init__(self):
+                super().__init__()
+                if name == "CTCPrefixBeamSearcher":
+                    self.searcher = ctc.CTCPrefixBeamSearcher(blank_index=0, vocab_list=vocab, beam_size=3)
+                else:
+                    self.searcher = ctc.CTCBeamSearcher(blank_index=0, vocab_list=vocab, beam_size=3)
+
+            def forward(self, log_probs, lengths):
+                hyps = self.searcher(log_probs, lengths)
                 return torch.tensor([h[0].score for h in hyps])
 
         return Search(), (log_probs, lens), {}
