@@ -33,8 +33,9 @@ from collections import Counter
 BENCH = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, BENCH)
 
-from realworld_score import (SourceLines, breaklint_env, grep_findings, merge_truth, overall, pattern_groups,  # noqa: E402
-                             run_breaklint, scope_recall, score_library, traced_functions)
+from realworld_score import (SourceLines, breaklint_env, compare_traced, dynamo_traced_functions,  # noqa: E402
+                             grep_findings, merge_truth, overall, pattern_groups, run_breaklint, scope_recall,
+                             score_library, traced_functions)
 from realworld_truth import TruthError, make_portable, resolve, summarise  # noqa: E402
 
 SPECS = [
@@ -255,7 +256,13 @@ def score(truth: dict, breaklint_python: str) -> dict:
         per_library[library]["files"] = len(files)
         if with_scope:
             scope = run_breaklint(breaklint_python, roots + specs, ("--show-scope",))
-            per_library[library]["scope"] = scope_recall(traced_functions(executed), scope, prefix)
+            traced = traced_functions(executed)
+            per_library[library]["scope"] = scope_recall(traced, scope, prefix)
+            if all("dynamo_code" in model for model in models):
+                # The same against the code objects Dynamo traced (recorded on the test split only).
+                by_dynamo = dynamo_traced_functions(models)
+                per_library[library]["scope_dynamo"] = scope_recall(by_dynamo, scope, prefix)
+                per_library[library]["traced_agreement"] = compare_traced(traced, by_dynamo)
         grep_per_library[library] = score_library(sites, executed, grep_findings(files), source, prefix)
     return {
         "overall": overall(per_library),
@@ -449,6 +456,18 @@ def markdown(report: dict) -> str:
                  f"**{_cell(s['precision'])}** ({s['findings_on_executed_lines']}) | "
                  f"{_cell(s.get('precision_counting_after_skip'))} ({s.get('after_skip', 0)}) | {_cell(g['precision'])} | "
                  f"{_scope_cell({'scope': dict(s['scope'], recall=s['scope_recall'])} if s.get('scope') else {})} |")
+    agreement = {k: v for k, v in report["score"]["per_library"].items() if v.get("traced_agreement")}
+    if agreement:
+        lines += ["", "Really-traced functions two ways: from the lines the eager forward executed (the scope "
+                      "recall above) and from the code objects Dynamo started to trace:", "",
+                  "| library | executed lines | Dynamo code objects | both | scope recall against Dynamo's code objects |",
+                  "|---|---|---|---|---|"]
+        for library, result in agreement.items():
+            a = result["traced_agreement"]
+            lines.append(f"| {library} | {a['executed']} | {a['dynamo']} | {a['both']} | "
+                         f"{_scope_cell({'scope': result['scope_dynamo']})} |")
+        if s.get("scope_dynamo"):
+            lines.append(f"| **overall** | | | | {_scope_cell({'scope': dict(s['scope_dynamo'], recall=s['scope_recall_dynamo'])})} |")
     lines += ["", "Break sites by Dynamo gb_type: " + ", ".join(f"{k} {v}" for k, v in t["by_gb_type"].items())]
     if report.get("details", True):
         patterns = report["score"]["patterns"]

@@ -217,6 +217,11 @@ def overall(per_library: dict[str, dict]) -> dict:
     if traced:
         result["scope_recall"] = round(in_scope / traced, 4)
         result["scope"] = {"traced": traced, "in_scope": in_scope}
+    traced = sum(r["scope_dynamo"]["traced"] for r in per_library.values() if r.get("scope_dynamo"))
+    in_scope = sum(r["scope_dynamo"]["in_scope"] for r in per_library.values() if r.get("scope_dynamo"))
+    if traced:
+        result["scope_recall_dynamo"] = round(in_scope / traced, 4)
+        result["scope_dynamo"] = {"traced": traced, "in_scope": in_scope}
     return result
 
 
@@ -240,8 +245,9 @@ DISABLE_DECORATOR = re.compile(r"\b(compiler\.disable|_dynamo\.disable|_disable_
 
 
 @functools.lru_cache(maxsize=None)
-def function_table(file: str) -> tuple[tuple[int, int, int, str, bool], ...]:
-    """Every def of a file: (def line, first body line, last line, qualname, run eagerly by Dynamo)."""
+def function_table(file: str) -> tuple[tuple[int, int, int, str, bool, int], ...]:
+    """Every def of a file: (def line, first body line, last line, qualname, run eagerly by Dynamo,
+    first line of the def with its decorators, which is the code object's co_firstlineno)."""
     try:
         with open(file, encoding="utf-8", errors="replace") as handle:
             tree = ast.parse(handle.read())
@@ -254,7 +260,8 @@ def function_table(file: str) -> tuple[tuple[int, int, int, str, bool], ...]:
             if isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef)):
                 qualname = prefix + child.name
                 off = disabled or any(DISABLE_DECORATOR.search(ast.unparse(d)) for d in child.decorator_list)
-                rows.append((child.lineno, child.body[0].lineno, child.end_lineno, qualname, off))
+                start = min([child.lineno] + [d.lineno for d in child.decorator_list])
+                rows.append((child.lineno, child.body[0].lineno, child.end_lineno, qualname, off, start))
                 visit(child, qualname + ".<locals>.", off)
             elif isinstance(child, ast.ClassDef):
                 visit(child, prefix + child.name + ".", disabled)
@@ -295,3 +302,25 @@ def scope_recall(traced: dict[tuple[str, int], str], scope: list[dict], root_pre
     return {"traced": len(traced), "in_scope": len(traced) - len(missing),
             "recall": round(1 - len(missing) / len(traced), 4) if traced else None,
             "not_in_scope": missing}
+
+
+def dynamo_traced_functions(models: list[dict]) -> dict[tuple[str, int], str]:
+    """The functions whose code objects Dynamo started to trace (`dynamo_code` in the truth), keyed
+    like traced_functions. Lambdas and comprehensions are left out (their def is what counts)."""
+    traced: dict[tuple[str, int], str] = {}
+    for model in models:
+        for file, codes in model.get("dynamo_code", {}).items():
+            rows = {row[5]: row for row in function_table(file)}
+            for first_line, name in codes:
+                row = rows.get(first_line)
+                if row is not None and not name.endswith(("<lambda>", "<genexpr>", "<listcomp>", "<dictcomp>",
+                                                          "<setcomp>", "<module>")):
+                    traced[(file, row[0])] = row[3]
+    return traced
+
+
+def compare_traced(by_lines: dict, by_dynamo: dict) -> dict:
+    """How the executed-lines definition of 'really traced' agrees with Dynamo's own code objects."""
+    both = set(by_lines) & set(by_dynamo)
+    return {"executed": len(by_lines), "dynamo": len(by_dynamo), "both": len(both),
+            "executed_not_dynamo": len(set(by_lines) - both), "dynamo_not_executed": len(set(by_dynamo) - both)}

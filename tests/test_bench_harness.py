@@ -1,0 +1,139 @@
+"""bench/realworld*.py: portable truth, loud failures, and the scores the tables print (no torch)."""
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+
+BENCH = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "bench")
+sys.path.insert(0, BENCH)
+
+import realworld  # noqa: E402
+from realworld_score import score_library, scope_recall, traced_functions  # noqa: E402
+from realworld_truth import TruthError, make_portable, resolve  # noqa: E402
+
+LIB = '''\
+import torch
+
+
+def helper(x):
+    return x.item()
+
+
+class Net(torch.nn.Module):
+    def forward(self, x):
+        for i in range(3):
+            x = x + helper(x)
+            print(x)
+        return x
+
+
+@torch.compiler.disable
+def hidden(x):
+    return x
+'''
+
+
+@pytest.fixture
+def site(tmp_path):
+    """A fake site-packages with one library, and a model observed there (absolute paths)."""
+    package = tmp_path / "site-packages" / "lib"
+    package.mkdir(parents=True)
+    (package / "__init__.py").write_text("")
+    (package / "net.py").write_text(LIB)
+    net = str(package / "net.py")
+    model = {"model": "Net", "library": "lib", "status": "ok", "torch": "2.13", "versions": {"lib": "1.0"},
+             "roots": [str(package)], "executed": {net: ["5", "10-12", "18"]},
+             "sites": [{"file": net, "line": 5, "gb_types": ["item"], "frame_skipped": True, "via": None,
+                        "skip_stack": [[net, 11], [net, 5]]},
+                       {"file": "/x/site-packages/torch/_dynamo/eval.py", "line": 3, "gb_types": [],
+                        "outside_library": True}]}
+    return package, net, model
+
+
+def test_truth_is_stored_relative_to_the_package_and_resolved_back(site):
+    package, net, model = site
+    portable = make_portable(model)
+    text = json.dumps(portable)
+    assert str(package) not in text  # nothing absolute is cached
+    assert portable["roots"] == ["lib"] and list(portable["executed"]) == ["lib/net.py"]
+    assert portable["sites"][0]["skip_stack"] == [["lib/net.py", 11], ["lib/net.py", 5]]
+    assert portable["sites"][1]["file"] == "torch/_dynamo/eval.py"
+    resolved = resolve(portable, {"lib": str(package)})
+    assert resolved["executed"] == {os.path.realpath(net): ["5", "10-12", "18"]}
+    assert resolved["sites"][0]["file"] == os.path.realpath(net)
+    assert make_portable(portable) == portable  # idempotent: an already portable cache is left alone
+
+
+def test_resolving_fails_loudly_on_a_missing_library_or_file(site):
+    package, net, model = site
+    portable = make_portable(model)
+    with pytest.raises(TruthError, match="'lib' is not installed"):
+        resolve(portable, {})
+    os.remove(net)
+    with pytest.raises(TruthError, match="1 executed file"):
+        resolve(portable, {"lib": str(package)})
+
+
+def test_precision_counts_findings_after_a_frame_skip_both_ways(site):
+    package, net, model = site
+    resolved = resolve(make_portable(model), {"lib": str(package)})
+    from realworld_score import SourceLines, merge_truth
+
+    sites, executed = merge_truth([resolved])
+
+    def finding(row):
+        return {"code": "BL", "filename": net, "location": {"row": row, "column": 1},
+                "end_location": {"row": row, "column": 9}}
+
+    # a hit on the site, one finding after the skip (print in the skipped loop frame), one plain miss
+    result = score_library(sites, executed, [finding(5), finding(12), finding(10)], SourceLines(), str(package))
+    assert result["recall"] == 1.0
+    assert result["after_skip"] == 1
+    assert result["precision"] == 0.5  # the finding after the skip is left out
+    assert result["precision_counting_after_skip"] == round(1 / 3, 4)  # ... or counted as wrong
+
+
+def test_scope_recall_from_executed_lines(site):
+    package, net, model = site
+    resolved = resolve(make_portable(model), {"lib": str(package)})
+    from realworld_score import merge_truth
+
+    _sites, executed = merge_truth([resolved])
+    traced = traced_functions(executed)
+    # helper (line 5) and Net.forward (10-12); hidden (18) runs eagerly under torch.compiler.disable
+    assert sorted(traced.values()) == ["Net.forward", "helper"]
+    real = os.path.realpath(net)
+    result = scope_recall(traced, [{"file": real, "qualname": "Net.forward", "line": 9, "reason": "forward"}],
+                          str(package.parent))
+    assert (result["traced"], result["in_scope"], result["recall"]) == (2, 1, 0.5)
+    assert result["not_in_scope"] == ["lib/net.py:4 helper"]
+
+
+def test_rescore_refuses_a_missing_venv_and_writes_nothing(tmp_path):
+    out = tmp_path / "out.json"
+    env = dict(os.environ, BENCHENV_PYTHON=str(tmp_path / "no" / "python"))
+    completed = subprocess.run([sys.executable, os.path.join(BENCH, "realworld.py"), "--rescore", "--no-fix",
+                                "--spec", "models.torchdiffeq_models", "--out", str(out)],
+                               capture_output=True, text=True, env=env, timeout=120)
+    assert completed.returncode == 2
+    assert "benchmark venv" in completed.stderr and "is missing" in completed.stderr
+    assert len(completed.stderr.strip().splitlines()) == 1
+    assert not out.exists()
+
+
+def test_the_committed_truth_is_portable():
+    for name in ("realworld_truth.json", "heldout_truth.json", "test_truth.json"):
+        with open(os.path.join(BENCH, "results", name), encoding="utf-8") as handle:
+            truth = json.load(handle)
+        for model in truth.values():
+            if model.get("status") == "ok":
+                assert not any(os.path.isabs(p) for p in [*model["roots"], *model["executed"]]), model["model"]
+
+
+def test_the_test_split_is_the_frozen_one():
+    """bench/SPLITS.md names six libraries; the harness must score exactly those as `test`."""
+    assert [name.split(".")[1].removesuffix("_models") for name in realworld.TEST_SPECS] == [
+        "pyro", "zuko", "openclip", "speechbrain", "demucs", "torchsde"]
+    assert not set(realworld.TEST_SPECS) & set(realworld.SPECS)
