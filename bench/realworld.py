@@ -66,8 +66,10 @@ RESULTS = os.path.join(BENCH, "results")
 SPLITS = {
     "dev": {"specs": SPECS, "truth": os.path.join(RESULTS, "realworld_truth.json"),
             "out": os.path.join(RESULTS, "realworld.json"), "fix": True, "details": True},
+    # The test split's per-site JSON goes outside the repo (the cache dir) so that nobody tuning rules
+    # reads its misses; only its aggregates (results/test_split.md) are committed.
     "test": {"specs": TEST_SPECS, "truth": os.path.join(RESULTS, "test_truth.json"),
-             "out": os.path.join(RESULTS, "test_split.json"), "fix": False, "details": False},
+             "out": None, "fix": False, "details": False},
 }
 # Benchmark venvs live outside the repo; see bench/README-realworld.md for how to build them.
 ENV_PYTHON = {
@@ -517,8 +519,9 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--split", choices=["dev", "test", "both"], default="dev",
                         help="dev: the libraries tuned on; test: the frozen test split (bench/SPLITS.md); both")
-    parser.add_argument("--out", help="report (default: results/realworld.json for dev, results/test_split.json "
-                                      "for test; results/<split>_subset.json with --spec or --model)")
+    parser.add_argument("--out", help="report (default: results/realworld.json for dev; for test, "
+                                      "$cache/test_split.json, outside the repo, with results/test_split.md; "
+                                      "<split>_subset.json with --spec or --model)")
     parser.add_argument("--truth", help="cached truth (default: results/realworld_truth.json, results/test_truth.json)")
     parser.add_argument("--fixed", default=os.path.join(RESULTS, "realworld_fixed.json"))
     parser.add_argument("--cache-dir", default=os.environ.get("BREAKLINT_BENCH_CACHE", "/work/benchcache"),
@@ -552,7 +555,13 @@ def main() -> int:
 def run_split(options, split: str) -> dict:
     config = SPLITS[split]
     subset = bool(options.spec or options.model)
-    out = options.out or (os.path.join(RESULTS, f"{split}_subset.json") if subset else config["out"])
+    if config["details"]:
+        out = options.out or (os.path.join(RESULTS, f"{split}_subset.json") if subset else config["out"])
+        summary_path = os.path.splitext(out)[0] + ".md"
+    else:
+        out = options.out or os.path.join(options.cache_dir, f"{split}_subset.json" if subset else f"{split}_split.json")
+        summary_path = (os.path.splitext(out)[0] + ".md" if options.out or subset
+                        else os.path.join(RESULTS, f"{split}_split.md"))
     truth_path = options.truth or config["truth"]
     names = options.spec or config["specs"]
     try:
@@ -612,7 +621,7 @@ def run_split(options, split: str) -> dict:
         report["removed_detail"] = fixed
     save_json(out, report)
     summary = markdown(report)
-    with open(os.path.splitext(out)[0] + ".md", "w", encoding="utf-8") as handle:
+    with open(summary_path, "w", encoding="utf-8") as handle:
         handle.write(summary)
     print(summary)
     return report
