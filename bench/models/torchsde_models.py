@@ -61,14 +61,13 @@ def build(name):
     ts = torch.linspace(0.0, 0.4, 3)
 
     if name in ("brownian_interval_queries", "brownian_tree_queries"):
-        kind = torchsde.BrownianInterval if name.startswith("brownian_interval") else torchsde.BrownianTree
-
         class Queries(torch.nn.Module):
             def forward(self, y0):
-                if kind is torchsde.BrownianInterval:
-                    bm = kind(t0=0.0, t1=1.0, size=y0.shape, entropy=0, levy_area_approximation="space-time")
+                if name == "brownian_interval_queries":
+                    bm = torchsde.BrownianInterval(t0=0.0, t1=1.0, size=y0.shape, entropy=0,
+                                                   levy_area_approximation="space-time")
                 else:
-                    bm = kind(t0=0.0, w0=torch.zeros_like(y0), t1=1.0, entropy=0)
+                    bm = torchsde.BrownianTree(t0=0.0, w0=torch.zeros_like(y0), t1=1.0, entropy=0)
                 return bm(0.0, 0.3), bm(0.3, 0.7), bm(0.5), y0 + bm(0.1, 0.9)
 
         return Queries(), (y0,), {}
@@ -105,15 +104,16 @@ def build(name):
             self.sde = SDE()
 
         def forward(self, y0, ts):
-            bm_kind = getattr(torchsde, brownian)
             size = (y0.shape[0], noise_dims)
-            if bm_kind is torchsde.BrownianInterval:
-                bm = bm_kind(t0=ts[0], t1=ts[-1], size=size, entropy=0, levy_area_approximation=levy_area)
-            elif bm_kind is torchsde.BrownianTree:
-                bm = bm_kind(t0=ts[0], w0=torch.zeros(size), t1=ts[-1], entropy=0)
+            if brownian == "BrownianInterval":
+                bm = torchsde.BrownianInterval(t0=ts[0], t1=ts[-1], size=size, entropy=0,
+                                               levy_area_approximation=levy_area)
+            elif brownian == "BrownianTree":
+                bm = torchsde.BrownianTree(t0=ts[0], w0=torch.zeros(size), t1=ts[-1], entropy=0)
             else:
-                bm = bm_kind(t0=ts[0], w0=torch.zeros(size))
-            solve = torchsde.sdeint_adjoint if adjoint else torchsde.sdeint
-            return solve(self.sde, y0, ts, bm=bm, method=method, dt=0.05, **extra)
+                bm = torchsde.BrownianPath(t0=ts[0], w0=torch.zeros(size))
+            if adjoint:
+                return torchsde.sdeint_adjoint(self.sde, y0, ts, bm=bm, method=method, dt=0.05, **extra)
+            return torchsde.sdeint(self.sde, y0, ts, bm=bm, method=method, dt=0.05, **extra)
 
     return Solve(), (y0, ts), {}
