@@ -30,6 +30,8 @@ class ClassInfo:
     bases: list[str]  # import-resolved base names ("" when unresolvable)
     methods: dict[str, FunctionNode] = field(default_factory=dict)
     is_module: bool = False
+    # Why the class is taken for an nn.Module: its path to a torch base, or the evidence used.
+    module_reason: str = ""
     _assignments: Optional["AttributeAssignments"] = field(default=None, repr=False, compare=False)
 
     @property
@@ -73,6 +75,8 @@ class Scope:
     qualname: str
     cls: Optional[ClassInfo]
     chain: tuple[str, ...]  # entry point first, this function last
+    # Why Dynamo traces it, in words (`breaklint check --show-scope` prints it).
+    reason: str = ""
 
     @property
     def is_entry(self) -> bool:
@@ -136,7 +140,7 @@ class ModuleScopes:
 
     def _add_class(self, node: ast.ClassDef, prefix: str) -> None:
         name = prefix + node.name
-        bases = [normalize_torch(self.imports.qualify(b)) or "" for b in node.bases]
+        bases = [normalize_torch(self.imports.qualify(_unsubscripted(b))) or "" for b in node.bases]
         info = ClassInfo(name=name, node=node, bases=bases)
         for stmt in node.body:
             if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)):
@@ -148,33 +152,56 @@ class ModuleScopes:
     def _mark_modules(self) -> None:
         extra = set(self.settings.extra_base_classes)
         changed = True
-        while changed:  # fixpoint: a subclass of a same-file module is a module
+        while changed:  # fixpoint: a subclass of a same-file module is a module, at any depth
             changed = False
             for info in self.classes.values():
-                if not info.is_module and self._looks_like_module(info, extra):
-                    info.is_module = True
-                    changed = True
+                if not info.is_module:
+                    reason = self._module_reason(info, extra)
+                    if reason:
+                        info.is_module, info.module_reason = True, reason
+                        changed = True
+        # A class whose hierarchy leaves this file through a base we cannot see (a library's
+        # PreTrainedModel two files away): decided by the evidence of its forward.
+        for info in self.classes.values():
+            if info.is_module or "forward" not in info.methods:
+                continue
+            unresolved = self._unresolved_ancestors(info)
+            if unresolved and _forward_evidence(info.methods["forward"]):
+                info.is_module = True
+                info.module_reason = (f"base {unresolved[0]} unresolved in this file; taken for an nn.Module "
+                                      "by evidence (forward takes arguments or calls attributes of self)")
 
-    def _looks_like_module(self, info: ClassInfo, extra: set[str]) -> bool:
+    def _module_reason(self, info: ClassInfo, extra: set[str]) -> str:
         for base in info.bases:
             if not base:
                 continue
             short = base.rsplit(".", 1)[-1]
             if base in extra or short in extra:
-                return True
+                return f"subclass of {base} (a configured module base)"
             if base.startswith("torch.nn.") and short[:1].isupper() and short != "Parameter":
-                return True
+                return f"subclass of {base}"
             local = self.classes.get(base)
-            if local is not None and local.is_module:
-                return True
-        # A class with an imported base we cannot see that defines forward is, in model
-        # code, almost always a module (MessagePassing, a library's own BaseModule...).
-        if "forward" in info.methods:
-            for base in info.bases:
-                if base and base not in NON_MODULE_BASES and base not in self.classes \
-                        and not base.startswith(("torch.autograd", "torch.nn.Parameter")):
-                    return True
-        return False
+            if local is not None and local.is_module and local is not info:
+                return f"subclass of {base}, " + local.module_reason
+        return ""
+
+    def _unresolved_ancestors(self, info: ClassInfo) -> list[str]:
+        """Imported bases, at any depth of same-file bases, that are neither torch's nor known
+        non-module bases: the class may reach nn.Module through them."""
+        found, seen, stack = [], set(), [info]
+        while stack:
+            current = stack.pop()
+            if current.name in seen:
+                continue
+            seen.add(current.name)
+            for base in current.bases:
+                if not base or base in NON_MODULE_BASES or base.startswith(("torch.autograd", "torch.nn.Parameter")):
+                    continue
+                if base in self.classes:
+                    stack.append(self.classes[base])
+                elif not base.startswith(("torch.", "typing.", "builtins.")):
+                    found.append(base)
+        return found
 
     def _method(self, cls: ClassInfo, name: str, skip_self: bool = False) -> Optional[tuple[ClassInfo, FunctionNode]]:
         """Find a method on a class or its same-file bases (a plain depth-first MRO)."""
@@ -215,10 +242,11 @@ class ModuleScopes:
     def _find_scopes(self) -> None:
         queue: deque[Scope] = deque()
 
-        def add(func: FunctionNode, qualname: str, cls: Optional[ClassInfo], chain: tuple[str, ...]) -> None:
+        def add(func: FunctionNode, qualname: str, cls: Optional[ClassInfo], chain: tuple[str, ...],
+                reason: str) -> None:
             if qualname in self.scopes or self._is_disabled(func):
                 return
-            scope = Scope(func=func, qualname=qualname, cls=cls, chain=chain)
+            scope = Scope(func=func, qualname=qualname, cls=cls, chain=chain, reason=reason)
             self.scopes[qualname] = scope
             queue.append(scope)
 
@@ -228,16 +256,18 @@ class ModuleScopes:
                 # (PyG's Aggregation.__call__ computes dim_size there), so Dynamo traces it too.
                 for entry in ("forward", "__call__"):
                     if entry in info.methods:
-                        add(info.methods[entry], f"{info.name}.{entry}", info, (f"{info.name}.{entry}",))
+                        add(info.methods[entry], f"{info.name}.{entry}", info, (f"{info.name}.{entry}",),
+                            f"{entry} of {info.name}: {info.module_reason}")
             for mname, method in info.methods.items():
                 if self._is_compile_decorated(method):
-                    add(method, f"{info.name}.{mname}", info, (f"{info.name}.{mname}",))
+                    add(method, f"{info.name}.{mname}", info, (f"{info.name}.{mname}",),
+                        "decorated with torch.compile")
         for name, func in self.functions.items():
             if self._is_compile_decorated(func):
-                add(func, name, None, (name,))
+                add(func, name, None, (name,), "decorated with torch.compile")
         for name in self._compiled_by_call() if self.may_compile else ():
             if name in self.functions:
-                add(self.functions[name], name, None, (name,))
+                add(self.functions[name], name, None, (name,), "passed to torch.compile()")
 
         def drain() -> None:
             while queue:
@@ -249,7 +279,7 @@ class ModuleScopes:
                     for cls, func, qualname, bound_self in targets:
                         self.call_sites.setdefault(qualname, []).append(
                             CallSite(caller=scope, call=call, callee_key=qualname, bound_self=bound_self))
-                        add(func, qualname, cls, scope.chain + (qualname,))
+                        add(func, qualname, cls, scope.chain + (qualname,), f"called from {scope.qualname}")
 
         drain()
         # What this file traces on its own, before what other files reach in it (the call graph
@@ -260,9 +290,9 @@ class ModuleScopes:
             if owner:
                 info = self.classes.get(owner)
                 if info is not None and method in info.methods:
-                    add(info.methods[method], qualname, info, tuple(entry.chain))
+                    add(info.methods[method], qualname, info, tuple(entry.chain), _external_reason(entry))
             elif qualname in self.functions:
-                add(self.functions[qualname], qualname, None, tuple(entry.chain))
+                add(self.functions[qualname], qualname, None, tuple(entry.chain), _external_reason(entry))
 
         drain()
 
@@ -338,6 +368,30 @@ class ModuleScopes:
         if isinstance(func, ast.Name) and func.id in self.functions and not self.imports.is_bound(func.id):
             return None, self.functions[func.id], func.id, False
         return None
+
+
+def _external_reason(entry) -> str:
+    reason = getattr(entry, "reason", "")
+    if reason:
+        return reason
+    chain = tuple(entry.chain)
+    return f"called from {chain[-2]} (another file)" if len(chain) > 1 else "an entry point found in another file"
+
+
+def _unsubscripted(base: ast.AST) -> ast.AST:
+    """`Generic[T]`, `Base[Config]`: the class is the subscripted name."""
+    return base.value if isinstance(base, ast.Subscript) else base
+
+
+def _forward_evidence(forward: FunctionNode) -> bool:
+    """A forward that takes an argument besides self, or calls an attribute of self (a submodule)."""
+    args = forward.args
+    if len(args.posonlyargs + args.args) > 1 or args.kwonlyargs or args.vararg or args.kwarg:
+        return True
+    self_name = _self_name(forward)
+    return any(isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
+               and isinstance(node.func.value, ast.Name) and node.func.value.id == self_name
+               for node in function_nodes(forward))
 
 
 def _returned_closures(func: FunctionNode) -> list[FunctionNode]:
