@@ -79,3 +79,26 @@ def test_loop_over_a_list_of_ints_is_not_a_tensor():
                 return x * total
         """)
     assert not any(code == "BL103" for _, code in got)
+
+
+def test_range_over_a_numpy_value_in_traced_code():
+    # Dynamo traces numpy as tensors: range(np.prod(x.shape)) breaks (GB0059, measured on 2.13).
+    got = codes_by_row("""
+        import numpy as np
+        import torch
+        from torch import nn
+        class Net(nn.Module):
+            def forward(self, x):
+                n = np.prod(x.shape)
+                for i in range(n):
+                    x = x + 1
+                for j in range(int(np.prod((2, 2))), 3):
+                    x = x + 1
+                for k in range(np.prod(x.shape[1:])):
+                    x = x + 1
+                for m in range(len(np.arange(3))):
+                    x = x + 1
+                return x
+        """)
+    assert {(8, "BL105"), (12, "BL105")} <= got
+    assert (10, "BL105") not in got and (14, "BL105") not in got
