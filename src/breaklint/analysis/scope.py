@@ -17,6 +17,8 @@ from .torch_api import COMPILE_DECORATORS, DISABLE_DECORATORS
 
 FunctionNode = Union[ast.FunctionDef, ast.AsyncFunctionDef]
 
+# functools.partial(f, ...): calling it calls f.
+PARTIALS = {"functools.partial", "partial"}
 # Bases that have a `forward` Dynamo does not trace as a module call.
 NON_MODULE_BASES = {"object", "Exception", "torch.autograd.Function", "torch.autograd.function.Function",
                     "enum.Enum", "Enum", "typing.NamedTuple", "NamedTuple", "abc.ABC", "ABC",
@@ -32,6 +34,8 @@ class ClassInfo:
     is_module: bool = False
     # Why the class is taken for an nn.Module: its path to a torch base, or the evidence used.
     module_reason: str = ""
+    # Methods read as attributes (`@property`, `@cached_property`): reading `self.x` runs them.
+    properties: set[str] = field(default_factory=set)
     _assignments: Optional["AttributeAssignments"] = field(default=None, repr=False, compare=False)
 
     @property
@@ -115,6 +119,7 @@ class ModuleScopes:
         self.call_sites: dict[str, list[CallSite]] = {}
         # qualname of a traced scope -> the Call nodes of its body (the summary reuses this walk)
         self.calls: dict[str, list[ast.Call]] = {}
+        self._module_values: Optional[dict[str, list[ast.AST]]] = None
         self._collect_definitions()
         self._mark_modules()
         self._find_scopes()
@@ -144,7 +149,12 @@ class ModuleScopes:
         info = ClassInfo(name=name, node=node, bases=bases)
         for stmt in node.body:
             if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                kind = _property_kind(stmt)
+                if kind == "accessor" and stmt.name in info.methods:
+                    continue  # `@x.setter` keeps the getter: reads run the getter
                 info.methods[stmt.name] = stmt
+                if kind == "getter":
+                    info.properties.add(stmt.name)
             elif isinstance(stmt, ast.ClassDef):
                 self._add_class(stmt, prefix=name + ".")
         self.classes.setdefault(name, info)
@@ -272,14 +282,25 @@ class ModuleScopes:
         def drain() -> None:
             while queue:
                 scope = queue.popleft()
-                calls = self.calls[scope.qualname] = _calls_in(scope.func)
+                calls, reads = _calls_and_self_reads(scope.func)
+                self.calls[scope.qualname] = calls
                 for call in calls:
                     target = self.resolve_call(scope, call)
-                    targets = [target] if target is not None else self._attribute_targets(scope, call)
+                    targets = [target] if target is not None else \
+                        self._attribute_targets(scope, call) or self._indirect_targets(scope, call)
                     for cls, func, qualname, bound_self in targets:
                         self.call_sites.setdefault(qualname, []).append(
                             CallSite(caller=scope, call=call, callee_key=qualname, bound_self=bound_self))
                         add(func, qualname, cls, scope.chain + (qualname,), f"called from {scope.qualname}")
+                if scope.cls is not None:
+                    self_name = _self_name(scope.func)
+                    for attr in {r.attr for r in reads if r.value.id == self_name}:
+                        found = self._property(scope.cls, attr)
+                        if found is not None:
+                            owner, getter = found
+                            qualname = f"{owner.name}.{attr}"
+                            add(getter, qualname, owner, scope.chain + (qualname,),
+                                f"property read in {scope.qualname}")
 
         drain()
         # What this file traces on its own, before what other files reach in it (the call graph
@@ -343,6 +364,112 @@ class ModuleScopes:
             elif isinstance(value, ast.Name) and value.id in self.functions and not self.imports.is_bound(value.id):
                 targets.append((None, self.functions[value.id], value.id, False))
         return targets
+
+    # -- callables reached indirectly ------------------------------------------------------------
+    def indirect_callees(self, scope: Scope, call: ast.Call) -> list[tuple[ast.AST, Optional[str]]]:
+        """What a call runs when its callee is not a plain name: (expression, None) for a function the
+        callee may hold (`fn = a.f if c else a.g; fn(x)`, `ACTS[name](x)`, `partial(g)`, a callable
+        kept on self), (class expression, method) for an object of a known class (`Spline(...)`
+        kept in `self._transform`: `self._transform.inverse(x)` runs Spline.inverse, calling the
+        object runs Spline.__call__)."""
+        func = call.func
+        found: list[tuple[ast.AST, Optional[str]]] = []
+        if isinstance(func, ast.Attribute) and not self._is_self(scope, func.value):
+            for value in self._values(scope, func.value, 0):
+                if isinstance(value, ast.Call) and value is not func.value:
+                    found.append((value.func, func.attr))
+            return found
+        for value in self._values(scope, func, 0):
+            if value is func:
+                continue
+            if isinstance(value, ast.Call):  # an object: calling it runs its class's __call__
+                found.append((value.func, "__call__"))
+            elif isinstance(value, (ast.Name, ast.Attribute)):
+                found.append((value, None))
+        return found
+
+    def _indirect_targets(self, scope: Scope, call: ast.Call) -> list:
+        targets = []
+        for expr, method in self.indirect_callees(scope, call):
+            if method is None:
+                if isinstance(expr, ast.Name) and expr.id in self.functions and not self.imports.is_bound(expr.id):
+                    targets.append((None, self.functions[expr.id], expr.id, False))
+                elif isinstance(expr, ast.Attribute) and self._is_self(scope, expr.value) and scope.cls is not None:
+                    found = self._method(scope.cls, expr.attr)
+                    if found:
+                        targets.append((found[0], found[1], f"{found[0].name}.{expr.attr}", True))
+            elif isinstance(expr, ast.Name) and expr.id in self.classes and not self.imports.is_bound(expr.id):
+                info = self.classes[expr.id]
+                if info.is_module and method == "__call__":
+                    continue  # a module's forward is an entry point of its own
+                found = self._method(info, method)
+                if found:
+                    targets.append((found[0], found[1], f"{found[0].name}.{method}", True))
+        return targets
+
+    def _values(self, scope: Scope, node: ast.AST, depth: int) -> list[ast.AST]:
+        """The expressions a callee or receiver may hold, through local and module-level names,
+        `a if c else b`, `a or b`, functools.partial, dict literals subscripted and attributes of self
+        bound in the class. An expression that cannot be followed stands for itself."""
+        if depth > 4:
+            return [node]
+        if isinstance(node, ast.IfExp):
+            return self._values(scope, node.body, depth + 1) + self._values(scope, node.orelse, depth + 1)
+        if isinstance(node, ast.BoolOp):
+            return [v for value in node.values for v in self._values(scope, value, depth + 1)]
+        if isinstance(node, ast.Call) and node.args and (self.imports.qualify(node.func) or "") in PARTIALS:
+            return self._values(scope, node.args[0], depth + 1)
+        if isinstance(node, ast.Subscript):
+            found = []
+            for holder in self._values(scope, node.value, depth + 1):
+                if isinstance(holder, ast.Dict):
+                    for value in holder.values:
+                        if value is not None:
+                            found.extend(self._values(scope, value, depth + 1))
+            return found or [node]
+        if isinstance(node, ast.Name):
+            if node.id in self.functions or node.id in self.classes or self.imports.is_bound(node.id):
+                return [node]
+            bound = self._local_bindings(scope).get(node.id) or self._module_bindings().get(node.id)
+            if bound:
+                return [v for value in bound for v in self._values(scope, value, depth + 1)]
+            return [node]
+        if isinstance(node, ast.Attribute) and self._is_self(scope, node.value) and scope.cls is not None:
+            bound = [value for value, _, annotated in scope.cls.assignments.values.get(node.attr, ()) if not annotated]
+            if bound:
+                return [v for value in bound for v in self._values(scope, value, depth + 1)]
+        return [node]
+
+    def _local_bindings(self, scope: Scope) -> dict[str, list[ast.AST]]:
+        """name -> values of `name = value` in a function (read once per function)."""
+        bindings = getattr(scope.func, "_bl_local_values", None)
+        if bindings is None:
+            bindings = {}
+            for node in function_nodes(scope.func):
+                if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
+                    bindings.setdefault(node.targets[0].id, []).append(node.value)
+            scope.func._bl_local_values = bindings
+        return bindings
+
+    def _module_bindings(self) -> dict[str, list[ast.AST]]:
+        if self._module_values is None:
+            self._module_values = {}
+            for stmt in self.tree.body:
+                for inner in _flatten_toplevel(stmt):
+                    if isinstance(inner, ast.Assign) and len(inner.targets) == 1 \
+                            and isinstance(inner.targets[0], ast.Name):
+                        self._module_values.setdefault(inner.targets[0].id, []).append(inner.value)
+        return self._module_values
+
+    def _property(self, cls: ClassInfo, name: str) -> Optional[tuple[ClassInfo, FunctionNode]]:
+        found = self._method(cls, name)
+        if found is not None and name in found[0].properties:
+            return found
+        return None
+
+    @staticmethod
+    def _is_self(scope: Scope, node: ast.AST) -> bool:
+        return scope.cls is not None and isinstance(node, ast.Name) and node.id == _self_name(scope.func)
 
     def resolve_call(self, scope: Scope, call: ast.Call):
         func = call.func
@@ -424,6 +551,27 @@ def _flatten_toplevel(node: ast.stmt):
         yield node
 
 
-def _calls_in(func: FunctionNode) -> list[ast.Call]:
-    """Calls inside a function body, including nested closures, excluding nested classes."""
-    return [node for node in function_nodes(func) if isinstance(node, ast.Call)]
+def _calls_and_self_reads(func: FunctionNode) -> tuple[list[ast.Call], list[ast.Attribute]]:
+    """Calls inside a function body (nested closures included, nested classes not), and the
+    attribute reads on a plain name that are not called (`self.scale`: a property runs)."""
+    calls, reads, called = [], [], set()
+    for node in function_nodes(func):
+        if isinstance(node, ast.Call):
+            calls.append(node)
+            called.add(id(node.func))
+        elif isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and isinstance(node.ctx, ast.Load):
+            reads.append(node)
+    return calls, [r for r in reads if id(r) not in called]
+
+
+def _property_kind(func: FunctionNode) -> Optional[str]:
+    """"getter" for `@property` / `@cached_property` / `@functools.cached_property`, "accessor" for
+    `@x.setter` / `@x.deleter`, None for other methods."""
+    for dec in func.decorator_list:
+        target = dec.func if isinstance(dec, ast.Call) else dec
+        name = target.attr if isinstance(target, ast.Attribute) else target.id if isinstance(target, ast.Name) else ""
+        if name in ("setter", "deleter"):
+            return "accessor"
+        if name.endswith("property"):
+            return "getter"
+    return None
