@@ -145,3 +145,25 @@ def test_every_scope_says_why_it_is_traced():
     assert "nn.Module" in scopes["Net.forward"].reason
     assert "Net.forward" in scopes["helper"].reason
     assert "torch.compile" in scopes["step"].reason
+
+
+def test_a_module_without_evidence_is_found_through_the_tree(tmp_path):
+    # forward(self) takes nothing and calls nothing on self: only the other file says it is a module.
+    got = check_tree(tmp_path, {
+        "pkg/__init__.py": "",
+        "pkg/base.py": """
+            import torch
+            class Base(torch.nn.Module):
+                pass
+            """,
+        "pkg/pos.py": """
+            from .base import Base
+            class Mid(Base):
+                pass
+            class Positions(Mid):
+                def forward(self):
+                    print("positions")
+                    return None
+            """,
+    })
+    assert ("pkg/pos.py", 6, "BL201") in got
