@@ -167,3 +167,13 @@ def test_a_module_without_evidence_is_found_through_the_tree(tmp_path):
             """,
     })
     assert ("pkg/pos.py", 6, "BL201") in got
+
+
+def test_private_torch_module_bases():
+    scopes = scopes_of("""
+        from torch.nn.modules.instancenorm import _InstanceNorm
+        class InstanceNorm(_InstanceNorm):
+            def forward(self, x):
+                return x
+        """)
+    assert "InstanceNorm.forward" in scopes

@@ -218,7 +218,7 @@ class ProjectGraph:
         def torch_base(key: ClassKey) -> str:
             for base in self.summaries[key[0]].classes[key[1]].bases:
                 short = base.rsplit(".", 1)[-1]
-                if base.startswith("torch.nn.") and short[:1].isupper() and short != "Parameter":
+                if base.startswith("torch.nn.") and short.lstrip("_")[:1].isupper() and short != "Parameter":
                     return base
             return ""
 

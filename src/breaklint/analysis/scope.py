@@ -159,6 +159,10 @@ class ModuleScopes:
                 self._add_class(stmt, prefix=name + ".")
         self.classes.setdefault(name, info)
 
+    @property
+    def has_properties(self) -> bool:
+        return any(info.properties for info in self.classes.values())
+
     def _mark_modules(self) -> None:
         extra = set(self.settings.extra_base_classes)
         changed = True
@@ -188,7 +192,7 @@ class ModuleScopes:
             short = base.rsplit(".", 1)[-1]
             if base in extra or short in extra:
                 return f"subclass of {base} (a configured module base)"
-            if base.startswith("torch.nn.") and short[:1].isupper() and short != "Parameter":
+            if base.startswith("torch.nn.") and short.lstrip("_")[:1].isupper() and short != "Parameter":
                 return f"subclass of {base}"
             local = self.classes.get(base)
             if local is not None and local.is_module and local is not info:
@@ -282,7 +286,7 @@ class ModuleScopes:
         def drain() -> None:
             while queue:
                 scope = queue.popleft()
-                calls, reads = _calls_and_self_reads(scope.func)
+                calls, reads = _calls_and_self_reads(scope.func, self.has_properties)
                 self.calls[scope.qualname] = calls
                 for call in calls:
                     target = self.resolve_call(scope, call)
@@ -372,18 +376,37 @@ class ModuleScopes:
         kept on self), (class expression, method) for an object of a known class (`Spline(...)`
         kept in `self._transform`: `self._transform.inverse(x)` runs Spline.inverse, calling the
         object runs Spline.__call__)."""
+        memo = getattr(call, "_bl_indirect", None)
+        if memo is not None:  # the scope search and the summary both ask
+            return memo
+        found = call._bl_indirect = self._indirect_callees(scope, call)
+        return found
+
+    def _indirect_callees(self, scope: Scope, call: ast.Call) -> list[tuple[ast.AST, Optional[str]]]:
         func = call.func
         found: list[tuple[ast.AST, Optional[str]]] = []
-        if isinstance(func, ast.Attribute) and not self._is_self(scope, func.value):
-            for value in self._values(scope, func.value, 0):
-                if isinstance(value, ast.Call) and value is not func.value:
-                    found.append((value.func, func.attr))
+        if isinstance(func, ast.Attribute):
+            receiver = func.value
+            if self._is_self(scope, receiver):
+                pass  # self.fn(...): a callable kept on self, below
+            elif isinstance(receiver, ast.Name) and receiver.id not in self.functions \
+                    and receiver.id not in self.classes and not self.imports.is_bound(receiver.id) \
+                    or isinstance(receiver, ast.Attribute) and self._is_self(scope, receiver.value):
+                # obj.method(...) where obj holds an object of a known class
+                for value in self._values(scope, receiver, 0):
+                    if value is not receiver and _constructs(value, self.classes):
+                        found.append((value.func, func.attr))
+                return found
+            else:
+                return found  # torch.cat(...), x.view(...).sum(): nothing held to follow
+        elif not isinstance(func, (ast.Name, ast.Subscript)):
             return found
         for value in self._values(scope, func, 0):
             if value is func:
                 continue
             if isinstance(value, ast.Call):  # an object: calling it runs its class's __call__
-                found.append((value.func, "__call__"))
+                if _constructs(value, self.classes):
+                    found.append((value.func, "__call__"))
             elif isinstance(value, (ast.Name, ast.Attribute)):
                 found.append((value, None))
         return found
@@ -417,7 +440,8 @@ class ModuleScopes:
             return self._values(scope, node.body, depth + 1) + self._values(scope, node.orelse, depth + 1)
         if isinstance(node, ast.BoolOp):
             return [v for value in node.values for v in self._values(scope, value, depth + 1)]
-        if isinstance(node, ast.Call) and node.args and (self.imports.qualify(node.func) or "") in PARTIALS:
+        if isinstance(node, ast.Call) and node.args and _last_attr(node.func) == "partial" \
+                and (self.imports.qualify(node.func) or "") in PARTIALS:
             return self._values(scope, node.args[0], depth + 1)
         if isinstance(node, ast.Subscript):
             found = []
@@ -551,9 +575,11 @@ def _flatten_toplevel(node: ast.stmt):
         yield node
 
 
-def _calls_and_self_reads(func: FunctionNode) -> tuple[list[ast.Call], list[ast.Attribute]]:
-    """Calls inside a function body (nested closures included, nested classes not), and the
-    attribute reads on a plain name that are not called (`self.scale`: a property runs)."""
+def _calls_and_self_reads(func: FunctionNode, with_reads: bool) -> tuple[list[ast.Call], list[ast.Attribute]]:
+    """Calls inside a function body (nested closures included, nested classes not), and, when
+    asked, the attribute reads on a plain name that are not called (`self.scale`: a property runs)."""
+    if not with_reads:
+        return [node for node in function_nodes(func) if isinstance(node, ast.Call)], []
     calls, reads, called = [], [], set()
     for node in function_nodes(func):
         if isinstance(node, ast.Call):
@@ -562,6 +588,21 @@ def _calls_and_self_reads(func: FunctionNode) -> tuple[list[ast.Call], list[ast.
         elif isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and isinstance(node.ctx, ast.Load):
             reads.append(node)
     return calls, [r for r in reads if id(r) not in called]
+
+
+def _last_attr(node: ast.AST) -> str:
+    return node.attr if isinstance(node, ast.Attribute) else node.id if isinstance(node, ast.Name) else ""
+
+
+def _constructs(value: ast.AST, classes: dict) -> bool:
+    """`Spline(...)`, `splines.Spline(...)`: a call of a class of this file, or of an imported name
+    spelled as a class (CapWords)."""
+    if not isinstance(value, ast.Call):
+        return False
+    func = value.func
+    if isinstance(func, ast.Name):
+        return func.id in classes or func.id[:1].isupper()
+    return isinstance(func, ast.Attribute) and func.attr[:1].isupper() and isinstance(func.value, (ast.Name, ast.Attribute))
 
 
 def _property_kind(func: FunctionNode) -> Optional[str]:

@@ -6,7 +6,6 @@ import ast
 import re
 from typing import Optional
 
-from ..analysis.astwalk import walk
 from ..analysis.names import dotted
 from ..fix.rewrite import report_with_guard
 from .base import Example, Rule
@@ -23,7 +22,7 @@ LOGGER_FACTORY = re.compile(r"(^|\.)(getLogger|get_logger)$")
 def logger_classes(tree: ast.Module, imports) -> set[str]:
     """`logging.Logger` and this file's subclasses of it, at any depth."""
     found = {"logging.Logger", "logging.RootLogger", "logging.LoggerAdapter"}
-    classes = [n for n in walk(tree) if isinstance(n, ast.ClassDef)]
+    classes = [n for n in _statements(tree.body) if isinstance(n, ast.ClassDef)]
     changed = True
     while changed:
         changed = False
@@ -34,13 +33,13 @@ def logger_classes(tree: ast.Module, imports) -> set[str]:
     return found
 
 
-def logger_bindings(tree: ast.Module, imports) -> set[str]:
+def logger_bindings(tree: ast.Module, imports, classes: Optional[set[str]] = None) -> set[str]:
     """Dotted names (`logger`, `self.log`, `_LOG`) that hold a logger in this file: assigned from a
     logger factory (any function named get_logger / getLogger) or a Logger (subclass) call, or
     annotated as a Logger."""
-    classes = logger_classes(tree, imports)
+    classes = classes if classes is not None else logger_classes(tree, imports)
     bound: set[str] = set()
-    for node in walk(tree):
+    for node in _statements(tree.body, with_arguments=True):
         if isinstance(node, ast.Assign):
             targets, value = node.targets, node.value
         elif isinstance(node, ast.AnnAssign):
@@ -63,6 +62,31 @@ def logger_bindings(tree: ast.Module, imports) -> set[str]:
             if name:
                 bound.add(name)
     return bound
+
+
+def _statements(body, with_arguments: bool = False):
+    """Statements at any depth (and, when asked, the parameters of functions), without walking
+    into expressions: walking every node of a large file costs more than parsing it."""
+    stack = list(body)
+    while stack:
+        node = stack.pop()
+        yield node
+        if with_arguments and isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            args = node.args
+            yield from args.posonlyargs + args.args + args.kwonlyargs
+        for field in ("body", "orelse", "finalbody", "handlers", "cases"):
+            children = getattr(node, field, None)
+            if children:
+                stack.extend(children)
+
+
+def _logger_facts(file) -> tuple[set[str], set[str]]:
+    # Every logger is made by getLogger / get_logger / a Logger class: a file that never says
+    # "ogger" binds none, and is not walked.
+    if "ogger" not in file.source:
+        return set(), set()
+    classes = logger_classes(file.tree, file.imports)
+    return logger_bindings(file.tree, file.imports, classes), classes
 
 
 def _makes_logger(call: ast.Call, imports, classes: set[str]) -> bool:
@@ -113,30 +137,26 @@ class LoggingCall(Rule):
         Logger subclass's own methods too), so a logger is recognised by what it is."""
         if ctx.qualify(receiver) == "logging":
             return method in MODULE_FUNCTIONS
-        if method.startswith("__") or ctx.is_tensor(receiver):
+        if method.startswith("__"):
             return False
         if isinstance(receiver, ast.Call):  # logging.getLogger(__name__).info(...)
             maker = ctx.qualify(receiver.func) or ""
-            if LOGGER_FACTORY.search(maker):
-                return True
-            return "Logger" in ctx.file.source and maker in self._classes(ctx)
+            return bool(LOGGER_FACTORY.search(maker)) or maker in self._classes(ctx)
         name = dotted(receiver)
         if name is None:
             return False
-        usual_name = LOGGER_NAME.match(_last_name(receiver) or "")
-        if usual_name and method in LOGGER_METHODS and (method != "log" or len(node.args) + len(node.keywords) > 1):
-            return True  # settled without walking the file for bindings
-        # Every logger is made by getLogger / get_logger / a Logger class: a file that never says
-        # "ogger" binds none (and the walk for bindings is skipped).
-        if "ogger" in ctx.file.source and name in self._logger_names(ctx):
-            return True
+        # The tensor test last: it is the costly one, and most receivers are settled by their name.
+        if name in self._logger_names(ctx):
+            return not ctx.is_tensor(receiver)
         # A logger's usual name (`logger`, `self.log`, imported `LOG`): only its logging methods,
         # since the name alone does not say what it holds.
+        if not LOGGER_NAME.match(_last_name(receiver) or ""):
+            return False
         if method not in LOGGER_METHODS and not method.endswith("_once"):
             return False
         if method == "log" and len(node.args) + len(node.keywords) < 2:
             return False  # Logger.log(level, msg); a one-argument .log() is math, not logging
-        return bool(usual_name)
+        return not ctx.is_tensor(receiver)
 
     def _classes(self, ctx) -> set[str]:
         return self._logger_facts(ctx)[1]
@@ -146,8 +166,7 @@ class LoggingCall(Rule):
 
     def _logger_facts(self, ctx) -> tuple[set[str], set[str]]:
         """(names bound to loggers, logger classes) of the file, read once per file."""
-        return ctx.file.memo("BL202 loggers", lambda: (logger_bindings(ctx.file.tree, ctx.file.imports),
-                                                       logger_classes(ctx.file.tree, ctx.file.imports)))
+        return ctx.file.memo("BL202 loggers", lambda: _logger_facts(ctx.file))
 
     VALID = [
         Example("""
