@@ -69,6 +69,9 @@ class Finding:
     noqa_row: int = 0
     # "Block.forward -> Block._helper": how the hazard is reached from a compiled entry point.
     chain: tuple[str, ...] = ()
+    # The Python-level condition in front of the hazard ("x.dtype == torch.float16"): it breaks
+    # only when that holds. None when nothing guards it.
+    breaks_when: Optional[str] = None
 
     @property
     def row(self) -> int:

@@ -36,7 +36,9 @@ class ImportMap:
                 if alias.name == "*":
                     self.stars.append(module)
                 else:
-                    self.aliases[alias.asname or alias.name] = f"{module}.{alias.name}"
+                    # `from . import splines` binds ".splines", not "..splines" (one level up).
+                    joined = f"{module}{alias.name}" if module.endswith(".") else f"{module}.{alias.name}"
+                    self.aliases[alias.asname or alias.name] = joined
 
     def qualify(self, node: ast.AST) -> Optional[str]:
         """Dotted name of an expression like `nn.functional.relu`, resolved through imports."""

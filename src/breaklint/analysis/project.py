@@ -34,6 +34,8 @@ class ExternalEntry:
     chain: tuple[str, ...]
     # One (positional facts, keyword facts, bound) per call site whose caller knew its argument facts.
     sites: list[tuple[tuple, tuple, bool]] = field(default_factory=list)
+    # Why it is traced, when that is not "called from" the chain's previous function.
+    reason: str = ""
 
     def key(self) -> tuple:
         return (self.chain, tuple(sorted(set(self.sites), key=repr)))
@@ -207,6 +209,40 @@ class ProjectGraph:
                 return key
         return None
 
+    def modules(self) -> dict[ClassKey, str]:
+        """Classes that reach nn.Module through bases in any file, at any depth, and that their own
+        file did not take for modules: class -> the path of bases, for the reason."""
+        found: dict[ClassKey, str] = {}
+        known = {key for key in self._bases if self.summaries[key[0]].classes[key[1]].is_module}
+
+        def torch_base(key: ClassKey) -> str:
+            for base in self.summaries[key[0]].classes[key[1]].bases:
+                short = base.rsplit(".", 1)[-1]
+                if base.startswith("torch.nn.") and short.lstrip("_")[:1].isupper() and short != "Parameter":
+                    return base
+            return ""
+
+        reasons: dict[ClassKey, str] = {}
+        for key in self._bases:
+            base = torch_base(key)
+            if base:
+                reasons[key] = f"subclass of {base}"
+        changed = True
+        while changed:
+            changed = False
+            for key, bases in self._bases.items():
+                if key in reasons:
+                    continue
+                for base in bases:
+                    if base in reasons:
+                        reasons[key] = f"subclass of {base[1]} ({self.module_of[base[0]]}), " + reasons[base]
+                        changed = True
+                        break
+        for key, reason in reasons.items():
+            if key not in known:
+                found[key] = reason
+        return found
+
     def _descendants(self, cls: ClassKey) -> Iterable[ClassKey]:
         return _breadth_first(self._children.get(cls, ()), self._children)
 
@@ -248,6 +284,19 @@ class ProjectGraph:
                 state = (path, qualname, self._owner(path, qualname))
                 seen.add(state)
                 queue.append((*state, chain))
+        # Modules that only the whole tree shows to be modules (their file saw no path to nn.Module
+        # and no evidence): their forward is an entry point.
+        for (path, cname), reason in self.modules().items():
+            summary = self.summaries[path]
+            for entry in ("forward", "__call__"):
+                qualname = f"{cname}.{entry}"
+                if entry in summary.classes[cname].methods and qualname not in summary.scopes:
+                    result.setdefault(path, {})[qualname] = ExternalEntry(
+                        chain=(qualname,), reason=f"{entry} of {cname}: {reason}")
+                    state = (path, qualname, (path, cname))
+                    if state not in seen:
+                        seen.add(state)
+                        queue.append((*state, (qualname,)))
         while queue:
             path, qualname, dynamic, chain = queue.popleft()
             for ref in self.calls(path, qualname):

@@ -17,6 +17,8 @@ from .torch_api import COMPILE_DECORATORS, DISABLE_DECORATORS
 
 FunctionNode = Union[ast.FunctionDef, ast.AsyncFunctionDef]
 
+# functools.partial(f, ...): calling it calls f.
+PARTIALS = {"functools.partial", "partial"}
 # Bases that have a `forward` Dynamo does not trace as a module call.
 NON_MODULE_BASES = {"object", "Exception", "torch.autograd.Function", "torch.autograd.function.Function",
                     "enum.Enum", "Enum", "typing.NamedTuple", "NamedTuple", "abc.ABC", "ABC",
@@ -30,6 +32,10 @@ class ClassInfo:
     bases: list[str]  # import-resolved base names ("" when unresolvable)
     methods: dict[str, FunctionNode] = field(default_factory=dict)
     is_module: bool = False
+    # Why the class is taken for an nn.Module: its path to a torch base, or the evidence used.
+    module_reason: str = ""
+    # Methods read as attributes (`@property`, `@cached_property`): reading `self.x` runs them.
+    properties: set[str] = field(default_factory=set)
     _assignments: Optional["AttributeAssignments"] = field(default=None, repr=False, compare=False)
 
     @property
@@ -73,6 +79,8 @@ class Scope:
     qualname: str
     cls: Optional[ClassInfo]
     chain: tuple[str, ...]  # entry point first, this function last
+    # Why Dynamo traces it, in words (`breaklint check --show-scope` prints it).
+    reason: str = ""
 
     @property
     def is_entry(self) -> bool:
@@ -111,6 +119,7 @@ class ModuleScopes:
         self.call_sites: dict[str, list[CallSite]] = {}
         # qualname of a traced scope -> the Call nodes of its body (the summary reuses this walk)
         self.calls: dict[str, list[ast.Call]] = {}
+        self._module_values: Optional[dict[str, list[ast.AST]]] = None
         self._collect_definitions()
         self._mark_modules()
         self._find_scopes()
@@ -136,45 +145,77 @@ class ModuleScopes:
 
     def _add_class(self, node: ast.ClassDef, prefix: str) -> None:
         name = prefix + node.name
-        bases = [normalize_torch(self.imports.qualify(b)) or "" for b in node.bases]
+        bases = [normalize_torch(self.imports.qualify(_unsubscripted(b))) or "" for b in node.bases]
         info = ClassInfo(name=name, node=node, bases=bases)
         for stmt in node.body:
             if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                kind = _property_kind(stmt)
+                if kind == "accessor" and stmt.name in info.methods:
+                    continue  # `@x.setter` keeps the getter: reads run the getter
                 info.methods[stmt.name] = stmt
+                if kind == "getter":
+                    info.properties.add(stmt.name)
             elif isinstance(stmt, ast.ClassDef):
                 self._add_class(stmt, prefix=name + ".")
         self.classes.setdefault(name, info)
 
+    @property
+    def has_properties(self) -> bool:
+        return any(info.properties for info in self.classes.values())
+
     def _mark_modules(self) -> None:
         extra = set(self.settings.extra_base_classes)
         changed = True
-        while changed:  # fixpoint: a subclass of a same-file module is a module
+        while changed:  # fixpoint: a subclass of a same-file module is a module, at any depth
             changed = False
             for info in self.classes.values():
-                if not info.is_module and self._looks_like_module(info, extra):
-                    info.is_module = True
-                    changed = True
+                if not info.is_module:
+                    reason = self._module_reason(info, extra)
+                    if reason:
+                        info.is_module, info.module_reason = True, reason
+                        changed = True
+        # A class whose hierarchy leaves this file through a base we cannot see (a library's
+        # PreTrainedModel two files away): decided by the evidence of its forward.
+        for info in self.classes.values():
+            if info.is_module or "forward" not in info.methods:
+                continue
+            unresolved = self._unresolved_ancestors(info)
+            if unresolved and _forward_evidence(info.methods["forward"]):
+                info.is_module = True
+                info.module_reason = (f"base {unresolved[0]} unresolved in this file; taken for an nn.Module "
+                                      "by evidence (forward takes arguments or calls attributes of self)")
 
-    def _looks_like_module(self, info: ClassInfo, extra: set[str]) -> bool:
+    def _module_reason(self, info: ClassInfo, extra: set[str]) -> str:
         for base in info.bases:
             if not base:
                 continue
             short = base.rsplit(".", 1)[-1]
             if base in extra or short in extra:
-                return True
-            if base.startswith("torch.nn.") and short[:1].isupper() and short != "Parameter":
-                return True
+                return f"subclass of {base} (a configured module base)"
+            if base.startswith("torch.nn.") and short.lstrip("_")[:1].isupper() and short != "Parameter":
+                return f"subclass of {base}"
             local = self.classes.get(base)
-            if local is not None and local.is_module:
-                return True
-        # A class with an imported base we cannot see that defines forward is, in model
-        # code, almost always a module (MessagePassing, a library's own BaseModule...).
-        if "forward" in info.methods:
-            for base in info.bases:
-                if base and base not in NON_MODULE_BASES and base not in self.classes \
-                        and not base.startswith(("torch.autograd", "torch.nn.Parameter")):
-                    return True
-        return False
+            if local is not None and local.is_module and local is not info:
+                return f"subclass of {base}, " + local.module_reason
+        return ""
+
+    def _unresolved_ancestors(self, info: ClassInfo) -> list[str]:
+        """Imported bases, at any depth of same-file bases, that are neither torch's nor known
+        non-module bases: the class may reach nn.Module through them."""
+        found, seen, stack = [], set(), [info]
+        while stack:
+            current = stack.pop()
+            if current.name in seen:
+                continue
+            seen.add(current.name)
+            for base in current.bases:
+                if not base or base in NON_MODULE_BASES or base.startswith(("torch.autograd", "torch.nn.Parameter")):
+                    continue
+                if base in self.classes:
+                    stack.append(self.classes[base])
+                elif not base.startswith(("torch.", "typing.", "builtins.")):
+                    found.append(base)
+        return found
 
     def _method(self, cls: ClassInfo, name: str, skip_self: bool = False) -> Optional[tuple[ClassInfo, FunctionNode]]:
         """Find a method on a class or its same-file bases (a plain depth-first MRO)."""
@@ -215,10 +256,11 @@ class ModuleScopes:
     def _find_scopes(self) -> None:
         queue: deque[Scope] = deque()
 
-        def add(func: FunctionNode, qualname: str, cls: Optional[ClassInfo], chain: tuple[str, ...]) -> None:
+        def add(func: FunctionNode, qualname: str, cls: Optional[ClassInfo], chain: tuple[str, ...],
+                reason: str) -> None:
             if qualname in self.scopes or self._is_disabled(func):
                 return
-            scope = Scope(func=func, qualname=qualname, cls=cls, chain=chain)
+            scope = Scope(func=func, qualname=qualname, cls=cls, chain=chain, reason=reason)
             self.scopes[qualname] = scope
             queue.append(scope)
 
@@ -228,28 +270,41 @@ class ModuleScopes:
                 # (PyG's Aggregation.__call__ computes dim_size there), so Dynamo traces it too.
                 for entry in ("forward", "__call__"):
                     if entry in info.methods:
-                        add(info.methods[entry], f"{info.name}.{entry}", info, (f"{info.name}.{entry}",))
+                        add(info.methods[entry], f"{info.name}.{entry}", info, (f"{info.name}.{entry}",),
+                            f"{entry} of {info.name}: {info.module_reason}")
             for mname, method in info.methods.items():
                 if self._is_compile_decorated(method):
-                    add(method, f"{info.name}.{mname}", info, (f"{info.name}.{mname}",))
+                    add(method, f"{info.name}.{mname}", info, (f"{info.name}.{mname}",),
+                        "decorated with torch.compile")
         for name, func in self.functions.items():
             if self._is_compile_decorated(func):
-                add(func, name, None, (name,))
+                add(func, name, None, (name,), "decorated with torch.compile")
         for name in self._compiled_by_call() if self.may_compile else ():
             if name in self.functions:
-                add(self.functions[name], name, None, (name,))
+                add(self.functions[name], name, None, (name,), "passed to torch.compile()")
 
         def drain() -> None:
             while queue:
                 scope = queue.popleft()
-                calls = self.calls[scope.qualname] = _calls_in(scope.func)
+                calls, reads = _calls_and_self_reads(scope.func, self.has_properties)
+                self.calls[scope.qualname] = calls
                 for call in calls:
                     target = self.resolve_call(scope, call)
-                    targets = [target] if target is not None else self._attribute_targets(scope, call)
+                    targets = [target] if target is not None else \
+                        self._attribute_targets(scope, call) or self._indirect_targets(scope, call)
                     for cls, func, qualname, bound_self in targets:
                         self.call_sites.setdefault(qualname, []).append(
                             CallSite(caller=scope, call=call, callee_key=qualname, bound_self=bound_self))
-                        add(func, qualname, cls, scope.chain + (qualname,))
+                        add(func, qualname, cls, scope.chain + (qualname,), f"called from {scope.qualname}")
+                if scope.cls is not None:
+                    self_name = _self_name(scope.func)
+                    for attr in {r.attr for r in reads if r.value.id == self_name}:
+                        found = self._property(scope.cls, attr)
+                        if found is not None:
+                            owner, getter = found
+                            qualname = f"{owner.name}.{attr}"
+                            add(getter, qualname, owner, scope.chain + (qualname,),
+                                f"property read in {scope.qualname}")
 
         drain()
         # What this file traces on its own, before what other files reach in it (the call graph
@@ -260,9 +315,9 @@ class ModuleScopes:
             if owner:
                 info = self.classes.get(owner)
                 if info is not None and method in info.methods:
-                    add(info.methods[method], qualname, info, tuple(entry.chain))
+                    add(info.methods[method], qualname, info, tuple(entry.chain), _external_reason(entry))
             elif qualname in self.functions:
-                add(self.functions[qualname], qualname, None, tuple(entry.chain))
+                add(self.functions[qualname], qualname, None, tuple(entry.chain), _external_reason(entry))
 
         drain()
 
@@ -314,6 +369,132 @@ class ModuleScopes:
                 targets.append((None, self.functions[value.id], value.id, False))
         return targets
 
+    # -- callables reached indirectly ------------------------------------------------------------
+    def indirect_callees(self, scope: Scope, call: ast.Call) -> list[tuple[ast.AST, Optional[str]]]:
+        """What a call runs when its callee is not a plain name: (expression, None) for a function the
+        callee may hold (`fn = a.f if c else a.g; fn(x)`, `ACTS[name](x)`, `partial(g)`, a callable
+        kept on self), (class expression, method) for an object of a known class (`Spline(...)`
+        kept in `self._transform`: `self._transform.inverse(x)` runs Spline.inverse, calling the
+        object runs Spline.__call__)."""
+        memo = getattr(call, "_bl_indirect", None)
+        if memo is not None:  # the scope search and the summary both ask
+            return memo
+        found = call._bl_indirect = self._indirect_callees(scope, call)
+        return found
+
+    def _indirect_callees(self, scope: Scope, call: ast.Call) -> list[tuple[ast.AST, Optional[str]]]:
+        func = call.func
+        found: list[tuple[ast.AST, Optional[str]]] = []
+        if isinstance(func, ast.Attribute):
+            receiver = func.value
+            if self._is_self(scope, receiver):
+                pass  # self.fn(...): a callable kept on self, below
+            elif isinstance(receiver, ast.Name) and receiver.id not in self.functions \
+                    and receiver.id not in self.classes and not self.imports.is_bound(receiver.id) \
+                    or isinstance(receiver, ast.Attribute) and self._is_self(scope, receiver.value):
+                # obj.method(...) where obj holds an object of a known class
+                for value in self._values(scope, receiver, 0):
+                    if value is not receiver and _constructs(value, self.classes):
+                        found.append((value.func, func.attr))
+                return found
+            else:
+                return found  # torch.cat(...), x.view(...).sum(): nothing held to follow
+        elif not isinstance(func, (ast.Name, ast.Subscript)):
+            return found
+        for value in self._values(scope, func, 0):
+            if value is func:
+                continue
+            if isinstance(value, ast.Call):  # an object: calling it runs its class's __call__
+                if _constructs(value, self.classes):
+                    found.append((value.func, "__call__"))
+            elif isinstance(value, (ast.Name, ast.Attribute)):
+                found.append((value, None))
+        return found
+
+    def _indirect_targets(self, scope: Scope, call: ast.Call) -> list:
+        targets = []
+        for expr, method in self.indirect_callees(scope, call):
+            if method is None:
+                if isinstance(expr, ast.Name) and expr.id in self.functions and not self.imports.is_bound(expr.id):
+                    targets.append((None, self.functions[expr.id], expr.id, False))
+                elif isinstance(expr, ast.Attribute) and self._is_self(scope, expr.value) and scope.cls is not None:
+                    found = self._method(scope.cls, expr.attr)
+                    if found:
+                        targets.append((found[0], found[1], f"{found[0].name}.{expr.attr}", True))
+            elif isinstance(expr, ast.Name) and expr.id in self.classes and not self.imports.is_bound(expr.id):
+                info = self.classes[expr.id]
+                if info.is_module and method == "__call__":
+                    continue  # a module's forward is an entry point of its own
+                found = self._method(info, method)
+                if found:
+                    targets.append((found[0], found[1], f"{found[0].name}.{method}", True))
+        return targets
+
+    def _values(self, scope: Scope, node: ast.AST, depth: int) -> list[ast.AST]:
+        """The expressions a callee or receiver may hold, through local and module-level names,
+        `a if c else b`, `a or b`, functools.partial, dict literals subscripted and attributes of self
+        bound in the class. An expression that cannot be followed stands for itself."""
+        if depth > 4:
+            return [node]
+        if isinstance(node, ast.IfExp):
+            return self._values(scope, node.body, depth + 1) + self._values(scope, node.orelse, depth + 1)
+        if isinstance(node, ast.BoolOp):
+            return [v for value in node.values for v in self._values(scope, value, depth + 1)]
+        if isinstance(node, ast.Call) and node.args and _last_attr(node.func) == "partial" \
+                and (self.imports.qualify(node.func) or "") in PARTIALS:
+            return self._values(scope, node.args[0], depth + 1)
+        if isinstance(node, ast.Subscript):
+            found = []
+            for holder in self._values(scope, node.value, depth + 1):
+                if isinstance(holder, ast.Dict):
+                    for value in holder.values:
+                        if value is not None:
+                            found.extend(self._values(scope, value, depth + 1))
+            return found or [node]
+        if isinstance(node, ast.Name):
+            if node.id in self.functions or node.id in self.classes or self.imports.is_bound(node.id):
+                return [node]
+            bound = self._local_bindings(scope).get(node.id) or self._module_bindings().get(node.id)
+            if bound:
+                return [v for value in bound for v in self._values(scope, value, depth + 1)]
+            return [node]
+        if isinstance(node, ast.Attribute) and self._is_self(scope, node.value) and scope.cls is not None:
+            bound = [value for value, _, annotated in scope.cls.assignments.values.get(node.attr, ()) if not annotated]
+            if bound:
+                return [v for value in bound for v in self._values(scope, value, depth + 1)]
+        return [node]
+
+    def _local_bindings(self, scope: Scope) -> dict[str, list[ast.AST]]:
+        """name -> values of `name = value` in a function (read once per function)."""
+        bindings = getattr(scope.func, "_bl_local_values", None)
+        if bindings is None:
+            bindings = {}
+            for node in function_nodes(scope.func):
+                if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
+                    bindings.setdefault(node.targets[0].id, []).append(node.value)
+            scope.func._bl_local_values = bindings
+        return bindings
+
+    def _module_bindings(self) -> dict[str, list[ast.AST]]:
+        if self._module_values is None:
+            self._module_values = {}
+            for stmt in self.tree.body:
+                for inner in _flatten_toplevel(stmt):
+                    if isinstance(inner, ast.Assign) and len(inner.targets) == 1 \
+                            and isinstance(inner.targets[0], ast.Name):
+                        self._module_values.setdefault(inner.targets[0].id, []).append(inner.value)
+        return self._module_values
+
+    def _property(self, cls: ClassInfo, name: str) -> Optional[tuple[ClassInfo, FunctionNode]]:
+        found = self._method(cls, name)
+        if found is not None and name in found[0].properties:
+            return found
+        return None
+
+    @staticmethod
+    def _is_self(scope: Scope, node: ast.AST) -> bool:
+        return scope.cls is not None and isinstance(node, ast.Name) and node.id == _self_name(scope.func)
+
     def resolve_call(self, scope: Scope, call: ast.Call):
         func = call.func
         # self.method(...) and super().method(...)
@@ -338,6 +519,30 @@ class ModuleScopes:
         if isinstance(func, ast.Name) and func.id in self.functions and not self.imports.is_bound(func.id):
             return None, self.functions[func.id], func.id, False
         return None
+
+
+def _external_reason(entry) -> str:
+    reason = getattr(entry, "reason", "")
+    if reason:
+        return reason
+    chain = tuple(entry.chain)
+    return f"called from {chain[-2]} (another file)" if len(chain) > 1 else "an entry point found in another file"
+
+
+def _unsubscripted(base: ast.AST) -> ast.AST:
+    """`Generic[T]`, `Base[Config]`: the class is the subscripted name."""
+    return base.value if isinstance(base, ast.Subscript) else base
+
+
+def _forward_evidence(forward: FunctionNode) -> bool:
+    """A forward that takes an argument besides self, or calls an attribute of self (a submodule)."""
+    args = forward.args
+    if len(args.posonlyargs + args.args) > 1 or args.kwonlyargs or args.vararg or args.kwarg:
+        return True
+    self_name = _self_name(forward)
+    return any(isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
+               and isinstance(node.func.value, ast.Name) and node.func.value.id == self_name
+               for node in function_nodes(forward))
 
 
 def _returned_closures(func: FunctionNode) -> list[FunctionNode]:
@@ -370,6 +575,44 @@ def _flatten_toplevel(node: ast.stmt):
         yield node
 
 
-def _calls_in(func: FunctionNode) -> list[ast.Call]:
-    """Calls inside a function body, including nested closures, excluding nested classes."""
-    return [node for node in function_nodes(func) if isinstance(node, ast.Call)]
+def _calls_and_self_reads(func: FunctionNode, with_reads: bool) -> tuple[list[ast.Call], list[ast.Attribute]]:
+    """Calls inside a function body (nested closures included, nested classes not), and, when
+    asked, the attribute reads on a plain name that are not called (`self.scale`: a property runs)."""
+    if not with_reads:
+        return [node for node in function_nodes(func) if isinstance(node, ast.Call)], []
+    calls, reads, called = [], [], set()
+    for node in function_nodes(func):
+        if isinstance(node, ast.Call):
+            calls.append(node)
+            called.add(id(node.func))
+        elif isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and isinstance(node.ctx, ast.Load):
+            reads.append(node)
+    return calls, [r for r in reads if id(r) not in called]
+
+
+def _last_attr(node: ast.AST) -> str:
+    return node.attr if isinstance(node, ast.Attribute) else node.id if isinstance(node, ast.Name) else ""
+
+
+def _constructs(value: ast.AST, classes: dict) -> bool:
+    """`Spline(...)`, `splines.Spline(...)`: a call of a class of this file, or of an imported name
+    spelled as a class (CapWords)."""
+    if not isinstance(value, ast.Call):
+        return False
+    func = value.func
+    if isinstance(func, ast.Name):
+        return func.id in classes or func.id[:1].isupper()
+    return isinstance(func, ast.Attribute) and func.attr[:1].isupper() and isinstance(func.value, (ast.Name, ast.Attribute))
+
+
+def _property_kind(func: FunctionNode) -> Optional[str]:
+    """"getter" for `@property` / `@cached_property` / `@functools.cached_property`, "accessor" for
+    `@x.setter` / `@x.deleter`, None for other methods."""
+    for dec in func.decorator_list:
+        target = dec.func if isinstance(dec, ast.Call) else dec
+        name = target.attr if isinstance(target, ast.Attribute) else target.id if isinstance(target, ast.Name) else ""
+        if name in ("setter", "deleter"):
+            return "accessor"
+        if name.endswith("property"):
+            return "getter"
+    return None

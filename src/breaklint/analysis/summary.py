@@ -74,7 +74,8 @@ def summarize(scopes: ModuleScopes, imports: ImportMap, env_of: Callable,
     def add(qualname: str, func: FunctionNode, self_name: Optional[str]) -> None:
         env = env_of(qualname)
         if env is not None:  # traced: the scope search already holds its Call nodes
-            refs = _call_refs(scopes.calls.get(qualname, ()), self_name, scopes, imports, env)
+            refs = _call_refs(scopes.calls.get(qualname, ()), self_name, scopes, imports, env,
+                              scopes.scopes.get(qualname))
             if refs:
                 calls[qualname] = refs
         else:  # untraced: read off the text if and when the call graph reaches it
@@ -97,21 +98,45 @@ def summarize(scopes: ModuleScopes, imports: ImportMap, env_of: Callable,
 
 
 def _call_refs(nodes, self_name: Optional[str], scopes: ModuleScopes, imports: ImportMap,
-               env) -> tuple[CallRef, ...]:
+               env, scope=None) -> tuple[CallRef, ...]:
     refs: dict[CallRef, None] = {}  # ordered and deduplicated
     for node in nodes:
-        ref = _classify(node.func, self_name, scopes, imports)
-        if ref is None:
-            continue
-        kind, name = ref
-        positional = []
-        for arg in node.args:
-            if isinstance(arg, ast.Starred):
-                break
-            positional.append(_fact(env, arg))
-        keywords = tuple((kw.arg, _fact(env, kw.value)) for kw in node.keywords if kw.arg)
-        refs[CallRef(kind, name, tuple(positional), keywords)] = None
+        found = [_classify(node.func, self_name, scopes, imports)]
+        if found[0] is None or found[0][0] in (ATTRIBUTE, SELF):  # the callee may be held in a name
+            found.extend(_indirect_refs(node, self_name, scopes, imports, scope))
+        for ref in found:
+            if ref is not None:
+                _add_ref(refs, node, ref, env)
     return tuple(refs)
+
+
+def _indirect_refs(node: ast.Call, self_name, scopes: ModuleScopes, imports: ImportMap, scope) -> list:
+    """Refs for what a call runs through a function-valued name, a dict of functions, a partial, a
+    callable or an object kept on self (scope.indirect_callees), spelled as the file imports them."""
+    if scope is None:
+        return []
+    refs = []
+    for expr, method in scopes.indirect_callees(scope, node):
+        spelled = dotted(expr)
+        if spelled is None:
+            continue
+        if method is not None:
+            spelled = f"{spelled}.{method}"
+        ref = _classify_spelling(spelled, False, self_name, imports.aliases, scopes.functions, scopes.classes)
+        if ref is not None and ref[0] != ATTRIBUTE:
+            refs.append(ref)
+    return refs
+
+
+def _add_ref(refs: dict, node: ast.Call, ref, env) -> None:
+    kind, name = ref
+    positional = []
+    for arg in node.args:
+        if isinstance(arg, ast.Starred):
+            break
+        positional.append(_fact(env, arg))
+    keywords = tuple((kw.arg, _fact(env, kw.value)) for kw in node.keywords if kw.arg)
+    refs[CallRef(kind, name, tuple(positional), keywords)] = None
 
 
 def text_calls(summary: ModuleSummary, qualname: str, text: CallText) -> tuple[CallRef, ...]:

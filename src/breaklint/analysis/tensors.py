@@ -225,7 +225,10 @@ class TensorEnv:
                         element = value.elts[i]
                     elif elements is not None:
                         element = elements[i]
-                    elif value is not None and not isinstance(value, (_ElementOf, _Param, _NotTensor)):
+                    elif isinstance(value, _ElementOf):
+                        # `for h, w in t:` unpacks each row of t: tensors when the rows are.
+                        element = _ElementOf(value)
+                    elif value is not None and not isinstance(value, (_Param, _NotTensor)):
                         element = _ElementOf(value)
                     self._bind(elt, element, assigned, row, statement, track)
 
@@ -253,6 +256,9 @@ class TensorEnv:
 
     def _elements_are_tensors(self, node: ast.AST) -> bool:
         """Elements of x.split(...), torch.chunk(...), x.unbind(), or iterating a tensor."""
+        if isinstance(node, _ElementOf):
+            # An element of an element: a row of a tensor (or of one of its chunks) is a tensor.
+            return self._elements_are_tensors(node.iterable)
         if isinstance(node, ast.Call):
             qual = self.imports.qualify(node.func) or ""
             if qual in self.tuple_calls:

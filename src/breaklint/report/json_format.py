@@ -2,7 +2,9 @@
 
 The keys are exactly ruff's (measured on ruff 0.17: cell, code, end_location, filename, fix, location,
 message, name, noqa_row, severity, url), sorted as ruff sorts them. Rows and columns are 1-based,
-`filename` is absolute. breaklint's frame-skip escalation is already in the message text.
+`filename` is absolute. breaklint's frame-skip escalation is already in the message text. One key
+is added, and only to a finding behind a Python-level guard: `breaks_when`, the condition under which
+it breaks (tools that read ruff's schema ignore an extra key).
 """
 from __future__ import annotations
 
@@ -28,7 +30,7 @@ def finding_to_dict(finding: Finding) -> dict:
                       for e in finding.fix.edits],
             "message": finding.fix.message,
         }
-    return {
+    result = {
         "cell": None,  # ruff's notebook cell index; breaklint lints .py files only
         "code": finding.code,
         "end_location": _location(finding.end),
@@ -41,6 +43,11 @@ def finding_to_dict(finding: Finding) -> dict:
         "severity": "error",  # ruff reports every lint diagnostic as "error"
         "url": rule.url() if rule else None,
     }
+    if finding.breaks_when is not None:
+        # The one key beyond ruff's, present only for a guarded hazard: tools that read ruff's
+        # schema ignore it.
+        result["breaks_when"] = finding.breaks_when
+    return result
 
 
 def render(result: CheckResult) -> str:

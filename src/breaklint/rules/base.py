@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Callable, ClassVar, Hashable, Literal, Optional, TypeVar
 
 from ..analysis.astwalk import walk
+from ..analysis.guards import breaks_when
 from ..analysis.names import ImportMap
 from ..analysis.narrowing import narrowed_non_tensors
 from ..analysis.scope import ModuleScopes, Scope
@@ -208,6 +209,10 @@ class NodeContext:
         rule = self.rule
         chain = self.scope.chain if self.scope else ()
         text = message
+        guard = breaks_when(node, self.parents, self.is_tensor, self.segment, self.qualify) \
+            if self.scope is not None else None
+        if guard:
+            text += f"; breaks when `{guard}`"
         if len(chain) > 1:
             text += f" (called from {' -> '.join(chain[:-1])})"
         if self.frame_skip:
@@ -217,6 +222,7 @@ class NodeContext:
         self._linter.add(Finding(
             code=rule.code, message=text, path=self.file.path, start=self.start(node), end=self.end(node),
             fix=fix, frame_skip=self.frame_skip, gb_ids=tuple(rule.gb_ids), noqa_row=node.lineno, chain=chain,
+            breaks_when=guard,
         ))
 
 

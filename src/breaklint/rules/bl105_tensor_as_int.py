@@ -55,7 +55,7 @@ class TensorAsInt(Rule):
         func = node.func
         if isinstance(func, ast.Name) and func.id == "range" and not ctx.file.imports.is_bound("range"):
             for arg in node.args:
-                if ctx.is_tensor(arg):
+                if ctx.is_tensor(arg) or _numpy_value(arg, ctx):
                     return "range", arg
             return None
         qual = ctx.qualify(func) or ""
@@ -92,6 +92,24 @@ def factory():
 """),
     ]
     INVALID = [
+        Example("""
+import numpy as np
+import torch
+from torch import nn
+
+
+class Accumulate(nn.Module):
+    def forward(self, x):
+        steps = np.prod(x.shape[1:])   # numpy is traced as tensors: an array, not an int
+        total = x.new_zeros(())
+        for _ in range(steps):
+            total = total + 1
+        return x * total
+
+
+def factory():
+    return Accumulate(), (torch.randn(2, 2, 2),)
+"""),
         Example("""
 import torch
 from torch import nn
@@ -149,3 +167,15 @@ def _flatten(args: Iterable[ast.AST]):
 def _computed(node: ast.AST, ctx) -> bool:
     """Anything but a bare parameter of the traced function (see the module docstring)."""
     return not (isinstance(node, ast.Name) and ctx.env is not None and node.id in ctx.env.parameters)
+
+
+def _numpy_value(node: ast.AST, ctx) -> bool:
+    """A numpy function's result (or a name only ever bound to one): Dynamo traces numpy as tensors,
+    so range() over it breaks like range() over a tensor (GB0059, measured on 2.13 with
+    `range(np.prod(x.shape))`)."""
+    values = [node]
+    if isinstance(node, ast.Name):
+        values = [value for _, value in ctx.env.definitions.get(node.id, ())] if ctx.env is not None else []
+    return bool(values) and all(
+        isinstance(v, ast.Call) and (ctx.qualify(v.func) or "").startswith("numpy.")
+        and not (ctx.qualify(v.func) or "").startswith("numpy.random.") for v in values)

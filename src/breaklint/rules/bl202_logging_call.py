@@ -6,7 +6,6 @@ import ast
 import re
 from typing import Optional
 
-from ..analysis.astwalk import walk
 from ..analysis.names import dotted
 from ..fix.rewrite import report_with_guard
 from .base import Example, Rule
@@ -20,23 +19,79 @@ LOGGER_NAME = re.compile(r"^_*(logger|log|LOGGER|LOG|Logger)$")
 LOGGER_FACTORY = re.compile(r"(^|\.)(getLogger|get_logger)$")
 
 
-def logger_bindings(tree: ast.Module, imports) -> set[str]:
-    """Dotted names (`logger`, `self.log`, `_LOG`) assigned from a logger factory in this file."""
+def logger_classes(tree: ast.Module, imports) -> set[str]:
+    """`logging.Logger` and this file's subclasses of it, at any depth."""
+    found = {"logging.Logger", "logging.RootLogger", "logging.LoggerAdapter"}
+    classes = [n for n in _statements(tree.body) if isinstance(n, ast.ClassDef)]
+    changed = True
+    while changed:
+        changed = False
+        for cls in classes:
+            if cls.name not in found and any((imports.qualify(b) or "") in found for b in cls.bases):
+                found.add(cls.name)
+                changed = True
+    return found
+
+
+def logger_bindings(tree: ast.Module, imports, classes: Optional[set[str]] = None) -> set[str]:
+    """Dotted names (`logger`, `self.log`, `_LOG`) that hold a logger in this file: assigned from a
+    logger factory (any function named get_logger / getLogger) or a Logger (subclass) call, or
+    annotated as a Logger."""
+    classes = classes if classes is not None else logger_classes(tree, imports)
     bound: set[str] = set()
-    for node in walk(tree):
+    for node in _statements(tree.body, with_arguments=True):
         if isinstance(node, ast.Assign):
             targets, value = node.targets, node.value
-        elif isinstance(node, ast.AnnAssign) and node.value is not None:
+        elif isinstance(node, ast.AnnAssign):
             targets, value = [node.target], node.value
+            if (imports.qualify(node.annotation) or "") in classes:
+                value = None
+                name = dotted(node.target)
+                if name:
+                    bound.add(name)
+        elif isinstance(node, ast.arg) and node.annotation is not None:
+            if (imports.qualify(node.annotation) or "") in classes:
+                bound.add(node.arg)
+            continue
         else:
             continue
-        if not (isinstance(value, ast.Call) and LOGGER_FACTORY.search(imports.qualify(value.func) or "")):
+        if not (isinstance(value, ast.Call) and _makes_logger(value, imports, classes)):
             continue
         for target in targets:
             name = dotted(target)
             if name:
                 bound.add(name)
     return bound
+
+
+def _statements(body, with_arguments: bool = False):
+    """Statements at any depth (and, when asked, the parameters of functions), without walking
+    into expressions: walking every node of a large file costs more than parsing it."""
+    stack = list(body)
+    while stack:
+        node = stack.pop()
+        yield node
+        if with_arguments and isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            args = node.args
+            yield from args.posonlyargs + args.args + args.kwonlyargs
+        for field in ("body", "orelse", "finalbody", "handlers", "cases"):
+            children = getattr(node, field, None)
+            if children:
+                stack.extend(children)
+
+
+def _logger_facts(file) -> tuple[set[str], set[str]]:
+    # Every logger is made by getLogger / get_logger / a Logger class: a file that never says
+    # "ogger" binds none, and is not walked.
+    if "ogger" not in file.source:
+        return set(), set()
+    classes = logger_classes(file.tree, file.imports)
+    return logger_bindings(file.tree, file.imports, classes), classes
+
+
+def _makes_logger(call: ast.Call, imports, classes: set[str]) -> bool:
+    name = imports.qualify(call.func) or ""
+    return bool(LOGGER_FACTORY.search(name)) or name in classes
 
 
 def _last_name(node: ast.AST) -> Optional[str]:
@@ -78,24 +133,40 @@ class LoggingCall(Rule):
                           "the log call")
 
     def _is_logging(self, method: str, receiver: ast.AST, node: ast.Call, ctx) -> bool:
+        """Any method of a logger breaks the graph (measured on 2.13: the level methods and a
+        Logger subclass's own methods too), so a logger is recognised by what it is."""
         if ctx.qualify(receiver) == "logging":
             return method in MODULE_FUNCTIONS
-        if method not in LOGGER_METHODS or ctx.is_tensor(receiver):
+        if method.startswith("__"):
             return False
-        if method == "log" and len(node.args) + len(node.keywords) < 2:
-            return False  # Logger.log(level, msg); a one-argument .log() is math, not logging
         if isinstance(receiver, ast.Call):  # logging.getLogger(__name__).info(...)
-            return bool(LOGGER_FACTORY.search(ctx.qualify(receiver.func) or ""))
+            maker = ctx.qualify(receiver.func) or ""
+            return bool(LOGGER_FACTORY.search(maker)) or maker in self._classes(ctx)
         name = dotted(receiver)
         if name is None:
             return False
-        # The name test first: it settles `logger.info` without walking the file for bindings.
-        if LOGGER_NAME.match(_last_name(receiver) or ""):
-            return True
-        return name in self._logger_names(ctx)
+        # The tensor test last: it is the costly one, and most receivers are settled by their name.
+        if name in self._logger_names(ctx):
+            return not ctx.is_tensor(receiver)
+        # A logger's usual name (`logger`, `self.log`, imported `LOG`): only its logging methods,
+        # since the name alone does not say what it holds.
+        if not LOGGER_NAME.match(_last_name(receiver) or ""):
+            return False
+        if method not in LOGGER_METHODS and not method.endswith("_once"):
+            return False
+        if method == "log" and len(node.args) + len(node.keywords) < 2:
+            return False  # Logger.log(level, msg); a one-argument .log() is math, not logging
+        return not ctx.is_tensor(receiver)
+
+    def _classes(self, ctx) -> set[str]:
+        return self._logger_facts(ctx)[1]
 
     def _logger_names(self, ctx) -> set[str]:
-        return ctx.file.memo("BL202 loggers", lambda: logger_bindings(ctx.file.tree, ctx.file.imports))
+        return self._logger_facts(ctx)[0]
+
+    def _logger_facts(self, ctx) -> tuple[set[str], set[str]]:
+        """(names bound to loggers, logger classes) of the file, read once per file."""
+        return ctx.file.memo("BL202 loggers", lambda: _logger_facts(ctx.file))
 
     VALID = [
         Example("""
@@ -125,6 +196,52 @@ def factory():
 """),
     ]
     INVALID = [
+        Example("""
+import logging
+import torch
+from torch import nn
+
+
+class Events(logging.Logger):
+    pass
+
+
+events = Events("events")
+
+
+class Net(nn.Module):
+    def forward(self, x):
+        y = x * 2
+        events.setLevel(logging.INFO)  # any method of a logger breaks, not only info()
+        return y + 1
+
+
+def factory():
+    return Net(), (torch.randn(4),)
+""", fixed="""
+import logging
+import torch
+from torch import nn
+
+
+class Events(logging.Logger):
+    pass
+
+
+events = Events("events")
+
+
+class Net(nn.Module):
+    def forward(self, x):
+        y = x * 2
+        if not torch.compiler.is_compiling():
+            events.setLevel(logging.INFO)  # any method of a logger breaks, not only info()
+        return y + 1
+
+
+def factory():
+    return Net(), (torch.randn(4),)
+"""),
         Example("""
 import logging
 

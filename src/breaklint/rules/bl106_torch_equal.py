@@ -1,0 +1,87 @@
+"""BL106: `torch.equal(a, b)` / `a.equal(b)` in traced code: a Python bool read from tensor data.
+
+Measured on torch 2.13 CPU: in an `if`, in an `assert` and as a plain value it breaks the graph with
+GB0033 ("Data dependent operator": `aten.equal` has a non-Tensor output that depends on the data).
+"""
+from __future__ import annotations
+
+import ast
+
+from .base import Example, Rule
+
+
+class TorchEqual(Rule):
+    code = "BL106"
+    name = "torch-equal"
+    summary = "torch.equal(a, b) reads tensor data into a Python bool and breaks the graph"
+    gb_ids = ("GB0033",)
+    fix_availability = None
+    node_types = (ast.Call,)
+    # 2.13: measured on CPU (in an if, in an assert, as a value; torch.equal and Tensor.equal).
+    verdicts = {"2.13": True}
+
+    def check(self, node: ast.Call, ctx) -> None:
+        func = node.func
+        if ctx.qualify(func) == "torch.equal" and len(node.args) + len(node.keywords) == 2:
+            pass
+        elif isinstance(func, ast.Attribute) and func.attr == "equal" and len(node.args) == 1 \
+                and not node.keywords and ctx.is_tensor(func.value):
+            pass
+        else:
+            return
+        ctx.report(node, "torch.equal() reads tensor data into a Python bool, which breaks the graph "
+                         "(GB0033); keep the test a tensor (`(a == b).all()` with torch.where), or "
+                         "compare before the compiled region")
+
+    VALID = [
+        Example("""
+import torch
+from torch import nn
+
+
+class Net(nn.Module):
+    def forward(self, x, y):
+        same = (x == y).all()              # a tensor, stays in the graph
+        return torch.where(same, x, x - y)
+
+
+def check(a, b):
+    return torch.equal(a, b)               # outside traced code: fine
+
+
+def factory():
+    return Net(), (torch.randn(3), torch.randn(3))
+"""),
+    ]
+    INVALID = [
+        Example("""
+import torch
+from torch import nn
+
+
+class Net(nn.Module):
+    def forward(self, x, y):
+        z = x * 2
+        if torch.equal(z, y):
+            return z
+        return z - y
+
+
+def factory():
+    return Net(), (torch.randn(3), torch.randn(3))
+"""),
+        Example("""
+import torch
+
+
+@torch.compile
+def step(x, y):
+    h = x + 1
+    unchanged = h.equal(y)
+    return h, unchanged
+
+
+def factory():
+    return step, (torch.randn(3), torch.randn(3))
+"""),
+    ]

@@ -1,0 +1,119 @@
+"""BL107: `sorted(...)` whose sort keys are tensors: tensors in a list, a dict's items or values
+when the dict holds tensors, a key function that returns a tensor, or a tensor itself.
+
+Measured on torch 2.13 CPU: `sorted([a.sum(), b.sum()])`, `sorted(d.items())` with tensor values
+(the items are tuples that hold a tensor) and `sorted(d.values(), key=lambda t: t.sum())` break with
+GB0207 ("sort with non-constant keys"); `sorted(t)` over a tensor breaks with GB0059. Sorting with
+constant keys does not break: `sorted(d.items(), key=lambda kv: kv[0])` with str keys,
+`sorted(tensors, key=lambda t: t.shape[0])`, `sorted(d)` over the keys.
+"""
+from __future__ import annotations
+
+import ast
+from typing import Optional
+
+from .base import Example, Rule
+
+
+class SortedTensors(Rule):
+    code = "BL107"
+    name = "sorted-tensors"
+    summary = "sorted() with tensors as sort keys (dict items holding tensors too) breaks the graph"
+    gb_ids = ("GB0207", "GB0059")
+    fix_availability = None
+    node_types = (ast.Call,)
+    # 2.13: measured on CPU (see the module docstring).
+    verdicts = {"2.13": True}
+
+    def check(self, node: ast.Call, ctx) -> None:
+        func = node.func
+        if not (isinstance(func, ast.Name) and func.id == "sorted") or ctx.file.imports.is_bound("sorted"):
+            return
+        if not node.args or isinstance(node.args[0], ast.Starred):
+            return
+        key = next((kw.value for kw in node.keywords if kw.arg == "key"), None)
+        what = self._tensor_keys(node.args[0], key, ctx)
+        if what:
+            ctx.report(node, f"sorted() compares {what}, which breaks the graph (GB0207); sort by a Python "
+                             "value (a name, a size), or use torch.sort / torch.argsort on a stacked tensor")
+
+    def _tensor_keys(self, iterable: ast.AST, key: Optional[ast.AST], ctx) -> Optional[str]:
+        if key is not None:
+            if isinstance(key, ast.Lambda) and ctx.is_tensor(key.body):
+                return "the tensors its key function returns"
+            return None
+        if ctx.is_tensor(iterable):
+            return "the elements of a tensor"
+        if all(isinstance(v, (ast.List, ast.Tuple)) and v.elts and all(ctx.is_tensor(e) for e in v.elts)
+               for v in _definitions(iterable, ctx)):
+            return "tensors"
+        if isinstance(iterable, ast.Call) and isinstance(iterable.func, ast.Attribute) \
+                and iterable.func.attr in ("items", "values") and not iterable.args \
+                and _dict_of_tensors(iterable.func.value, ctx):
+            return "tuples that hold tensors" if iterable.func.attr == "items" else "tensors"
+        return None
+
+    VALID = [
+        Example("""
+import torch
+from torch import nn
+
+
+class Net(nn.Module):
+    def forward(self, x):
+        parts = {"b": x * 2, "a": x + 1}
+        ordered = [v for _, v in sorted(parts.items(), key=lambda kv: kv[0])]  # str keys
+        by_size = sorted([x, x[:2]], key=lambda t: t.shape[0])                # int keys
+        return ordered[0] + by_size[0].sum() + parts[sorted(parts)[0]]
+
+
+def factory():
+    return Net(), (torch.randn(3),)
+"""),
+    ]
+    INVALID = [
+        Example("""
+import torch
+from torch import nn
+
+
+class Net(nn.Module):
+    def forward(self, x):
+        scores = {0: x.sum(), 1: x.mean()}
+        best = sorted(scores.items())
+        return x * best[0][1]
+
+
+def factory():
+    return Net(), (torch.randn(3),)
+"""),
+        Example("""
+import torch
+
+
+@torch.compile
+def step(x):
+    losses = [x.sum(), x.mean()]
+    ranked = sorted(losses, reverse=True)
+    return ranked[0] + 1
+
+
+def factory():
+    return step, (torch.randn(3),)
+"""),
+    ]
+
+
+def _definitions(node: ast.AST, ctx) -> list:
+    """The literal itself, or every value assigned to a name (none: an empty list)."""
+    if isinstance(node, ast.Name):
+        if ctx.env is None:
+            return []
+        return [value for _, value in ctx.env.definitions.get(node.id, ())] or [None]
+    return [node]
+
+
+def _dict_of_tensors(node: ast.AST, ctx) -> bool:
+    """A dict literal (or a name every assignment of which is one) whose values are all tensors."""
+    return all(isinstance(d, ast.Dict) and d.values and all(v is not None and ctx.is_tensor(v) for v in d.values)
+               for d in _definitions(node, ctx))
