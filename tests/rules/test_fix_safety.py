@@ -352,3 +352,27 @@ def test_long_fixes_wrap_as_black_would():
     assert outcome.applied == 2, outcome.source
     assert "index_put_" in outcome.source and "torch.compiler.is_compiling() and (" in outcome.source
     assert max(len(line) for line in outcome.source.splitlines()) <= 88, outcome.source
+
+
+def test_no_skipped_check_on_python_ints():
+    """kornia's combine_tensor_patches: `stride` is a tuple of ints (cast(...)), so skipping the check
+    while compiling would only drop a validation that never broke the graph (item 6)."""
+    outcome = _fix("""
+        from typing import Tuple, cast
+
+        import torch
+
+
+        def _pair(x):
+            return (x, x) if isinstance(x, int) else x
+
+
+        @torch.compile
+        def combine(patches, window_size, stride):
+            window_size = cast(Tuple[int, int], _pair(window_size))
+            stride = cast(Tuple[int, int], _pair(stride))
+            if (stride[0] > window_size[0]) | (stride[1] > window_size[1]):
+                raise AssertionError("stride too large")
+            return patches * 2
+        """)
+    assert "is_compiling" not in outcome.source
