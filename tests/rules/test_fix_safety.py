@@ -358,21 +358,24 @@ def test_no_skipped_check_on_python_ints():
     """kornia's combine_tensor_patches: `stride` is a tuple of ints (cast(...)), so skipping the check
     while compiling would only drop a validation that never broke the graph (item 6)."""
     outcome = _fix("""
-        from typing import Tuple, cast
+        from typing import Tuple, Union, cast
 
         import torch
+        from torch import nn
+        from torch.nn.modules.utils import _pair
 
 
-        def _pair(x):
-            return (x, x) if isinstance(x, int) else x
-
-
-        @torch.compile
-        def combine(patches, window_size, stride):
+        def combine(patches: torch.Tensor, window_size: Union[int, Tuple[int, int]],
+                    stride: Union[int, Tuple[int, int]]) -> torch.Tensor:
             window_size = cast(Tuple[int, int], _pair(window_size))
             stride = cast(Tuple[int, int], _pair(stride))
             if (stride[0] > window_size[0]) | (stride[1] > window_size[1]):
                 raise AssertionError("stride too large")
             return patches * 2
+
+
+        class Combine(nn.Module):
+            def forward(self, patches):
+                return combine(patches, self.window_size, self.stride)
         """)
     assert "is_compiling" not in outcome.source
