@@ -198,8 +198,7 @@ def _tensor_test(test: ast.AST, ctx: "NodeContext") -> bool:
     method, a name bound only to those), or a scalar read from one (`t.item() > 100`); none compares
     with a string (`q == ""`). `(stride[0] > size[0]) | ...` on a tuple of ints is not: skipping it
     while compiling would only drop a check that never broke the graph."""
-    from .branch import is_scalar_extraction
-    from .safety import surely_tensor
+    from .safety import is_scalar_extraction, surely_tensor
 
     if isinstance(test, ast.BoolOp):
         return any(_tensor_test(v, ctx) for v in test.values)
