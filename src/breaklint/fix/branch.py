@@ -15,13 +15,12 @@ from typing import TYPE_CHECKING, Optional
 from ..model import Edit, Fix, Location
 from ..analysis.torch_api import BOOL_RESULT, RANDOM_NAMES
 from .rewrite import statement_lines, torch_imports, torch_name, torch_prefix
-from .safety import condition_is_tensor, may_be_none, same_shape, singular_ops
+from .safety import condition_is_tensor, is_scalar_extraction, may_be_none, same_shape, singular_ops
 
 if TYPE_CHECKING:
     from ..rules.base import NodeContext
 
 MAX_LINE = 88  # ruff and black default line length: a fix must not add E501
-SCALAR_BUILTINS = ("float", "int", "bool")
 PURE_BUILTINS = {"abs", "min", "max", "len", "round"}
 # Pure on constants (`float("-inf")`); on a tensor they would read its value (.item()).
 CONSTANT_BUILTINS = {"float", "int", "bool", "complex"}
@@ -31,20 +30,6 @@ ATOMIC = (ast.Name, ast.Attribute, ast.Call, ast.Subscript, ast.Constant)
 # -- small helpers ---------------------------------------------------------------------------------
 def _paren(text: str, node: Optional[ast.AST]) -> str:
     return text if isinstance(node, ATOMIC) else f"({text})"
-
-
-def is_scalar_extraction(node: ast.AST, ctx: "NodeContext") -> Optional[ast.AST]:
-    """The tensor inside `t.item()`, `float(t)`, `int(t)` or `bool(t)`, else None."""
-    if not isinstance(node, ast.Call) or node.keywords:
-        return None
-    func = node.func
-    if isinstance(func, ast.Attribute) and func.attr == "item" and not node.args \
-            and ctx.is_tensor(func.value):
-        return func.value
-    if isinstance(func, ast.Name) and func.id in SCALAR_BUILTINS and len(node.args) == 1 \
-            and not ctx.file.imports.is_bound(func.id) and ctx.is_tensor(node.args[0]):
-        return node.args[0]
-    return None
 
 
 def is_elif(ctx: "NodeContext", node: ast.If) -> bool:

@@ -194,15 +194,26 @@ def validation_guard_fix(ctx: "NodeContext", node: ast.If) -> Optional[Fix]:
 
 
 def _tensor_test(test: ast.AST, ctx: "NodeContext") -> bool:
-    """Some operand of the test is a tensor, and none compares with a string (`q == ""`)."""
+    """Some operand of the test is surely a tensor (safety.surely_tensor: a torch call, a tensor
+    method, a name bound only to those), or a scalar read from one (`t.item() > 100`); none compares
+    with a string (`q == ""`). `(stride[0] > size[0]) | ...` on a tuple of ints is not: skipping it
+    while compiling would only drop a check that never broke the graph."""
+    from .safety import is_scalar_extraction, surely_tensor
+
     if isinstance(test, ast.BoolOp):
         return any(_tensor_test(v, ctx) for v in test.values)
-    if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
+    if isinstance(test, ast.UnaryOp) and isinstance(test.op, (ast.Not, ast.Invert)):
         return _tensor_test(test.operand, ctx)
-    if isinstance(test, ast.Compare) and any(isinstance(n, ast.Constant) and isinstance(n.value, (str, bytes))
-                                             for n in [test.left, *test.comparators]):
-        return False
-    return ctx.is_tensor(test)
+    if isinstance(test, ast.Compare):
+        if any(isinstance(n, ast.Constant) and isinstance(n.value, (str, bytes)) for n in [test.left, *test.comparators]):
+            return False
+        return any(_tensor_test(o, ctx) for o in [test.left, *test.comparators])
+    if isinstance(test, ast.BinOp):
+        return _tensor_test(test.left, ctx) or _tensor_test(test.right, ctx)
+    inner = is_scalar_extraction(test, ctx)
+    if inner is not None:
+        return _tensor_test(inner, ctx)
+    return surely_tensor(test, ctx)
 
 
 def report_with_guard(ctx: "NodeContext", node: ast.Call, message: str, what: str) -> None:

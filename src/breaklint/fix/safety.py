@@ -76,6 +76,24 @@ def bindings(ctx: "NodeContext", name: str) -> list:
 
 
 # -- the condition ---------------------------------------------------------------------------------
+SCALAR_BUILTINS = ("float", "int", "bool")
+
+
+def is_scalar_extraction(node: ast.AST, ctx: "NodeContext") -> Optional[ast.AST]:
+    """The tensor inside `t.item()`, `float(t)`, `int(t)` or `bool(t)`, else None."""
+    if not isinstance(node, ast.Call) or node.keywords:
+        return None
+    func = node.func
+    if isinstance(func, ast.Attribute) and func.attr == "item" and not node.args \
+            and ctx.is_tensor(func.value):
+        return func.value
+    if isinstance(func, ast.Name) and func.id in SCALAR_BUILTINS and len(node.args) == 1 \
+            and not ctx.file.imports.is_bound(func.id) and ctx.is_tensor(node.args[0]):
+        return node.args[0]
+    return None
+
+
+
 def surely_tensor(node: ast.AST, ctx: "NodeContext", seen: frozenset = frozenset()) -> bool:
     """A tensor on every path that reaches `node` (whenever the original code runs at all): a
     torch call, a tensor method, a name whose every binding is one. A parameter is one only when
@@ -131,8 +149,6 @@ def surely_tensor(node: ast.AST, ctx: "NodeContext", seen: frozenset = frozenset
 
 def condition_is_tensor(test: ast.AST, ctx: "NodeContext", drop_scalars: bool) -> bool:
     """The `if` test is a tensor on every path, once `.item()` / `float(t)` are dropped (BL102)."""
-    from .branch import is_scalar_extraction
-
     if isinstance(test, ast.BoolOp):
         return all(condition_is_tensor(v, ctx, drop_scalars) for v in test.values)
     if isinstance(test, ast.UnaryOp) and isinstance(test.op, (ast.Not, ast.Invert)):
