@@ -15,7 +15,7 @@ class TorchEqual(Rule):
     name = "torch-equal"
     summary = "torch.equal(a, b) reads tensor data into a Python bool and breaks the graph"
     gb_ids = ("GB0033",)
-    fix_availability = None
+    fix_availability = "never"
     node_types = (ast.Call,)
     # 2.13: measured on CPU (in an if, in an assert, as a value; torch.equal and Tensor.equal).
     verdicts = {"2.13": True}

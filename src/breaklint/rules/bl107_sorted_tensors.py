@@ -20,7 +20,7 @@ class SortedTensors(Rule):
     name = "sorted-tensors"
     summary = "sorted() with tensors as sort keys (dict items holding tensors too) breaks the graph"
     gb_ids = ("GB0207", "GB0059")
-    fix_availability = None
+    fix_availability = "never"
     node_types = (ast.Call,)
     # 2.13: measured on CPU (see the module docstring).
     verdicts = {"2.13": True}

@@ -18,7 +18,7 @@ class WarningsFilter(Rule):
     name = "warnings-filter"
     summary = "warnings.simplefilter / filterwarnings / resetwarnings break the graph"
     gb_ids = ("GB0007",)
-    fix_availability = None
+    fix_availability = "never"
     node_types = (ast.Call,)
     # 2.13: measured on CPU (simplefilter, filterwarnings, resetwarnings; catch_warnings does not break).
     verdicts = {"2.13": True}

@@ -19,7 +19,7 @@ class PickleCall(Rule):
     name = "pickle-call"
     summary = "pickle.dumps / loads in compiled code call a C builtin Dynamo skips, breaking the graph"
     gb_ids = ("GB0007",)
-    fix_availability = None
+    fix_availability = "never"
     node_types = (ast.Call,)
     # 2.13: measured on CPU (dumps of a tensor, of a tuple holding one and of an int; loads; dump and
     # load on a BytesIO).
