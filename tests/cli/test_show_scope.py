@@ -58,7 +58,7 @@ def test_show_scope_lists_traced_functions_with_reasons(project):
     found = {(row["file"].rsplit("/", 1)[-1], row["qualname"]): row for row in rows}
     # an override reached through the base class's forward, in another file
     assert ("model.py", "Net.step") in found
-    assert found[("base.py", "Base.forward")]["reason"] == "forward of an nn.Module subclass"
+    assert found[("base.py", "Base.forward")]["reason"].startswith("forward of Base")
     # a helper of a third file, called from a def nested in the override
     assert ("util.py", "scale") in found and "called from" in found[("util.py", "scale")]["reason"]
     assert found[("model.py", "Net.step.<locals>.inner")]["line"] == 8
@@ -71,4 +71,4 @@ def test_show_scope_text(project):
     write(project / "pkg" / "base.py", BASE)
     result = invoke("check", "--show-scope", "--no-cache", "pkg")
     assert result.exit_code == 0
-    assert "base.py:5: Base.forward (forward of an nn.Module subclass)" in result.stdout
+    assert "base.py:5: Base.forward (forward of Base" in result.stdout

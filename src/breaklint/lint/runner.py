@@ -371,6 +371,8 @@ def traced_scopes(paths: list[str], settings: Settings, result: CheckResult) -> 
 
 
 def _scope_reason(scope) -> str:
+    if getattr(scope, "reason", ""):  # what the scope search recorded (why a class is a module, ...)
+        return scope.reason
     chain = list(scope.chain)
     if chain and chain[-1] == scope.qualname:
         chain = chain[:-1]
