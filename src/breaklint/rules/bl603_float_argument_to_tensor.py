@@ -158,7 +158,7 @@ def factory():
 
 def inputs(i):
     return (torch.randn(4), 1.0 - i / 20), {}
-""", calls=12),
+""", calls=12, at=((7, 16),)),
         Example("""
 import math
 
@@ -183,5 +183,5 @@ def factory():
 
 def inputs(i):
     return (torch.randn(4), 1.0 - i / 20), {}
-""", calls=12),
+""", calls=12, at=((15, 15),)),
     ]

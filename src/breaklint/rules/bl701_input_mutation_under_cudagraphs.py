@@ -171,7 +171,7 @@ import torch
 def step(x, y):
     x = x.add(1.0)
     return x * y
-"""),
+""", at=((7, 5),)),
         Example("""
 import torch
 from torch import nn
@@ -188,5 +188,5 @@ class Decoder(nn.Module):
 
 
 model = torch.compile(Decoder(), mode="reduce-overhead")
-""", runnable=False),
+""", runnable=False, at=((12, 9),)),
     ]
