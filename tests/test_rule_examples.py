@@ -23,6 +23,13 @@ def test_every_rule_has_examples():
         assert rule.VALID, f"{rule.code} has no VALID example"
 
 
+def test_every_invalid_example_pins_its_findings():
+    """Fixit-style: an INVALID example says where (row, column) and how many findings it gives, so a
+    finding that moves or multiplies fails, not only one that vanishes."""
+    unpinned = [f"{rule.code} INVALID {i}" for rule, i, ex in INVALID if not ex.at]
+    assert unpinned == []
+
+
 @pytest.mark.parametrize("rule,index,example", CASES, ids=[f"{r.code}-valid-{i}" for r, i, _ in CASES])
 def test_valid_example_has_no_finding(rule, index, example):
     findings, _ = lint_source(example.code, "example.py", _settings(rule))

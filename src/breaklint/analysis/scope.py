@@ -11,7 +11,7 @@ from collections import deque
 from dataclasses import dataclass, field
 from typing import Optional, Union
 
-from .astwalk import function_nodes
+from .astwalk import function_nodes, node_memo
 from .names import ImportMap, normalize_torch
 from .torch_api import COMPILE_DECORATORS, DISABLE_DECORATORS
 
@@ -376,11 +376,8 @@ class ModuleScopes:
         kept on self), (class expression, method) for an object of a known class (`Spline(...)`
         kept in `self._transform`: `self._transform.inverse(x)` runs Spline.inverse, calling the
         object runs Spline.__call__)."""
-        memo = getattr(call, "_bl_indirect", None)
-        if memo is not None:  # the scope search and the summary both ask
-            return memo
-        found = call._bl_indirect = self._indirect_callees(scope, call)
-        return found
+        # The scope search and the summary both ask.
+        return node_memo("indirect callees", call, lambda: self._indirect_callees(scope, call))
 
     def _indirect_callees(self, scope: Scope, call: ast.Call) -> list[tuple[ast.AST, Optional[str]]]:
         func = call.func
@@ -466,14 +463,7 @@ class ModuleScopes:
 
     def _local_bindings(self, scope: Scope) -> dict[str, list[ast.AST]]:
         """name -> values of `name = value` in a function (read once per function)."""
-        bindings = getattr(scope.func, "_bl_local_values", None)
-        if bindings is None:
-            bindings = {}
-            for node in function_nodes(scope.func):
-                if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
-                    bindings.setdefault(node.targets[0].id, []).append(node.value)
-            scope.func._bl_local_values = bindings
-        return bindings
+        return node_memo("local values", scope.func, lambda: _local_values(scope.func))
 
     def _module_bindings(self) -> dict[str, list[ast.AST]]:
         if self._module_values is None:
@@ -616,3 +606,11 @@ def _property_kind(func: FunctionNode) -> Optional[str]:
         if name.endswith("property"):
             return "getter"
     return None
+
+
+def _local_values(func: FunctionNode) -> dict[str, list[ast.AST]]:
+    bindings: dict[str, list[ast.AST]] = {}
+    for node in function_nodes(func):
+        if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
+            bindings.setdefault(node.targets[0].id, []).append(node.value)
+    return bindings

@@ -246,7 +246,7 @@ class Checked(nn.Module):
 
 def factory():
     return Checked(), (torch.arange(5.0),)
-"""),
+""", at=((8, 9),)),
         Example("""
 import torch
 
@@ -271,7 +271,7 @@ def interpolate(t0, t, t1, y0, y1):
 
 def factory():
     return interpolate, (torch.tensor(0.0), torch.tensor(0.5), torch.tensor(1.0), torch.zeros(3), torch.ones(3))
-"""),
+""", at=((7, 5), (7, 12))),
         Example("""
 import torch
 from torch import nn
@@ -300,7 +300,7 @@ class SortedSegments(nn.Module):
 
 def factory():
     return SortedSegments(), (torch.randn(6), torch.tensor([0, 0, 1, 1, 2, 3]))
-"""),
+""", at=((8, 12),)),
         Example("""
 import torch
 from torch import nn
@@ -314,7 +314,7 @@ class NoNaN(nn.Module):
 
 def factory():
     return NoNaN(), (torch.randn(4),)
-"""),
+""", at=((8, 16),)),
         Example("""
 import torch
 from torch import nn
@@ -350,7 +350,7 @@ class Rescale(nn.Module):
 
 def factory():
     return Rescale(), (torch.randn(8),)
-"""),
+""", at=((9, 12),)),
         Example("""
 import torch
 from torch import nn
@@ -383,7 +383,7 @@ class SoftClip(nn.Module):
 
 def factory():
     return SoftClip(), (torch.randn(16),)
-"""),
+""", at=((10, 12),)),
         Example("""
 import torch
 
@@ -416,7 +416,7 @@ def distance(x, y):
 
 def factory():
     return distance, (torch.randn(8), torch.randn(8))
-"""),
+""", at=((6, 8),)),
         Example("""
 import torch
 from torch import nn
@@ -450,7 +450,7 @@ class Bucket(nn.Module):
 
 def factory():
     return Bucket(), (torch.randn(8),)
-"""),
+""", at=((9, 12), (11, 14))),
         Example("""
 import torch
 from torch import nn
@@ -479,7 +479,7 @@ class Sign(nn.Module):
 
 def factory():
     return Sign(), (torch.randn(8),)
-"""),
+""", at=((9, 18),)),
         Example("""
 import torch
 from torch import nn
@@ -510,7 +510,7 @@ class Flags(nn.Module):
 
 def factory():
     return Flags(), (torch.randn(8), torch.randn(8))
-"""),
+""", at=((9, 15), (10, 17))),
         Example("""
 import torch
 from torch import nn
@@ -550,7 +550,7 @@ class Norm(nn.Module):
 
 def factory():
     return Norm(), (torch.randn(8),)
-"""),
+""", at=((9, 12),)),
         Example("""
 import torch
 from torch import nn
@@ -589,7 +589,7 @@ class Damp(nn.Module):
 
 def factory():
     return Damp(), (torch.randn(8),)
-"""),
+""", at=((10, 12),)),
         Example("""
 import torch
 from torch import nn
@@ -605,7 +605,7 @@ class Halve(nn.Module):
 
 def factory():
     return Halve(), (torch.randn(8),)
-"""),
+""", at=((9, 15),)),
         Example("""
 import torch
 from torch import nn
@@ -621,7 +621,7 @@ class Checked(nn.Module):
 
 def factory():
     return Checked(), (torch.randn(8),)
-"""),
+""", at=((9, 12),)),
     ]
 
 

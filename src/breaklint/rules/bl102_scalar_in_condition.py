@@ -88,7 +88,7 @@ class Gate(nn.Module):
 
 def factory():
     return Gate(), (torch.randn(8),)
-"""),
+""", at=((9, 12),)),
         Example("""
 import torch
 from torch import nn
@@ -122,7 +122,7 @@ class Route(nn.Module):
 
 def factory():
     return Route(), (torch.randn(8),)
-"""),
+""", at=((9, 12), (13, 24))),
         Example("""
 import torch
 from torch import nn
@@ -154,7 +154,7 @@ class Count(nn.Module):
 
 def factory():
     return Count(), (torch.randn(8),)
-"""),
+""", at=((10, 12), (10, 28))),
         Example("""
 import torch
 
@@ -192,7 +192,7 @@ def gate(x):
 
 def factory():
     return gate, (torch.randn(8),)
-"""),
+""", at=((8, 8),)),
         Example("""
 import torch
 from torch import nn
@@ -208,5 +208,5 @@ class Shrink(nn.Module):
 
 def factory():
     return Shrink(), (torch.randn(8),)
-"""),
+""", at=((9, 15),)),
     ]

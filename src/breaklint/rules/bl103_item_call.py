@@ -118,7 +118,7 @@ class Normalize(nn.Module):
 
 def factory():
     return Normalize(), (torch.randn(8),)
-"""),
+""", at=((9, 17),)),
         Example("""
 import torch
 
@@ -131,7 +131,7 @@ def pad_to_longest(x, lengths):
 
 def factory():
     return pad_to_longest, (torch.randn(2, 6), torch.tensor([3, 5]))
-"""),
+""", at=((7, 13),)),
         Example("""
 import torch
 from torch import nn
@@ -146,5 +146,5 @@ class Gate(nn.Module):
 
 def factory():
     return Gate(), (torch.randn(4),)
-"""),
+""", at=((9, 26),)),
     ]

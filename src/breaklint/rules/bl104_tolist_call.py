@@ -67,7 +67,7 @@ class SegmentPool(nn.Module):
 
 def factory():
     return SegmentPool(), (torch.randn(6, 3), torch.tensor([2, 4]))
-"""),
+""", at=((9, 32),)),
         Example("""
 import torch
 
@@ -81,5 +81,5 @@ def top_scores(x):
 
 def factory():
     return top_scores, (torch.randn(5),)
-"""),
+""", at=((8, 14),)),
     ]

@@ -109,7 +109,7 @@ class Accumulate(nn.Module):
 
 def factory():
     return Accumulate(), (torch.randn(2, 2, 2),)
-"""),
+""", at=((11, 24),)),
         Example("""
 import torch
 from torch import nn
@@ -123,7 +123,7 @@ class Head(nn.Module):
 
 def factory():
     return Head(), (torch.randn(8),)
-"""),
+""", at=((9, 19),)),
         Example("""
 import torch
 
@@ -136,7 +136,7 @@ def ramps(x):
 
 def factory():
     return ramps, (torch.randn(4),)
-"""),
+""", at=((8, 25),)),
         Example("""
 import torch
 
@@ -151,7 +151,7 @@ def steps(x):
 
 def factory():
     return steps, (torch.randn(4),)
-"""),
+""", at=((8, 20),)),
     ]
 
 

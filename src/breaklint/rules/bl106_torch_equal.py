@@ -69,7 +69,7 @@ class Net(nn.Module):
 
 def factory():
     return Net(), (torch.randn(3), torch.randn(3))
-"""),
+""", at=((9, 12),)),
         Example("""
 import torch
 
@@ -83,5 +83,5 @@ def step(x, y):
 
 def factory():
     return step, (torch.randn(3), torch.randn(3))
-"""),
+""", at=((8, 17),)),
     ]

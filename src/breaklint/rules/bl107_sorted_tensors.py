@@ -86,7 +86,7 @@ class Net(nn.Module):
 
 def factory():
     return Net(), (torch.randn(3),)
-"""),
+""", at=((9, 16),)),
         Example("""
 import torch
 
@@ -100,7 +100,7 @@ def step(x):
 
 def factory():
     return step, (torch.randn(3),)
-"""),
+""", at=((8, 14),)),
     ]
 
 

@@ -77,7 +77,7 @@ class Net(nn.Module):
 
 def factory():
     return Net(), (torch.randn(4),)
-"""),
+""", at=((9, 9),)),
         Example("""
 import torch
 
@@ -90,5 +90,5 @@ def step(x):
 
 def factory():
     return step, (torch.randn(8),)
-"""),
+""", at=((7, 5),)),
     ]

@@ -241,7 +241,7 @@ class Net(nn.Module):
 
 def factory():
     return Net(), (torch.randn(4),)
-"""),
+""", at=((17, 9),)),
         Example("""
 import logging
 
@@ -279,7 +279,7 @@ class Net(nn.Module):
 
 def factory():
     return Net(), (torch.randn(4),)
-"""),
+""", at=((13, 9),)),
         Example("""
 import logging
 
@@ -315,7 +315,7 @@ def step(x):
 
 def factory():
     return step, (torch.randn(4),)
-"""),
+""", at=((10, 5),)),
         Example("""
 import logging
 
@@ -359,5 +359,5 @@ class Block(nn.Module):
 
 def factory():
     return Block(), (torch.randn(2, 4),)
-"""),
+""", at=((16, 9),)),
     ]

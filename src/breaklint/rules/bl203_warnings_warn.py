@@ -88,7 +88,7 @@ class Net(nn.Module):
 
 def factory():
     return Net(), (torch.randn(4),)
-"""),
+""", at=((11, 9),)),
         Example("""
 from warnings import warn
 
@@ -120,5 +120,5 @@ def step(x):
 
 def factory():
     return step, (torch.randn(4),)
-"""),
+""", at=((10, 5),)),
     ]

@@ -110,7 +110,7 @@ class Net(nn.Module):
 def factory():
     os.environ.setdefault("PYTHONBREAKPOINT", "0")  # the eager run must not stop in pdb
     return Net(), (torch.randn(4),)
-"""),
+""", at=((11, 9),)),
         # Not runnable: the eager run would stop in pdb. tests/rules/test_calls_truth.py
         # (test_dynamo_breaks_exactly_on_hits) runs pdb.set_trace() through Dynamo with the debugger stubbed.
         Example("""
@@ -144,5 +144,5 @@ def step(x):
 
 def factory():
     return step, (torch.randn(4),)
-"""),
+""", at=((10, 5),)),
     ]

@@ -70,7 +70,7 @@ class Net(nn.Module):
 
 def factory():
     return Net(), (torch.randn(3),)
-"""),
+""", at=((11, 9),)),
         Example("""
 import warnings
 
@@ -86,5 +86,5 @@ def step(x):
 
 def factory():
     return step, (torch.randn(3),)
-"""),
+""", at=((10, 5),)),
     ]

@@ -144,7 +144,7 @@ class Net(nn.Module):
 
 def factory():
     return Net(), (torch.randn(2, 4),)
-"""),
+""", at=((12, 16),)),
         # Not fixable: the size comes from the input.
         Example("""
 import torch
@@ -158,7 +158,7 @@ class Head(nn.Module):
 
 def factory():
     return Head(), (torch.randn(3, 4),)
-"""),
+""", at=((8, 16),)),
     ]
 
 

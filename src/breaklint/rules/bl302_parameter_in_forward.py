@@ -59,7 +59,7 @@ class Scale(nn.Module):
 
 def factory():
     return Scale(), (torch.randn(2, 4),)
-"""),
+""", at=((8, 18),)),
         Example("""
 import torch
 from torch.nn.parameter import Parameter
@@ -73,5 +73,5 @@ def affine(x):
 
 def factory():
     return affine, (torch.randn(2, 4),)
-"""),
+""", at=((8, 12),)),
     ]

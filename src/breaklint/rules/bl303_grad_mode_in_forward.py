@@ -81,7 +81,7 @@ class Net(nn.Module):
 
 def factory():
     return Net(), (torch.randn(2, 4),)
-"""),
+""", at=((12, 14),)),
         Example("""
 import torch
 
@@ -97,5 +97,5 @@ def step(x):
 
 def factory():
     return step, (torch.randn(4),)
-"""),
+""", at=((7, 10), (9, 10))),
     ]

@@ -156,7 +156,7 @@ class Pool(nn.Module):
 
 def factory():
     return Pool(), (torch.randn(5, 3), torch.tensor([1, 0, 2, 3, 0]))
-"""),
+""", at=((9, 16),)),
         Example("""
 import torch
 
@@ -169,7 +169,7 @@ def route(scores):
 
 def factory():
     return route, (torch.rand(8),)
-"""),
+""", at=((7, 12),)),
         Example("""
 import torch
 
@@ -182,7 +182,7 @@ def select(x):
 
 def factory():
     return select, (torch.randn(6),)
-"""),
+""", at=((7, 14),)),
         Example("""
 import torch
 
@@ -194,7 +194,7 @@ def expand(x, counts):
 
 def factory():
     return expand, (torch.randn(4), torch.tensor([1, 2, 0, 3]))
-"""),
+""", at=((7, 12),)),
         Example("""
 import torch
 
@@ -206,7 +206,7 @@ def histogram(labels):
 
 def factory():
     return histogram, (torch.randint(0, 4, (16,)),)
-"""),
+""", at=((7, 12),)),
         Example("""
 import torch
 
@@ -237,7 +237,7 @@ def bump(x):
 
 def factory():
     return bump, (torch.randn(6),)
-"""),
+""", at=((8, 5),)),
         # Not runnable here: torchvision is not a breaklint dependency (measured in bench/realworld.py).
         Example("""
 import torch
@@ -248,7 +248,7 @@ from torchvision.ops import batched_nms
 def detect(boxes, scores, labels):
     keep = batched_nms(boxes, scores, labels, 0.5)
     return boxes[keep]
-""", runnable=False),
+""", runnable=False, at=((8, 12),)),
     ]
 
 

@@ -59,7 +59,7 @@ class Encoder(nn.Module):
 
 def factory():
     return Encoder(), (torch.randint(0, 4, (8,)),)
-"""),
+""", at=((9, 16),)),
         Example("""
 import torch
 from torch.nn.functional import one_hot
@@ -72,7 +72,7 @@ def encode(labels):
 
 def factory():
     return encode, (torch.randint(0, 4, (8,)),)
-"""),
+""", at=((8, 12),)),
     ]
 
 

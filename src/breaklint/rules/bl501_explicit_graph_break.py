@@ -59,7 +59,7 @@ class Net(nn.Module):
 
 def factory():
     return Net(), (torch.randn(4),)
-"""),
+""", at=((9, 9),)),
         Example("""
 import torch
 from torch._dynamo import graph_break
@@ -74,5 +74,5 @@ def step(x):
 
 def factory():
     return step, (torch.randn(4),)
-"""),
+""", at=((9, 5),)),
     ]

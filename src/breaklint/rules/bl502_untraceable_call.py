@@ -167,7 +167,7 @@ class Net(nn.Module):
 
 def factory():
     return Net(), (torch.randn(4),)
-"""),
+""", at=((10, 17),)),
         Example("""
 import torch
 
@@ -181,7 +181,7 @@ def noisy(x):
 
 def factory():
     return noisy, (torch.randn(4),)
-"""),
+""", at=((8, 5),)),
         Example("""
 import copy
 
@@ -199,7 +199,7 @@ class Net(nn.Module):
 
 def factory():
     return Net(), (torch.randn(4),)
-"""),
+""", at=((11, 20), (12, 16))),
         Example("""
 import torch
 from torch import nn
@@ -215,7 +215,7 @@ class Net(nn.Module):
 
 def factory():
     return Net(), (torch.randn(4),)
-"""),
+""", at=((9, 12), (9, 28))),
         # Not runnable: numpy is not a breaklint dependency.
         Example("""
 import numpy as np
@@ -228,7 +228,7 @@ class Net(nn.Module):
         y = x + 1
         jitter = np.random.uniform(0.0, 0.1)
         return y * (1 + jitter)
-""", runnable=False),
+""", runnable=False, at=((10, 18),)),
         Example("""
 import torch
 from torch import nn
@@ -257,5 +257,5 @@ class Skip(nn.Module):
 
 def factory():
     return Skip(), (torch.randn(4), torch.randn(4))
-"""),
+""", at=((8, 34),)),
     ]

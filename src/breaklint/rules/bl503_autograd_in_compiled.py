@@ -84,7 +84,7 @@ def step(w, x):
 
 def factory():
     return step, (torch.randn(4, 1, requires_grad=True), torch.randn(3, 4))
-"""),
+""", at=((8, 5),)),
         Example("""
 import torch
 from torch import nn
@@ -99,5 +99,5 @@ class Penalty(nn.Module):
 
 def factory():
     return Penalty(), (torch.randn(3, requires_grad=True),)
-"""),
+""", at=((9, 16),)),
     ]

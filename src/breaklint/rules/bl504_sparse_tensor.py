@@ -75,7 +75,7 @@ class Propagate(nn.Module):
 def factory():
     edge_index = torch.tensor([[0, 1, 2], [1, 2, 0]])
     return Propagate(), (torch.randn(3, 4), edge_index, torch.rand(3))
-"""),
+""", at=((8, 15),)),
         Example("""
 import torch
 
@@ -88,7 +88,7 @@ def to_csr(values):
 
 def factory():
     return to_csr, (torch.rand(2),)
-"""),
+""", at=((7, 11),)),
         Example("""
 import torch
 from torch import nn
@@ -102,5 +102,5 @@ class Sparsify(nn.Module):
 
 def factory():
     return Sparsify(), (torch.randn(3, 3),)
-"""),
+""", at=((8, 13),)),
     ]

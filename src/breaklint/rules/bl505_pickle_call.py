@@ -74,5 +74,5 @@ class Net(nn.Module):
 
 def factory():
     return Net(), (torch.randn(3),)
-"""),
+""", at=((11, 15),)),
     ]

@@ -296,7 +296,7 @@ class Net(nn.Module):
 
 def factory():
     return Net(), (torch.randn(2, 4),)
-"""),
+""", at=((13, 9),)),
         Example("""
 import torch
 from torch import nn
@@ -333,7 +333,7 @@ class Net(nn.Module):
 
 def factory():
     return Net(), (torch.randn(2, 4),)
-"""),
+""", at=((13, 9),)),
         Example("""
 import torch
 from torch import nn
@@ -368,7 +368,7 @@ class Net(nn.Module):
 
 def factory():
     return Net(), (torch.randn(2, 4),)
-"""),
+""", at=((12, 9),)),
         Example("""
 import torch
 
@@ -383,7 +383,7 @@ def step(x):
 
 def factory():
     return step, (torch.randn(4),)
-""", calls=12),
+""", calls=12, at=((9, 5),)),
     ]
 
 

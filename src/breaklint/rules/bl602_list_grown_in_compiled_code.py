@@ -129,7 +129,7 @@ class Net(nn.Module):
 
 def factory():
     return Net(), (torch.randn(2, 4),)
-""", calls=12),
+""", calls=12, at=((14, 9),)),
         Example("""
 import torch
 
@@ -144,7 +144,7 @@ def step(x):
 
 def factory():
     return step, (torch.randn(4),)
-""", calls=12),
+""", calls=12, at=((9, 5),)),
     ]
 
 

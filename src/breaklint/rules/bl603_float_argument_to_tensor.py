@@ -13,7 +13,7 @@ import ast
 from .base import Example, Rule
 
 TENSOR_FACTORIES = {"torch.tensor", "torch.as_tensor", "torch.full", "torch.full_like", "torch.scalar_tensor"}
-TENSOR_METHODS = {"new_tensor", "new_full", "fill_"}
+VALUE_METHODS = {"new_tensor", "new_full", "fill_"}  # tensor methods that take the value to store
 
 
 def float_parameters(func: ast.AST) -> set[str]:
@@ -92,7 +92,7 @@ class FloatArgumentToTensor(Rule):
             return node.args[:1] + [kw[k] for k in ("data", "s") if k in kw]
         if qual in ("torch.full", "torch.full_like"):
             return node.args[1:2] + ([kw["fill_value"]] if "fill_value" in kw else [])
-        if isinstance(node.func, ast.Attribute) and node.func.attr in TENSOR_METHODS and not qual.startswith("torch."):
+        if isinstance(node.func, ast.Attribute) and node.func.attr in VALUE_METHODS and not qual.startswith("torch."):
             if node.func.attr == "new_full":
                 return node.args[1:2] + ([kw["fill_value"]] if "fill_value" in kw else [])
             return node.args[:1] + ([kw["value"]] if "value" in kw else [])
@@ -100,13 +100,13 @@ class FloatArgumentToTensor(Rule):
 
     @staticmethod
     def _origins(ctx) -> dict[str, str]:
-        key = "_bl603_origins"
-        cache = ctx.file.__dict__.setdefault(key, {})
         func = ctx.scope.func
-        if id(func) not in cache:
+
+        def origins() -> dict[str, str]:
             params = float_parameters(func)
-            cache[id(func)] = derived_from(func, params) if params else {}
-        return cache[id(func)]
+            return derived_from(func, params) if params else {}
+
+        return ctx.file.memo(("BL603 origins", id(func)), origins)
 
     VALID = [
         Example("""
@@ -158,7 +158,7 @@ def factory():
 
 def inputs(i):
     return (torch.randn(4), 1.0 - i / 20), {}
-""", calls=12),
+""", calls=12, at=((7, 16),)),
         Example("""
 import math
 
@@ -183,5 +183,5 @@ def factory():
 
 def inputs(i):
     return (torch.randn(4), 1.0 - i / 20), {}
-""", calls=12),
+""", calls=12, at=((15, 15),)),
     ]

@@ -89,12 +89,8 @@ class InputMutationUnderCudagraphs(Rule):
 
     @staticmethod
     def _entries(ctx) -> set[str]:
-        cache = ctx.file.__dict__.setdefault("_reduce_overhead_entries", None)
-        if cache is None:
-            cache = reduce_overhead_entries(ctx.file.tree, ctx.qualify) if "reduce-overhead" in ctx.file.source \
-                else set()
-            ctx.file.__dict__["_reduce_overhead_entries"] = cache
-        return cache
+        return ctx.file.memo("BL701 reduce-overhead entries", lambda: reduce_overhead_entries(
+            ctx.file.tree, ctx.qualify) if "reduce-overhead" in ctx.file.source else set())
 
     def _mutated_argument(self, node: ast.AST, ctx) -> Optional[ast.Name]:
         if isinstance(node, ast.Call):
@@ -175,7 +171,7 @@ import torch
 def step(x, y):
     x = x.add(1.0)
     return x * y
-"""),
+""", at=((7, 5),)),
         Example("""
 import torch
 from torch import nn
@@ -192,5 +188,5 @@ class Decoder(nn.Module):
 
 
 model = torch.compile(Decoder(), mode="reduce-overhead")
-""", runnable=False),
+""", runnable=False, at=((12, 9),)),
     ]
