@@ -384,3 +384,38 @@ def test_no_skipped_check_on_python_ints():
                 return combine(patches, self.window_size, self.stride)
         """)
     assert "is_compiling" not in outcome.source
+
+
+MASKED_MEAN = """
+import torch
+from torch import nn
+
+
+class MaskedMean(nn.Module):
+    def forward(self, tensor, mask):
+        denom = mask.sum()
+        if denom.item() == 0:
+            return torch.zeros((), dtype=tensor.dtype, device=tensor.device)
+        return (tensor * mask).sum() / denom
+"""
+
+
+@pytest.mark.torch
+def test_masked_mean_from_monai_keeps_finite_gradients(tmp_path):
+    """monai's masked mean (losses): the pre-#12 where divided by a zero `denom` on the side not taken."""
+    import torch
+
+    outcome = _fix(MASKED_MEAN)
+    assert "torch.where(denom == 0, 1, denom)" in outcome.source, outcome.source
+    original = _load(MASKED_MEAN, tmp_path / "o.py", "masked_mean_o").MaskedMean()
+    fixed = _load(outcome.source, tmp_path / "f.py", "masked_mean_f").MaskedMean()
+    for mask in (torch.zeros(5), torch.tensor([1.0, 0, 1, 0, 0])):
+        grads = []
+        for fn in (original, fixed):
+            x = torch.arange(5.0, requires_grad=True)
+            out = fn(x, mask)
+            if out.requires_grad:
+                out.backward()
+            grads.append((out.detach(), x.grad if x.grad is not None else torch.zeros(5)))
+        assert torch.allclose(grads[0][0], grads[1][0])
+        assert torch.isfinite(grads[1][1]).all() and torch.allclose(grads[0][1], grads[1][1])

@@ -237,6 +237,8 @@ def shape_key(node: ast.AST, ctx: "NodeContext", depth: int = 0,
         func = node.func
         qual = ctx.qualify(func) or ""
         short = qual.rsplit(".", 1)[-1] if qual.startswith("torch.") else None
+        if short is not None and _zero_dim_factory(short, node):
+            return frozenset()  # torch.zeros(()), torch.tensor(0.0): a 0-d tensor
         receiver = None
         if short is None and isinstance(func, ast.Attribute):
             short, receiver = func.attr, func.value
@@ -265,6 +267,18 @@ def shape_key(node: ast.AST, ctx: "NodeContext", depth: int = 0,
                 [k.value for k in node.keywords if k.arg not in ("dtype", "inplace")]
         return _union(*(shape_key(p, ctx, depth + 1, skip) for p in parts)) if parts else None
     return None
+
+
+def _zero_dim_factory(short: str, call: ast.Call) -> bool:
+    if not call.args or any(isinstance(a, ast.Starred) for a in call.args):
+        return False
+    first = call.args[0]
+    if short in ("zeros", "ones", "empty", "full"):
+        return isinstance(first, (ast.Tuple, ast.List)) and not first.elts
+    if short in ("tensor", "scalar_tensor", "as_tensor"):
+        value = first.operand if isinstance(first, ast.UnaryOp) and isinstance(first.op, ast.USub) else first
+        return isinstance(value, ast.Constant) and type(value.value) in (int, float, bool)
+    return False
 
 
 def _union(*keys: Optional[frozenset]) -> Optional[frozenset]:
