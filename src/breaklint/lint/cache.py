@@ -1,43 +1,193 @@
 """Results cache: an unchanged file is not read twice.
 
-One pickle per settings fingerprint (breaklint version, rules, torch target, scope options). An entry
-is reused when the file's size and mtime match; when only the mtime moved, the content hash decides.
+One JSON file per settings fingerprint (breaklint version, rules, torch target, scope options). An
+entry is reused when the file's size and mtime match; when only the mtime moved, or the mtime was too
+recent to trust when the entry was stored, the content hash decides.
+
+The cache lives in the linted tree, which may be an untrusted pull request: it is data only (JSON,
+never pickle), decoded through an allowlist of breaklint's own plain data classes and validated, and
+a cache folder that is a symlink is neither read nor written. Anything unexpected discards the cache.
 """
 from __future__ import annotations
 
+import dataclasses
 import hashlib
+import json
 import os
-import pickle
+import stat as stat_module
 import tempfile
-from typing import TYPE_CHECKING, Optional
+import time
+from typing import Any, Optional
 
-if TYPE_CHECKING:
-    from ..model import FileOutcome
+from ..analysis.project import ExternalEntry, FileContext
+from ..analysis.summary import CallRef, ClassSummary, ModuleSummary
+from ..model import Edit, Finding, Fix, Location
 
 CACHE_DIR = ".breaklint_cache"
+FORMAT = 2
+# A file whose mtime is this close to the moment it was cached may change again within the
+# filesystem's mtime granularity without its stamp moving: its content hash is always checked.
+RACY_SECONDS = 2.0
+
+# The only classes a cache may name: plain frozen-or-simple data, no behaviour on construction.
+_CLASSES = {cls.__name__: cls for cls in (Location, Edit, Fix, Finding, CallRef, ClassSummary, ModuleSummary,
+                                          ExternalEntry, FileContext)}
+_FIELDS = {name: frozenset(f.name for f in dataclasses.fields(cls)) for name, cls in _CLASSES.items()}
+
+
+class CacheFormatError(ValueError):
+    """The cache file is not what this version writes: it is discarded."""
+
+
+def encode(value: Any) -> Any:
+    """Plain JSON for the values a cache holds: tuples, sets and non-string-keyed dicts are tagged."""
+    kind = type(value)
+    if value is None or kind in (bool, int, float, str):
+        return value
+    if kind is list:
+        return [encode(v) for v in value]
+    if kind is tuple:
+        return {"t": [encode(v) for v in value]}
+    if kind is frozenset or kind is set:
+        return {"f": [encode(v) for v in value]}
+    if kind is dict:
+        return {"d": [[encode(k), encode(v)] for k, v in value.items()]}
+    if kind.__name__ in _CLASSES and _CLASSES[kind.__name__] is kind:
+        return {"c": kind.__name__, "v": {f.name: encode(getattr(value, f.name)) for f in dataclasses.fields(value)}}
+    raise TypeError(f"cannot cache a {kind.__name__}")
+
+
+def _decode_object(obj: dict) -> Any:
+    """json object_hook: every JSON object in a cache is one tagged value (bottom-up)."""
+    if len(obj) == 1:
+        (tag, items), = obj.items()
+        if tag == "t" and type(items) is list:
+            return tuple(items)
+        if tag == "f" and type(items) is list:
+            return frozenset(items)
+        if tag == "d" and type(items) is list:
+            if not all(type(p) is list and len(p) == 2 for p in items):
+                raise CacheFormatError("bad mapping")
+            return {k: v for k, v in items}
+    elif len(obj) == 2 and type(obj.get("c")) is str and type(obj.get("v")) is _Fields:
+        name, values = obj["c"], obj["v"]
+        if name not in _CLASSES or frozenset(values) != _FIELDS[name]:
+            raise CacheFormatError(f"unexpected class {name!r}")
+        return _CLASSES[name](**values)
+    # A dataclass's field mapping: string keys, kept as they are until its class tag wraps it.
+    if all(type(k) is str for k in obj) and not {"t", "f", "d", "c"} & set(obj):
+        return _Fields(obj)
+    raise CacheFormatError("unexpected object")
+
+
+class _Fields(dict):
+    """The field values of a class tag, told apart from data (data dicts are always tagged "d")."""
+
+
+def decode(text: str) -> Any:
+    try:
+        return json.loads(text, object_hook=_decode_object)
+    except (ValueError, TypeError, RecursionError) as exc:  # JSONDecodeError is a ValueError
+        raise CacheFormatError(str(exc)) from None
+
+
+# -- validation of the decoded entries ----------------------------------------------------------------
+
+def _is_findings(value) -> bool:
+    return type(value) is list and all(type(f) is Finding for f in value)
+
+
+def _valid_plain(value) -> bool:
+    """(findings, lines, suppressed, summary): a file's first lint."""
+    return (type(value) is tuple and len(value) == 4 and _is_findings(value[0]) and type(value[1]) is int
+            and type(value[2]) is int and (value[3] is None or type(value[3]) is ModuleSummary))
+
+
+def _valid_variant(value) -> bool:
+    """(variant, (findings, suppressed, summary)): a file's lint with the scopes other files reach."""
+    if not (type(value) is tuple and len(value) == 2 and type(value[0]) is str):
+        return False
+    inner = value[1]
+    return (type(inner) is tuple and len(inner) == 3 and _is_findings(inner[0]) and type(inner[1]) is int
+            and (inner[2] is None or type(inner[2]) is ModuleSummary))
+
+
+def _valid_entry(key, entry) -> bool:
+    if not (type(entry) is tuple and len(entry) == 5):
+        return False
+    size, mtime, digest, racy, value = entry
+    if type(size) is not int or type(mtime) is not int or type(digest) is not str or type(racy) is not bool:
+        return False
+    if type(key) is str:
+        return _valid_plain(value)
+    if type(key) is tuple and len(key) == 2 and type(key[0]) is str and key[1] == "external":
+        return _valid_variant(value)
+    return False
+
+
+def _valid_tree(value) -> bool:
+    return (type(value) is tuple and len(value) == 2 and type(value[0]) is str and type(value[1]) is dict
+            and all(type(k) is str and type(v) is FileContext for k, v in value[1].items()))
+
+
+def validated(data) -> dict:
+    if not (isinstance(data, dict) and data.get("format") == FORMAT and type(data.get("entries")) is dict):
+        raise CacheFormatError("not a breaklint cache of this format")
+    entries = data["entries"]
+    for key, entry in entries.items():
+        if key == "__tree__":
+            if not _valid_tree(entry):
+                raise CacheFormatError("bad tree entry")
+        elif not _valid_entry(key, entry):
+            raise CacheFormatError(f"bad entry for {key!r}")
+    return entries
+
+
+def _safe_directory(directory: str) -> bool:
+    """A cache folder that is a symlink (or not a folder) is never used: a planted link could make
+    breaklint read or overwrite files elsewhere."""
+    try:
+        info = os.lstat(directory)
+    except FileNotFoundError:
+        return True
+    except OSError:
+        return False
+    return stat_module.S_ISDIR(info.st_mode)
 
 
 class ResultCache:
     def __init__(self, root: str, fingerprint: str):
         key = hashlib.sha256(fingerprint.encode()).hexdigest()[:16]
         self.directory = os.path.join(root, CACHE_DIR)
-        self.path = os.path.join(self.directory, f"results-{key}.pickle")
+        self.path = os.path.join(self.directory, f"results-{key}.json")
         self.entries: dict = {}
         self.dirty = False
-        try:
-            with open(self.path, "rb") as handle:
-                self.entries = pickle.load(handle)
-        except (OSError, EOFError, pickle.UnpicklingError, AttributeError, ImportError, ValueError):
-            self.entries = {}
+        self.usable = _safe_directory(self.directory)
+        if self.usable:
+            self.entries = self._load()
 
-    def lookup(self, path: str, variant: str = "") -> Optional["FileOutcome"]:
+    def _load(self) -> dict:
+        try:
+            fd = os.open(self.path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0))
+        except OSError:
+            return {}
+        try:
+            with os.fdopen(fd, "rb") as handle:
+                if not stat_module.S_ISREG(os.fstat(handle.fileno()).st_mode):
+                    return {}
+                text = handle.read().decode("utf-8")
+            return validated(decode(text))
+        except (OSError, UnicodeDecodeError, CacheFormatError):
+            return {}  # a cache of another shape is discarded and rewritten
+
+    def lookup(self, path: str, variant: str = "") -> Optional[tuple]:
         """The stored result for an unchanged file, else None. A variant keys a second result of the
         same file (the lint with the scopes other files reach, keyed by a digest of them)."""
         key = (path, "external") if variant else path
         entry = self.entries.get(key)
         if entry is None:
             return None
-        size, mtime, digest, result = entry
+        size, mtime, digest, racy, result = entry
         try:
             stat = os.stat(path)
         except OSError:
@@ -48,11 +198,12 @@ class ResultCache:
             stored_variant, result = result
             if stored_variant != variant:
                 return None
-        if stat.st_mtime_ns == mtime:
+        if stat.st_mtime_ns == mtime and not racy:
             return result
         if content_digest(path) == digest:
-            self.entries[key] = (size, stat.st_mtime_ns, digest, entry[3])
-            self.dirty = True
+            if stat.st_mtime_ns != mtime or racy:
+                self.entries[key] = (size, stat.st_mtime_ns, digest, _racy(stat.st_mtime_ns), entry[4])
+                self.dirty = True
             return result
         return None
 
@@ -70,30 +221,38 @@ class ResultCache:
         self.entries["__tree__"] = (key, value)
         self.dirty = True
 
-    def store(self, path: str, result: "FileOutcome", variant: str = "") -> None:
+    def store(self, path: str, result: tuple, variant: str = "") -> None:
         try:
             stat = os.stat(path)
+            digest = content_digest(path)
         except OSError:
             return
         key, value = ((path, "external"), (variant, result)) if variant else (path, result)
-        self.entries[key] = (stat.st_size, stat.st_mtime_ns, content_digest(path), value)
+        self.entries[key] = (stat.st_size, stat.st_mtime_ns, digest, _racy(stat.st_mtime_ns), value)
         self.dirty = True
 
     def save(self) -> None:
-        if not self.dirty:
+        if not self.dirty or not self.usable or not _safe_directory(self.directory):
             return
         try:
+            text = json.dumps({"format": FORMAT, "entries": encode(self.entries)}, separators=(",", ":"))
             os.makedirs(self.directory, exist_ok=True)
+            if not _safe_directory(self.directory):
+                return
             gitignore = os.path.join(self.directory, ".gitignore")
-            if not os.path.exists(gitignore):
+            if not os.path.lexists(gitignore):
                 with open(gitignore, "w") as handle:
                     handle.write("*\n")
             fd, tmp = tempfile.mkstemp(dir=self.directory, suffix=".tmp")
-            with os.fdopen(fd, "wb") as handle:
-                pickle.dump(self.entries, handle, protocol=pickle.HIGHEST_PROTOCOL)
+            with os.fdopen(fd, "w", encoding="utf-8") as handle:
+                handle.write(text)
             os.replace(tmp, self.path)
-        except OSError:
+        except (OSError, TypeError):
             pass  # a read-only tree still lints; it just is not cached
+
+
+def _racy(mtime_ns: int) -> bool:
+    return time.time() - mtime_ns / 1e9 < RACY_SECONDS
 
 
 def content_digest(path: str) -> str:

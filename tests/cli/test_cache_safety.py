@@ -1,0 +1,71 @@
+"""#14 item 9 and the last point of item 10: the results cache is data only, never follows a planted
+symlink, survives any content, and never serves a file edited within its mtime's granularity."""
+import os
+import pickle
+
+from breaklint.lint.cache import ResultCache
+from cli_helpers import CLEAN, HAZARD, invoke, write
+
+
+class _RunsACommand:
+    def __init__(self, marker):
+        self.marker = marker
+
+    def __reduce__(self):
+        return (os.system, (f"touch {self.marker}",))
+
+
+def test_a_planted_pickle_is_never_executed(project, tmp_path):
+    write(project / "model.py", HAZARD)
+    invoke("check", "model.py")
+    cache_files = list((project / ".breaklint_cache").glob("results-*"))
+    assert cache_files
+    marker = tmp_path / "PWNED"
+    payload = pickle.dumps({"x": _RunsACommand(marker)})
+    for path in cache_files:
+        stem = path.name.split(".")[0]
+        for suffix in (".pickle", ".json"):
+            (path.parent / (stem + suffix)).write_bytes(payload)
+    result = invoke("check", "model.py")
+    assert result.exit_code == 1 and "BL201" in result.output
+    assert not marker.exists()
+
+
+def test_a_symlinked_cache_folder_is_not_followed(project, tmp_path):
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    os.symlink(elsewhere, project / ".breaklint_cache")
+    write(project / "model.py", HAZARD)
+    assert invoke("check", "model.py").exit_code == 1
+    assert list(elsewhere.iterdir()) == []
+
+
+def test_a_cache_of_the_wrong_shape_is_discarded(project):
+    write(project / "model.py", HAZARD)
+    invoke("check", "model.py")
+    shapes = ['{"format": 2, "entries": {"d": [["x", 5]]}}', '[1, 2]', '{"format": 2, "entries": {"c": "os"}}',
+              '{"format": 2, "entries": {"d": [["%s", {"t": [1, 2, "x", false, {"c": "Finding", "v": {}}]}]]}}'
+              % (project / "model.py")]
+    for text in shapes:
+        for path in (project / ".breaklint_cache").glob("results-*"):
+            path.write_text(text)
+        result = invoke("check", "model.py")
+        assert result.exit_code == 1 and "BL201" in result.output, (text, result.output)
+
+
+def test_a_same_size_edit_within_the_mtime_granularity_is_not_served_stale(tmp_path):
+    path = write(tmp_path / "m.py", HAZARD)
+    cache = ResultCache(str(tmp_path), "fp")
+    cache.store(str(path), ("first",))
+    stamp = os.stat(path).st_mtime_ns
+    path.write_text(HAZARD.replace("x.shape", "y.shape"))  # same size, same second
+    os.utime(path, ns=(stamp, stamp))
+    assert cache.lookup(str(path)) is None
+
+
+def test_cache_round_trips_real_results(project):
+    for i in range(3):
+        write(project / f"m{i}.py", HAZARD if i else CLEAN)
+    first = invoke("check", "--output-format", "json", ".")
+    second = invoke("check", "--output-format", "json", ".")
+    assert first.stdout == second.stdout and first.exit_code == second.exit_code == 1
