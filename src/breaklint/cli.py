@@ -84,7 +84,10 @@ def check(paths, select, ignore, extend_select, fix, unsafe_fixes, diff, show_fi
 
     if diff:
         # Like ruff: the diff is the output; exit 1 when there is something to apply.
-        sys.stdout.write("".join(fixes.diffs))
+        sys.stdout.flush()
+        out = sys.stdout.buffer
+        out.write(b"".join(fixes.diffs))  # bytes: each file's diff in its own encoding
+        out.flush()
         _errors_to_stderr(result)
         if not quiet:
             click.echo(f"Would fix {fixes.applied} {_plural(fixes.applied, 'problem')} "

@@ -6,6 +6,7 @@ import ast
 import difflib
 import re
 import os
+import stat as stat_module
 import tempfile
 from dataclasses import dataclass, field
 from typing import Optional
@@ -30,41 +31,60 @@ def wanted(fix: Optional[Fix], unsafe: bool) -> bool:
     return fix is not None and (fix.applicability == "safe" or unsafe)
 
 
-def _line_offsets(source: str) -> list[int]:
-    offsets = [0]
-    for i, ch in enumerate(source):
-        if ch == "\n":
-            offsets.append(i + 1)
-    return offsets
+def _line_starts(lines: list[str]) -> list[int]:
+    starts, offset = [], 0
+    for line in lines:
+        starts.append(offset)
+        offset += len(line)
+    return starts
 
 
-def _offset(offsets: list[int], source: str, row: int, column: int) -> int:
-    if row - 1 >= len(offsets):
+def _offset(starts: list[int], source: str, row: int, column: int) -> int:
+    if row - 1 >= len(starts):
         return len(source)
-    return min(offsets[row - 1] + column - 1, len(source))
+    return min(starts[row - 1] + column - 1, len(source))
+
+
+def line_ending(line: str, default: str = "\n") -> str:
+    """The ending a line carries ("\r\n", "\r" or "\n"), else `default`."""
+    if line.endswith("\r\n"):
+        return "\r\n"
+    if line.endswith(("\r", "\n")):
+        return line[-1]
+    return default
+
+
+def first_line_ending(source: str) -> str:
+    match = re.search(r"\r\n|\r|\n", source)
+    return match.group(0) if match else "\n"
 
 
 def apply_edits(source: str, fixes: list[Fix]) -> tuple[str, list[Fix]]:
-    """Apply whole fixes whose edits overlap nothing applied before; return the text and those applied."""
-    # Positions were computed on "\n"-split lines; work on a "\n" copy and restore endings after.
-    newline = "\r\n" if "\r\n" in source else "\n"
-    text = source.replace("\r\n", "\n") if newline == "\r\n" else source
-    offsets = _line_offsets(text)
+    """Apply whole fixes whose edits overlap nothing applied before; return the text and those applied.
+    Rows count every line break Python counts (\n, \r\n, a lone \r); the new lines an edit writes
+    (always "\n" in its content) take the ending of the line the edit starts on, so that one CRLF
+    line does not turn the file CRLF and a CR-only file stays CR-only."""
+    lines = lines_keepends(source)
+    starts = _line_starts(lines)
+    fallback = first_line_ending(source)
     taken: list[tuple[int, int]] = []
     chosen: list[tuple[int, int, str]] = []
     applied: list[Fix] = []
     for fix in sorted((f for f in fixes if f.edits), key=lambda f: min(e.start for e in f.edits)):
-        spans = [(_offset(offsets, text, e.start.row, e.start.column),
-                  _offset(offsets, text, e.end.row, e.end.column), e.content) for e in fix.edits]
+        spans = []
+        for e in fix.edits:
+            ending = line_ending(lines[e.start.row - 1], fallback) if 0 < e.start.row <= len(lines) else fallback
+            content = e.content.replace("\n", ending) if ending != "\n" else e.content
+            spans.append((_offset(starts, source, e.start.row, e.start.column),
+                          _offset(starts, source, e.end.row, e.end.column), content))
         if any((s < te and ts < e) or s == ts for s, e, _ in spans for ts, te in taken):
             continue  # overlaps an earlier fix: the next round re-lints and retries it
         taken.extend((s, e) for s, e, _ in spans)
         chosen.extend(spans)
         applied.append(fix)
+    text = source
     for start, end, content in sorted(chosen, key=lambda c: (c[0], c[1]), reverse=True):
         text = text[:start] + content + text[end:]
-    if newline == "\r\n":
-        text = text.replace("\n", "\r\n")
     return text, applied
 
 
@@ -125,24 +145,76 @@ def parse_error(source: str) -> Optional[str]:
     return None
 
 
-def unified_diff(path: str, before: str, after: str) -> str:
-    return "".join(difflib.unified_diff(
-        lines_keepends(before), lines_keepends(after),
-        fromfile=f"a/{os.path.relpath(path)}", tofile=f"b/{os.path.relpath(path)}"))
+NO_NEWLINE = "\\ No newline at end of file\n"
 
 
-def write_atomic(path: str, text: str, encoding: str = "utf-8") -> None:
-    """Write through a temporary file in the same folder and rename, keeping the file's mode."""
-    directory = os.path.dirname(os.path.abspath(path))
-    mode = os.stat(path).st_mode & 0o7777 if os.path.exists(path) else None
+def unified_diff(path: str, before: str, after: str, encoding: str = "utf-8") -> bytes:
+    """A patch that `git apply` and `patch -p1` accept, in the file's own encoding (a latin-1 file's
+    diff is latin-1 bytes), with the marker that a last line lacks its newline."""
+    name = os.path.relpath(path).replace(os.sep, "/")
+    out = []
+    for line in difflib.unified_diff(lines_keepends(before), lines_keepends(after),
+                                     fromfile=f"a/{name}", tofile=f"b/{name}"):
+        out.append(line)
+        if not line.endswith(("\n", "\r")):
+            out.append("\n" + NO_NEWLINE)
+    codec = "utf-8" if encoding == "utf-8-sig" else encoding  # the BOM stays in the file, not mid-patch
+    return "".join(out).encode(codec)
+
+
+class ReadOnlyFile(OSError):
+    """The user made the file read-only: breaklint never writes it."""
+
+
+def write_fixed(path: str, text: str, encoding: str = "utf-8") -> str:
+    """Write a fixed file back and return the path written. A symlink's target is fixed (the link
+    stays a link); a read-only file is refused (ReadOnlyFile); inode, owner, group and mode are kept.
+    A file of ours with one link is replaced atomically (a kill mid-write leaves the old file whole);
+    a hard-linked file, or one whose owner or group a new file would not get, is written in place as
+    ruff does."""
+    target = os.path.realpath(path)
+    info = os.stat(target)
+    if not stat_module.S_ISREG(info.st_mode):
+        raise OSError(f"not a regular file: {target}")
+    if not info.st_mode & 0o222 or not os.access(target, os.W_OK):
+        raise ReadOnlyFile(f"{os.path.relpath(target)} is read-only")
+    data = text.encode(encoding)
+    if info.st_nlink > 1 or info.st_uid != os.geteuid():
+        _write_in_place(target, data)
+        return target
+    directory = os.path.dirname(target)
     fd, tmp = tempfile.mkstemp(prefix=".breaklint-", suffix=".tmp", dir=directory)
     try:
-        with os.fdopen(fd, "w", encoding=encoding, newline="") as handle:
-            handle.write(text)
-        if mode is not None:
-            os.chmod(tmp, mode)
-        os.replace(tmp, path)
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(data)
+            handle.flush()
+            if os.fstat(handle.fileno()).st_gid != info.st_gid:
+                try:
+                    os.fchown(handle.fileno(), -1, info.st_gid)
+                except OSError:
+                    raise _KeepInPlace() from None
+            os.fchmod(handle.fileno(), info.st_mode & 0o7777)
+        os.replace(tmp, target)
+    except _KeepInPlace:
+        os.unlink(tmp)
+        _write_in_place(target, data)
     except BaseException:
         if os.path.exists(tmp):
             os.unlink(tmp)
         raise
+    return target
+
+
+class _KeepInPlace(Exception):
+    pass
+
+
+def _write_in_place(path: str, data: bytes) -> None:
+    with open(path, "r+b") as handle:
+        handle.write(data)
+        handle.truncate()
+
+
+def write_atomic(path: str, text: str, encoding: str = "utf-8") -> None:
+    """Kept for callers of the old name: write_fixed."""
+    write_fixed(path, text, encoding)

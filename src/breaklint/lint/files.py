@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import fnmatch
 import os
+import stat
 from typing import Iterable
 
 DEFAULT_EXCLUDES = (
@@ -27,43 +28,82 @@ def _excluded(rel_path: str, patterns: Iterable[str]) -> bool:
     return False
 
 
-def discover(paths: Iterable[str], exclude: Iterable[str] = (), root: str = ".") -> tuple[list[str], list[str]]:
-    """(files, missing paths). A file named explicitly skips the default excludes (like ruff) but not
-    the user's `exclude` patterns: pre-commit passes every staged file by name, and a configured
-    exclude must still hold there (ruff needs --force-exclude for that)."""
+def _kind(path: str) -> str:
+    """"file", "dir", "missing" or a word for what else it is (a FIFO must never be opened: reading
+    one blocks forever)."""
+    try:
+        mode = os.stat(path).st_mode
+    except FileNotFoundError:
+        return "missing"
+    except OSError as exc:
+        return exc.strerror or "unreadable"
+    if stat.S_ISREG(mode):
+        return "file"
+    if stat.S_ISDIR(mode):
+        return "dir"
+    if stat.S_ISFIFO(mode):
+        return "FIFO"
+    if stat.S_ISSOCK(mode):
+        return "socket"
+    return "device"
+
+
+def discover(paths: Iterable[str], exclude: Iterable[str] = (), root: str = "."
+             ) -> tuple[list[str], list[tuple[str, str]]]:
+    """(files, problems): problems are (path, reason) for what was named or met but cannot be linted
+    (missing, not a regular file, a folder that cannot be listed). A file named explicitly skips the
+    default excludes (like ruff) but not the user's `exclude` patterns: pre-commit passes every staged
+    file by name, and a configured exclude must still hold there (ruff needs --force-exclude for that).
+    A file reached twice (through a symlink) is linted once."""
     files: list[str] = []
-    missing: list[str] = []
+    problems: list[tuple[str, str]] = []
     seen: set[str] = set()
     root = os.path.abspath(root)
+    exclude = tuple(exclude)
 
     def add(path: str) -> None:
-        real = os.path.abspath(path)
+        real = os.path.realpath(path)
         if real not in seen:
             seen.add(real)
-            files.append(real)
+            files.append(os.path.abspath(path))
+
+    def unlistable(error: OSError) -> None:
+        problems.append((error.filename or "", f"cannot list folder: {error.strerror or error}"))
 
     for given in paths:
-        if os.path.isfile(given):
+        kind = _kind(given)
+        if kind == "file":
             rel = os.path.normpath(os.path.relpath(os.path.abspath(given), root))
-            if not _excluded(rel, tuple(exclude)):
+            if not _excluded(rel, exclude):
                 add(given)
             continue
-        if not os.path.isdir(given):
-            missing.append(given)
+        if kind == "missing":
+            problems.append((given, "no such file or directory"))
             continue
-        for directory, subdirs, names in os.walk(given):
+        if kind != "dir":
+            problems.append((given, f"not a regular file ({kind}); skipped"))
+            continue
+        for directory, subdirs, names in os.walk(given, onerror=unlistable):
             rel_dir = os.path.relpath(directory, root)
             # Default excludes name folders met below the given path, never the folders above it:
             # `breaklint check .venv/lib/.../site-packages/torch` lints torch, as ruff would.
             subdirs[:] = sorted(d for d in subdirs
                                 if not _excluded(d, DEFAULT_EXCLUDES)
-                                and not _excluded(os.path.normpath(os.path.join(rel_dir, d)), tuple(exclude)))
+                                and not _excluded(os.path.normpath(os.path.join(rel_dir, d)), exclude))
             for name in sorted(names):
                 if name.endswith(SOURCE_SUFFIXES):
                     rel = os.path.normpath(os.path.join(rel_dir, name))
-                    if not _excluded(rel, tuple(exclude)):
-                        add(os.path.join(directory, name))
-    return files, missing
+                    if _excluded(rel, exclude):
+                        continue
+                    path = os.path.join(directory, name)
+                    kind = _kind(path)
+                    if kind == "file":
+                        add(path)
+                    elif kind == "missing":  # a dangling symlink
+                        problems.append((path, "No such file or directory"))
+                    elif kind != "dir":  # a folder named x.py is walked on its own
+                        problems.append((path, f"not a regular file ({kind}); skipped"))
+    return files, problems
 
 
 def matching_ignores(path: str, per_file_ignores: dict[str, list[str]], root: str) -> set[str]:

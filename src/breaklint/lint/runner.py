@@ -51,9 +51,31 @@ def lint_one(path: str, settings: LintSettings, context: Optional[FileContext] =
         return FileOutcome(error=FileError(os.path.abspath(path), message, internal=True))
 
 
-def _init_worker(settings: Settings) -> None:
+def _init_worker(settings: Settings, parent: int) -> None:
     global _worker_settings
+    _die_with_parent(parent)
     _worker_settings = lint_settings(settings)
+
+
+PR_SET_PDEATHSIG = 1
+
+
+def _die_with_parent(parent: int) -> None:
+    """A worker must not outlive a main process killed with SIGKILL (no chance to shut the pool down):
+    on Linux the kernel sends it SIGKILL when its parent dies. Elsewhere the pool's own pipes end it
+    at its next task."""
+    if not sys.platform.startswith("linux"):
+        return
+    try:
+        import ctypes
+        import signal
+
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+    except (OSError, AttributeError):  # pragma: no cover - no libc prctl
+        return
+    if os.getppid() != parent:  # the parent died before the prctl took effect
+        os._exit(1)
 
 
 def _lint_chunk(work: list[tuple[str, Optional[FileContext]]]):
@@ -96,8 +118,8 @@ def check_paths(paths: list[str], settings: Optional[Settings] = None, jobs: Opt
 
 
 def _check_paths(paths, settings: Settings, workers: "_Workers", use_cache, on_progress) -> CheckResult:
-    files, missing = discover(paths, settings.exclude + settings.extend_exclude, settings.root)
-    result = CheckResult(errors=[FileError(os.path.abspath(p), "no such file or directory") for p in missing])
+    files, problems = discover(paths, settings.exclude + settings.extend_exclude, settings.root)
+    result = CheckResult(errors=[FileError(os.path.abspath(p), reason) for p, reason in problems])
     cache = ResultCache(settings.root, settings.fingerprint()) if use_cache else None
     progress = _Progress(on_progress, len(files))
 
@@ -213,7 +235,7 @@ class _Workers:
             if self._pool is None:
                 context = multiprocessing.get_context("fork" if sys.platform.startswith("linux") else "spawn")
                 self._pool = ProcessPoolExecutor(max_workers=self.jobs, mp_context=context,
-                                                 initializer=_init_worker, initargs=(self.settings,))
+                                                 initializer=_init_worker, initargs=(self.settings, os.getpid()))
             # Largest files first, in small chunks, so that no worker is left with a big file at the
             # end while the others idle.
             work = sorted(work, key=lambda item: _size(item[0]), reverse=True)
@@ -282,9 +304,11 @@ def fix_paths(result: CheckResult, settings: Settings, unsafe: bool, write: bool
     """Apply the wanted fixes of every file that has one (write=False: only compute the diffs).
     `result.findings` becomes what is left; a file whose fix fails is left untouched and reported.
     `sink(path, fixed_text, encoding)`, when given, receives each fixed text instead of the file
-    being written over (confirm writes it into its shadow copy)."""
+    being written over (confirm writes it into its shadow copy). Without one, edits.write_fixed
+    writes the file: a symlink's target, keeping inode, owner and mode, never a read-only file.
+    Options added later are keyword-only."""
     from ..sources import read_source_with_encoding
-    from ..fix.edits import unified_diff, wanted, write_atomic
+    from ..fix.edits import unified_diff, wanted, write_fixed
     from .fixloop import fix_source
 
     report = FixReport()
@@ -324,13 +348,13 @@ def fix_paths(result: CheckResult, settings: Settings, unsafe: bool, write: bool
             continue
         if write or sink is not None:
             try:
-                (sink or write_atomic)(path, outcome.source, encoding)
+                (sink or write_fixed)(path, outcome.source, encoding)
             except (OSError, UnicodeEncodeError) as exc:
                 result.errors.append(FileError(path, f"cannot write the fixed file ({exc}); left unchanged"))
                 kept.extend(findings)
                 continue
         else:
-            report.diffs.append(unified_diff(path, source, outcome.source))
+            report.diffs.append(unified_diff(path, source, outcome.source, encoding))
         kept.extend(remaining)
         report.applied += outcome.applied
         report.fixed[path] = outcome.fixes
