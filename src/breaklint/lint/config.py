@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import os
+import re
 import sys
 from dataclasses import dataclass, field, replace
 from typing import Optional
@@ -109,6 +110,8 @@ def validate_codes(codes: list[str], where: str) -> None:
     known = [r.code for r in all_rules()]
     for code in codes:
         upper = code.upper()
+        if not upper.strip():
+            raise ConfigError(f"{where}: an empty rule code selects nothing; remove it")
         if upper == "ALL" or any(k.startswith(upper) for k in known):
             continue
         raise ConfigError(f"{where}: unknown rule code or prefix '{code}'")
@@ -128,25 +131,48 @@ _KEYS = {
 }
 
 
+VCS_MARKERS = (".git", ".hg", ".svn", ".bzr", ".jj")
+_MENTIONS_US = re.compile(r"^\s*\[\s*tool\s*\.\s*breaklint\b|^\s*tool\s*\.\s*breaklint\b|breaklint\s*=", re.MULTILINE)
+
+
 def find_pyproject(start: str) -> Optional[str]:
-    """The nearest pyproject.toml with a [tool.breaklint] table, from `start` upwards."""
+    """The nearest pyproject.toml with a [tool.breaklint] table, from `start` upwards, stopping at
+    the repository root (a folder holding .git, .hg ...): a checkout never takes settings from the
+    folders it happens to be cloned into. A pyproject.toml that does not parse is an error only when
+    it mentions breaklint; another tool's broken file is not ours to judge (ruff stops on any broken
+    pyproject.toml; a pre-commit run of breaklint should not fail on a file it does not read)."""
     path = os.path.abspath(start)
     if os.path.isfile(path):
         path = os.path.dirname(path)
     while True:
         candidate = os.path.join(path, "pyproject.toml")
-        if os.path.isfile(candidate):
-            try:
-                with open(candidate, "rb") as handle:
-                    data = tomllib.load(handle)
-            except (tomllib.TOMLDecodeError, OSError, UnicodeDecodeError) as exc:
-                raise ConfigError(f"{candidate}: cannot read TOML: {str(exc).splitlines()[0]}") from None
-            if "breaklint" in data.get("tool", {}):
-                return candidate
+        if os.path.isfile(candidate) and _has_our_table(candidate):
+            return candidate
         parent = os.path.dirname(path)
-        if parent == path:
+        if parent == path or is_vcs_root(path):
             return None
         path = parent
+
+
+def is_vcs_root(folder: str) -> bool:
+    return any(os.path.exists(os.path.join(folder, marker)) for marker in VCS_MARKERS)
+
+
+def _has_our_table(candidate: str) -> bool:
+    try:
+        with open(candidate, "rb") as handle:
+            raw = handle.read()
+        data = tomllib.loads(raw.decode("utf-8"))
+    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
+        if not _MENTIONS_US.search(raw.decode("utf-8", "replace")):
+            return False
+        raise ConfigError(f"{candidate}: cannot read TOML: {str(exc).splitlines()[0]}") from None
+    except OSError as exc:
+        raise ConfigError(f"{candidate}: cannot read: {exc.strerror or exc}") from None
+    tool = data.get("tool", {})
+    if not isinstance(tool, dict):  # PEP 518 reserves `tool` as a table: this file is wrong for everyone
+        raise ConfigError(f"{candidate}: 'tool' must be a table, not {type(tool).__name__}")
+    return "breaklint" in tool
 
 
 def load_settings(start: str = ".", config_file: Optional[str] = None) -> Settings:
@@ -160,7 +186,10 @@ def load_settings(start: str = ".", config_file: Optional[str] = None) -> Settin
         raise ConfigError(f"{path}: config file not found") from None
     except (tomllib.TOMLDecodeError, OSError, UnicodeDecodeError) as exc:
         raise ConfigError(f"{path}: cannot read TOML: {str(exc).splitlines()[0]}") from None
-    table = data.get("tool", {}).get("breaklint", {})
+    tool = data.get("tool", {})
+    if not isinstance(tool, dict):
+        raise ConfigError(f"{path}: 'tool' must be a table, not {type(tool).__name__}")
+    table = tool.get("breaklint", {})
     if not isinstance(table, dict):
         raise ConfigError(f"{path}: [tool.breaklint] must be a table")
     return settings_from_table(table, path)
