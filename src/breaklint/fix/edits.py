@@ -3,6 +3,7 @@ The loop that re-lints until the fixes converge is lint/fixloop.py."""
 from __future__ import annotations
 
 import ast
+import bisect
 import difflib
 import re
 import os
@@ -67,7 +68,7 @@ def apply_edits(source: str, fixes: list[Fix]) -> tuple[str, list[Fix]]:
     lines = lines_keepends(source)
     starts = _line_starts(lines)
     fallback = first_line_ending(source)
-    taken: list[tuple[int, int]] = []
+    taken = _Taken()
     chosen: list[tuple[int, int, str]] = []
     applied: list[Fix] = []
     for fix in sorted((f for f in fixes if f.edits), key=lambda f: min(e.start for e in f.edits)):
@@ -77,15 +78,40 @@ def apply_edits(source: str, fixes: list[Fix]) -> tuple[str, list[Fix]]:
             content = e.content.replace("\n", ending) if ending != "\n" else e.content
             spans.append((_offset(starts, source, e.start.row, e.start.column),
                           _offset(starts, source, e.end.row, e.end.column), content))
-        if any((s < te and ts < e) or s == ts for s, e, _ in spans for ts, te in taken):
+        if any(taken.clashes(s, e) for s, e, _ in spans):
             continue  # overlaps an earlier fix: the next round re-lints and retries it
-        taken.extend((s, e) for s, e, _ in spans)
+        for s, e, _ in spans:
+            taken.add(s, e)
         chosen.extend(spans)
         applied.append(fix)
-    text = source
-    for start, end, content in sorted(chosen, key=lambda c: (c[0], c[1]), reverse=True):
-        text = text[:start] + content + text[end:]
-    return text, applied
+    # One pass over the text, left to right: slicing the whole text once per edit was quadratic.
+    pieces, position = [], 0
+    for start, end, content in sorted(chosen, key=lambda c: (c[0], c[1])):
+        pieces.append(source[position:start])
+        pieces.append(content)
+        position = max(position, end)
+    pieces.append(source[position:])
+    return "".join(pieces), applied
+
+
+class _Taken:
+    """Spans already edited, sorted by start, for an overlap test in log time."""
+
+    def __init__(self) -> None:
+        self.starts: list[int] = []
+        self.ends: list[int] = []
+
+    def clashes(self, start: int, end: int) -> bool:
+        """Overlaps a taken span, or starts where one starts (two inserts at one point)."""
+        i = bisect.bisect_left(self.starts, start)
+        if i < len(self.starts) and (self.starts[i] == start or self.starts[i] < end):
+            return True
+        return i > 0 and self.ends[i - 1] > start
+
+    def add(self, start: int, end: int) -> None:
+        i = bisect.bisect_left(self.starts, start)
+        self.starts.insert(i, start)
+        self.ends.insert(i, end)
 
 
 def apply_fixes(source: str, fixes: list[Fix]) -> tuple[str, list[Fix]]:
@@ -130,12 +156,19 @@ def ensure_imports(source: str, modules: set[str]) -> str:
     return add_imports(source, missing)
 
 
-def parse_error(source: str) -> Optional[str]:
-    """None when both Python and LibCST accept the code, else a one-line reason."""
+def parse_error(source: str, libcst_too: bool = True) -> Optional[str]:
+    """None when Python (and, unless libcst_too is False, LibCST) accept the code, else a one-line
+    reason. The fix loop checks each round with Python only and the final text with LibCST
+    (libcst_error): LibCST parses at about a fifth of ast's speed, and a check per round made big
+    files slow."""
     try:
         ast.parse(source)
     except SyntaxError as exc:
         return f"line {exc.lineno}: {exc.msg}"
+    return libcst_error(source) if libcst_too else None
+
+
+def libcst_error(source: str) -> Optional[str]:
     try:
         import libcst
 

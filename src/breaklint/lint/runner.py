@@ -43,12 +43,50 @@ def lint_one(path: str, settings: LintSettings, context: Optional[FileContext] =
     """engine.lint_file, but a crash inside breaklint (a rule bug) becomes an internal error for this
     file instead of ending the whole run."""
     try:
-        return engine.lint_file(path, settings, context, want_summary)
+        outcome = engine.lint_file(path, settings, context, want_summary)
+        if outcome[1] is not None and "recursion" in outcome[1].message:
+            outcome = deep_call(engine.lint_file, path, settings, context, want_summary)
+        return outcome
     except Exception as exc:  # noqa: BLE001 - anything a rule raises
         frame = traceback.extract_tb(exc.__traceback__)[-1]
         where = f"{os.path.basename(frame.filename)}:{frame.lineno}"
         message = f"internal error ({type(exc).__name__}: {exc} at {where}); please report it"
         return FileOutcome(error=FileError(os.path.abspath(path), message, internal=True))
+
+
+# CPython parses a 2000-term `x + x + ...`, whose tree is 2000 levels deep; walking it needs more
+# frames than the default limit of 1000. Only a file that hit the limit is linted again, in a thread
+# with a large stack and a raised limit (raised for that thread's run only).
+DEEP_RECURSION_LIMIT = 60_000
+DEEP_STACK_BYTES = 512 * 1024 * 1024
+
+
+def deep_call(function, *args, **kwargs):
+    """function(*args, **kwargs) with room for deep recursion; its exception, if any, is re-raised."""
+    import threading
+
+    box: dict = {}
+
+    def target() -> None:
+        old = sys.getrecursionlimit()
+        sys.setrecursionlimit(max(old, DEEP_RECURSION_LIMIT))
+        try:
+            box["value"] = function(*args, **kwargs)
+        except BaseException as exc:  # noqa: BLE001 - handed back to the caller's thread
+            box["error"] = exc
+        finally:
+            sys.setrecursionlimit(old)
+
+    previous = threading.stack_size(DEEP_STACK_BYTES)
+    try:
+        thread = threading.Thread(target=target, name="breaklint-deep")
+        thread.start()
+    finally:
+        threading.stack_size(previous)
+    thread.join()
+    if "error" in box:
+        raise box["error"]
+    return box["value"]
 
 
 def _init_worker(settings: Settings, parent: int) -> None:
@@ -333,8 +371,13 @@ def fix_paths(result: CheckResult, settings: Settings, unsafe: bool, write: bool
             ignored = matching_ignores(path, settings.per_file_ignores, settings.root)
             file_settings = LintSettings([r for r in local.rules if not is_ignored(r.code, ignored)], local.scope)
         try:
-            outcome = fix_source(source, path, file_settings, unsafe=unsafe,
-                                 context=result.external.get(path))
+            try:
+                # The check's findings are this text's first round: the fix loop need not lint it again.
+                outcome = fix_source(source, path, file_settings, unsafe=unsafe,
+                                     context=result.external.get(path), findings=findings)
+            except RecursionError:
+                outcome = deep_call(fix_source, source, path, file_settings, unsafe=unsafe,
+                                    context=result.external.get(path))
         except Exception as exc:  # noqa: BLE001 - a rule bug must not end the run
             result.errors.append(FileError(path, f"internal error while fixing ({type(exc).__name__}: {exc}); "
                                                  "file left unchanged", internal=True))

@@ -1,0 +1,76 @@
+"""#14 item 14: valid code is never rejected (deep expressions, CR-only files are in
+tests/cli/test_writing_files.py) and --fix on a big file does work in proportion to its size."""
+import sys
+
+import breaklint.lint.engine
+import breaklint.lint.fixloop
+from breaklint.fix.edits import apply_edits
+from breaklint.model import Edit, Fix, Location
+from cli_helpers import HAZARD, invoke, json_findings, write
+
+
+def test_a_2000_term_expression_is_linted_and_fixed(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    deep = " + ".join(["x"] * 2000)
+    path = write(tmp_path / "deep.py", HAZARD.replace("return x * 2", f"return {deep}"))
+    assert [f["code"] for f in json_findings("--no-cache", "deep.py")] == ["BL201"]
+    result = invoke("check", "--no-cache", "--fix", "deep.py")
+    assert result.exit_code == 0, result.output
+    assert "is_compiling" in path.read_text() and deep in path.read_text()
+    assert sys.getrecursionlimit() < 10_000  # the raised limit was for that lint only
+
+
+def _calls(function, *args) -> int:
+    """Python-level calls and generator resumptions made by function(*args): a count, not a time."""
+    count = 0
+
+    def profile(frame, event, arg):
+        nonlocal count
+        if event == "call":
+            count += 1
+
+    sys.setprofile(profile)
+    try:
+        function(*args)
+    finally:
+        sys.setprofile(None)
+    return count
+
+
+def _one_fix_per_line(lines: int):
+    source = "".join(f"a{i} = 1\n" for i in range(lines))
+    fixes = [Fix("f", "safe", (Edit(Location(i + 1, 1), Location(i + 1, 1), "b"),)) for i in range(lines)]
+    return source, fixes
+
+
+def test_applying_many_fixes_is_near_linear():
+    small = _calls(apply_edits, *_one_fix_per_line(500))
+    large = _calls(apply_edits, *_one_fix_per_line(2000))
+    assert large < 6 * small, (small, large)  # 4x the fixes: quadratic work would be 16x
+    text, applied = apply_edits(*_one_fix_per_line(3))
+    assert text == "ba0 = 1\nba1 = 1\nba2 = 1\n" and len(applied) == 3
+
+
+def test_fix_reuses_the_checks_findings_and_parses_with_libcst_once(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    write(tmp_path / "m.py", HAZARD)
+    lints, cst_parses = [], []
+    real_lint = breaklint.lint.fixloop.lint_source
+
+    def counting_lint(*args, **kwargs):
+        lints.append(1)
+        return real_lint(*args, **kwargs)
+
+    import libcst
+    real_parse = libcst.parse_module
+
+    def counting_parse(*args, **kwargs):
+        cst_parses.append(1)
+        return real_parse(*args, **kwargs)
+
+    monkeypatch.setattr(breaklint.lint.fixloop, "lint_source", counting_lint)
+    monkeypatch.setattr(libcst, "parse_module", counting_parse)
+    assert invoke("check", "--no-cache", "--fix", "m.py").exit_code == 0
+    # One round applied the fix; the next lint found nothing more. The first round's findings came
+    # from the check itself.
+    assert len(lints) == 1 and len(cst_parses) == 1
