@@ -182,3 +182,16 @@ def test_exit_codes(hazard):
     assert invoke("check", "pkg/a.py").exit_code == 1
     assert invoke("check", "--no-such-option").exit_code == 2
     assert invoke("check", "--output-format", "xml", "pkg").exit_code == 2
+
+
+def test_sarif_uris_are_percent_encoded(project):
+    """#14 item 15: a colon would read as a URI scheme, a `%` as an escape."""
+    from urllib.parse import unquote
+
+    write(project / "colon:comma,x.py", HAZARD)
+    write(project / "pct%0A50%.py", HAZARD)
+    write(project / "sp ace é.py", HAZARD)
+    log = json.loads(invoke("check", "--no-cache", "--output-format", "sarif", ".").stdout)
+    uris = sorted(r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"] for r in log["runs"][0]["results"])
+    assert uris == ["colon%3Acomma%2Cx.py", "pct%250A50%25.py", "sp%20ace%20%C3%A9.py"]
+    assert sorted(unquote(u) for u in uris) == ["colon:comma,x.py", "pct%0A50%.py", "sp ace é.py"]

@@ -4,6 +4,7 @@ from __future__ import annotations
 import json
 import os
 from pathlib import Path
+from urllib.parse import quote
 
 from .. import __version__
 from ..model import CheckResult
@@ -13,8 +14,10 @@ SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
 
 
 def _uri(path: str) -> str:
+    """A URI reference (RFC 3986): relative to %SRCROOT% and percent-encoded, so that `a:b,c.py` is
+    not read as a scheme and `%0A` in a name stays three characters."""
     try:
-        return Path(os.path.relpath(path)).as_posix()
+        return quote(Path(os.path.relpath(path)).as_posix(), safe="/")
     except ValueError:  # another drive on Windows
         return Path(path).as_uri()
 
