@@ -11,7 +11,7 @@ import click
 from rich.console import Console
 
 from . import __version__
-from .lint.config import ConfigError, load_settings, with_overrides
+from .lint.config import ConfigError, load_settings, target_note, with_overrides
 
 EXIT_CLEAN, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
 
@@ -67,6 +67,9 @@ def check(paths, select, ignore, extend_select, fix, unsafe_fixes, diff, show_fi
         settings.enabled_rules()
     except ConfigError as exc:
         fail(str(exc))
+    note = target_note(settings.torch_version())
+    if note and not quiet:
+        click.echo(f"breaklint: note: {note}", err=True)
     console = Console(highlight=False, soft_wrap=True)
     progress = Progress(enabled=output_format == "text" and not quiet, is_terminal=Console(stderr=True).is_terminal)
     try:
@@ -206,19 +209,11 @@ def list_rules(target_torch: Optional[str], output_format: str) -> None:
 
         click.echo(json.dumps({"torch": version, "rules": rows}, indent=2))
         return
-    console = Console()
-    if not console.is_terminal:  # piped: one plain line per rule, never wrapped
-        for row in rows:
-            click.echo("  ".join([row["code"], row["name"], row["fix"], row["breaks"], " ".join(row["gb_ids"])]))
-        return
-    from rich.table import Table
+    from .report.table import format_table, terminal_width
 
-    table = Table(title=f"breaklint rules (verdicts for torch {version})", header_style="bold")
-    for column in ("code", "name", "fix", f"torch {version}", "GB ids"):
-        table.add_column(column)
-    for row in rows:
-        table.add_row(row["code"], row["name"], row["fix"], row["breaks"], " ".join(row["gb_ids"]))
-    console.print(table)
+    click.echo(format_table(("code", "name", "fix", f"torch {version}", "GB ids"),
+                            [(r["code"], r["name"], r["fix"], r["breaks"], " ".join(r["gb_ids"]) or "-") for r in rows],
+                            width=terminal_width()))
 
 
 def rule_page_path(code: str) -> Optional[Path]:

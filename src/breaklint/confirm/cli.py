@@ -113,9 +113,7 @@ def calibrate(json_file, timeout, select):
     """Run every rule's runnable examples through the installed torch and show which really break."""
     import json
 
-    from rich.console import Console
-    from rich.table import Table
-
+    from ..report.table import format_table, terminal_width
     from ..rules import all_rules
     from .calibrate import calibrate_examples, expected_verdict, verdicts_from
 
@@ -132,9 +130,7 @@ def calibrate(json_file, timeout, select):
         click.echo(str(exc), err=True)
         sys.exit(2)
     observed = verdicts_from(results)
-    table = Table(title=f"breaklint calibrate: torch {torch.__version__}")
-    for col in ("rule", "name", "catalogue says", "breaks here", "agrees", "GB ids", "valid examples break"):
-        table.add_column(col)
+    rows = []
     disagreements = 0
     for rule in rules:
         mine = [r for r in results if r.code == rule.code]
@@ -147,12 +143,14 @@ def calibrate(json_file, timeout, select):
         # Recompile rules: "breaks" means "compiles on every call until the recompile limit".
         says = {"recompiles": "recompiles", "cudagraphs": "skips CUDA graphs"}.get(getattr(rule, "verdict_kind", ""), "breaks")
         counted = sorted({f"{r.compiles}/{r.calls} compiles" for r in mine if r.kind == "INVALID" and getattr(r, "calls", 0)})
-        table.add_row(rule.code, getattr(rule, "name", ""), {None: "-", True: says, False: "no " + says.split()[0]}[expected],
-                      {None: "-" if not errors else f"error: {errors[0]}", True: "yes", False: "no"}[seen] if seen is not None or not errors else f"error: {errors[0]}",
-                      "yes" if agrees else "[red]NO[/]",
-                      ",".join(sorted({g for r in mine if r.kind == 'INVALID' for g in r.gb_ids}) or counted) or "-",
-                      str(len(valid_breaks)) if valid_breaks else "0")
-    Console(emoji=False).print(table)
+        seen_text = {True: "yes", False: "no"}[seen] if seen is not None else ("error" if errors else "-")
+        gb_ids = " ".join(sorted({g for r in mine if r.kind == 'INVALID' for g in r.gb_ids}) or counted) or "-"
+        rows.append((rule.code, getattr(rule, "name", ""), {None: "-", True: says, False: "no " + says.split()[0]}[expected],
+                     seen_text, "yes" if agrees else "NO", str(len(valid_breaks)),
+                     f"error: {errors[0]}" if seen is None and errors else gb_ids))
+    # The free-text columns (an error, the GB ids) come last, where the table wraps them.
+    click.echo(format_table(("rule", "name", "expected", "breaks here", "agrees", "VALID breaks", "GB ids"), rows,
+                            width=terminal_width(), title=f"breaklint calibrate: torch {torch.__version__}"))
     if json_file:
         with open(json_file, "w", encoding="utf-8") as fh:
             json.dump({"torch_version": torch.__version__, "verdicts": observed,

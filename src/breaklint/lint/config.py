@@ -47,8 +47,9 @@ class Settings:
         for rule in all_rules():
             if not _selected(rule.code, self.select + self.extend_select, self.ignore):
                 continue
-            # Patterns that do not break on the target torch are off unless asked for by exact code.
-            if rule.breaks_on(version) is False and rule.code not in explicit:
+            # Patterns that do not break on the target torch are off unless asked for by exact code
+            # (or by ALL, which means every rule).
+            if rule.breaks_on(version) is False and rule.code not in explicit and "ALL" not in explicit:
                 continue
             chosen.append(rule)
         return chosen
@@ -217,8 +218,34 @@ def settings_from_table(table: dict, path: str) -> Settings:
                 parse_version(value)
             except ValueError:
                 raise ConfigError(f"{path}: 'tool.breaklint.target-torch' is not a version: '{value}'") from None
+            check_target(value, f"{path}: 'tool.breaklint.target-torch'")
         setattr(settings, attr, value)
     return settings
+
+
+def measured_releases() -> list[str]:
+    """The torch releases some rule has a measured verdict for, oldest first."""
+    versions = {v for rule in all_rules() for v in rule.verdicts}
+    return sorted(versions, key=parse_version)
+
+
+def check_target(version: str, where: str) -> None:
+    """A target older than every measured release has no verdicts to judge by: an error."""
+    measured = measured_releases()
+    if measured and parse_version(version) < parse_version(measured[0]):
+        raise ConfigError(f"{where}: no verdicts were measured for torch {version} or older "
+                          f"(measured: {', '.join(measured)})")
+
+
+def target_note(version: str) -> Optional[str]:
+    """What to tell the user when the target is not a measured release: which one judges it."""
+    measured = measured_releases()
+    target = parse_version(version)
+    if not measured or any(parse_version(v) == target for v in measured):
+        return None
+    below = [v for v in measured if parse_version(v) <= target]
+    nearest = below[-1] if below else measured[0]
+    return f"torch {version} has no measured verdicts; judging by torch {nearest} (measured: {', '.join(measured)})"
 
 
 def with_overrides(settings: Settings, select=None, ignore=None, extend_select=None,
@@ -239,5 +266,6 @@ def with_overrides(settings: Settings, select=None, ignore=None, extend_select=N
             parse_version(target_torch)
         except ValueError:
             raise ConfigError(f"--target-torch: not a version: '{target_torch}'") from None
+        check_target(target_torch, "--target-torch")
         changes["target_torch"] = target_torch
     return replace(settings, **changes)
