@@ -25,6 +25,9 @@ from ..analysis.filefacts import FileFacts
 from ..analysis.torch_api import TORCH_CONTEXT_MANAGERS
 
 NOQA = re.compile(r"#\s*noqa(?::\s*(?P<codes>[A-Za-z]+[0-9]+(?:\s*,\s*[A-Za-z]+[0-9]+)*))?", re.IGNORECASE)
+# breaklint's own comment, which ruff's RUF100 leaves alone (pyright's `# pyright: ignore[rule]` is
+# the model): on a line it silences that line; on a `def` line or its decorators, the whole function.
+IGNORE = re.compile(r"#\s*breaklint:\s*ignore\b(?:\[(?P<codes>[^\]]*)\])?", re.IGNORECASE)
 FILE_NOQA = re.compile(r"^\s*#\s*breaklint:\s*noqa\b", re.IGNORECASE | re.MULTILINE)
 
 # Node types without children worth walking.
@@ -88,7 +91,7 @@ class FileLinter:
                 self._walk_body(scope.func.body, ctx, dispatch)
         finally:
             facts.close()
-        return self._apply_noqa(lines)
+        return self._apply_noqa(lines, tree)
 
     # -- the walk -------------------------------------------------------------------------------------
     def _walk_body(self, body: Iterable[ast.AST], ctx: NodeContext, dispatch) -> None:
@@ -159,10 +162,12 @@ class FileLinter:
         return local in ctx.file.scopes.classes or local in ctx.file.scopes.functions
 
     # -- suppression ----------------------------------------------------------------------------------------
-    def _apply_noqa(self, lines: list[str]) -> list[Finding]:
+    def _apply_noqa(self, lines: list[str], tree: Optional[ast.AST] = None) -> list[Finding]:
+        blocks = _ignored_blocks(tree, lines) if tree is not None and "breaklint" in self.source else []
         kept = []
         for finding in self.findings:
-            if self._suppressed(finding, lines):
+            if self._suppressed(finding, lines) or any(
+                    first <= finding.start.row <= last and _covers(codes, finding.code) for first, last, codes in blocks):
                 self.suppressed += 1
             else:
                 kept.append(finding)
@@ -171,9 +176,17 @@ class FileLinter:
     @staticmethod
     def _suppressed(finding: Finding, lines: list[str]) -> bool:
         for row in {finding.start.row, finding.end.row}:
-            if not (0 < row <= len(lines)) or "noqa" not in lines[row - 1].lower():
+            if not (0 < row <= len(lines)):
                 continue
-            match = NOQA.search(lines[row - 1])
+            line = lines[row - 1]
+            lowered = line.lower()
+            if "breaklint" in lowered:
+                match = IGNORE.search(line)
+                if match is not None and _covers(_codes(match), finding.code):
+                    return True
+            if "noqa" not in lowered:
+                continue
+            match = NOQA.search(line)
             if match is None:
                 continue
             codes = match.group("codes")
@@ -183,6 +196,37 @@ class FileLinter:
             if finding.code in wanted:
                 return True
         return False
+
+
+def _codes(match: re.Match) -> Optional[frozenset[str]]:
+    """The codes an ignore comment names; None (every code) when it names none."""
+    codes = match.group("codes")
+    if codes is None:
+        return None
+    named = frozenset(c.strip().upper() for c in codes.split(",") if c.strip())
+    return named or None
+
+
+def _covers(codes: Optional[frozenset[str]], code: str) -> bool:
+    return codes is None or any(code.startswith(c) for c in codes)
+
+
+def _ignored_blocks(tree: ast.AST, lines: list[str]) -> list[tuple[int, int, Optional[frozenset[str]]]]:
+    """(first row, last row, codes) of each function whose `def` line or decorator lines carry a
+    `# breaklint: ignore[...]` comment."""
+    blocks = []
+    for node in ast.walk(tree):
+        if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            continue
+        header_end = node.body[0].lineno - 1 if node.body else node.lineno
+        first = min([d.lineno for d in node.decorator_list] + [node.lineno])
+        for row in range(first, max(header_end, node.lineno) + 1):
+            if 0 < row <= len(lines) and "breaklint" in lines[row - 1].lower():
+                match = IGNORE.search(lines[row - 1])
+                if match is not None:
+                    blocks.append((first, node.end_lineno or node.lineno, _codes(match)))
+                    break
+    return blocks
 
 
 _LINE_BREAK = re.compile(r"\r\n|\r|\n")
