@@ -54,15 +54,20 @@ def main() -> None:
 @click.option("--show-scope", is_flag=True,
               help="List the functions treated as traced, each with the reason, instead of the findings "
                    "(json: a list of {file, qualname, line, reason}); exits 0.")
+@click.option("--stdin-filename", default=None,
+              help="With PATH `-`: the file name the text on stdin stands for (settings, messages).")
 def check(paths, select, ignore, extend_select, fix, unsafe_fixes, diff, show_fixes, output_format, statistics,
-          exit_zero, jobs, no_cache, quiet, config_file, target_torch, show_scope) -> None:
-    """Lint PATHS (default: the current folder) for graph-break hazards."""
+          exit_zero, jobs, no_cache, quiet, config_file, target_torch, show_scope, stdin_filename) -> None:
+    """Lint PATHS (default: the current folder) for graph-break hazards. `-` reads stdin."""
     from .report import text as text_report
     from .lint.runner import check_paths, fix_paths
 
     paths = list(paths) or ["."]
+    from_stdin = paths == ["-"]
+    if "-" in paths and not from_stdin:
+        fail("`-` (stdin) cannot be combined with other paths")
     try:
-        settings = load_settings(paths[0], config_file)
+        settings = load_settings(stdin_filename or "." if from_stdin else paths[0], config_file)
         settings = with_overrides(settings, _codes(select), _codes(ignore), _codes(extend_select), target_torch)
         settings.enabled_rules()
     except ConfigError as exc:
@@ -70,6 +75,9 @@ def check(paths, select, ignore, extend_select, fix, unsafe_fixes, diff, show_fi
     note = target_note(settings.torch_version())
     if note and not quiet:
         click.echo(f"breaklint: note: {note}", err=True)
+    if from_stdin:
+        _check_stdin(settings, stdin_filename or "-", fix, unsafe_fixes, diff, output_format, exit_zero, quiet,
+                     show_fixes, statistics)
     console = Console(highlight=False, soft_wrap=True)
     progress = Progress(enabled=output_format == "text" and not quiet, is_terminal=Console(stderr=True).is_terminal)
     try:
@@ -132,6 +140,45 @@ def _show_scope(paths, settings, result, output_format: str) -> None:
         for row in rows:
             click.echo(f"{os.path.relpath(row['file'])}:{row['line']}: {row['qualname']} ({row['reason']})")
     _errors_to_stderr(result)
+
+
+def _check_stdin(settings, filename: str, fix: bool, unsafe: bool, diff: bool, output_format: str,
+                 exit_zero: bool, quiet: bool, show_fixes: bool, statistics: bool) -> None:
+    """`check -` for editors, as ruff does it: lint stdin as `filename`; with --fix, print the fixed
+    text on stdout and the findings left on stderr; with --diff, print the diff. Nothing is written."""
+    from .fix.edits import unified_diff
+    from .lint.fixloop import fix_source
+    from .lint.runner import check_source, lint_settings
+    from .report import text as text_report
+
+    source = sys.stdin.read()
+    result = check_source(source, filename, settings)
+    if (fix or diff) and not result.errors:
+        outcome = fix_source(source, filename, lint_settings(settings), unsafe=unsafe, findings=result.findings)
+        if outcome.error:
+            click.echo(f"{filename}: error: {outcome.error}", err=True)
+        result.findings = outcome.remaining
+        if diff:
+            sys.stdout.flush()
+            sys.stdout.buffer.write(unified_diff(filename, source, outcome.source) if outcome.changed else b"")
+            sys.exit(EXIT_FINDINGS if outcome.changed and not exit_zero else EXIT_CLEAN)
+        sys.stdout.write(outcome.source)  # the editor replaces its buffer with this
+        sys.stdout.flush()
+        text_report.render(result, Console(stderr=True, highlight=False, soft_wrap=True), quiet=quiet,
+                           applied=outcome.applied, show_fixes=show_fixes, statistics=statistics)
+    elif output_format == "text":
+        text_report.render(result, Console(highlight=False, soft_wrap=True), quiet=quiet, show_fixes=show_fixes,
+                           statistics=statistics)
+    else:
+        from .report import github, json_format, sarif
+
+        renderer = {"json": json_format, "sarif": sarif, "github": github}[output_format]
+        rendered = renderer.render(result)
+        if rendered:
+            click.echo(rendered)
+        _errors_to_stderr(result)
+    failed = bool(result.findings or result.errors)
+    sys.exit(EXIT_FINDINGS if failed and not exit_zero else EXIT_CLEAN)
 
 
 def _plural(n: int, word: str) -> str:

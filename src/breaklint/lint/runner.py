@@ -131,6 +131,31 @@ def _lint_and_collect(path: str, settings: LintSettings, context: Optional[FileC
     return outcome
 
 
+def check_source(source: str, filename: str, settings: Optional[Settings] = None) -> CheckResult:
+    """Lint one text as if it were the file `filename` (stdin for editors): the file's settings and
+    per-file ignores apply; nothing is read from disk or cached."""
+    settings = settings or Settings()
+    result = CheckResult()
+    path = os.path.abspath(filename)
+    try:
+        findings, suppressed = engine.lint_source(source, path, lint_settings(settings))
+    except SyntaxError as exc:
+        where = f"line {exc.lineno}" if exc.lineno else "unknown line"
+        result.errors.append(FileError(path, f"syntax error at {where}: {exc.msg}"))
+        return result
+    except (ValueError, RecursionError) as exc:
+        result.errors.append(FileError(path, f"cannot parse: {str(exc).splitlines()[0] if str(exc) else exc}"))
+        return result
+    if settings.per_file_ignores:
+        ignored = matching_ignores(path, settings.per_file_ignores, settings.root)
+        findings = [f for f in findings if not is_ignored(f.code, ignored)]
+    result.findings = findings
+    result.files_checked = 1
+    result.lines_checked = source.count("\n") + 1
+    result.suppressed = suppressed
+    return result
+
+
 def default_jobs() -> int:
     try:
         return max(1, len(os.sched_getaffinity(0)))
