@@ -54,13 +54,17 @@ def main() -> None:
 @click.option("--show-scope", is_flag=True,
               help="List the functions treated as traced, each with the reason, instead of the findings "
                    "(json: a list of {file, qualname, line, reason}); exits 0.")
+@click.option("--project-context/--no-project-context", default=True, show_default=True,
+              help="When given only files: build the call graph from the whole project (the configuration's "
+                   "folder, else the repository root) and report findings in those files.")
 @click.option("--stdin-filename", default=None,
               help="With PATH `-`: the file name the text on stdin stands for (settings, messages).")
 def check(paths, select, ignore, extend_select, fix, unsafe_fixes, diff, show_fixes, output_format, statistics,
-          exit_zero, jobs, no_cache, quiet, config_file, target_torch, show_scope, stdin_filename) -> None:
+          exit_zero, jobs, no_cache, quiet, config_file, target_torch, show_scope, project_context,
+          stdin_filename) -> None:
     """Lint PATHS (default: the current folder) for graph-break hazards. `-` reads stdin."""
     from .report import text as text_report
-    from .lint.runner import check_paths, fix_paths
+    from .lint.runner import check_paths, fix_paths, project_root_for
 
     paths = list(paths) or ["."]
     from_stdin = paths == ["-"]
@@ -81,7 +85,11 @@ def check(paths, select, ignore, extend_select, fix, unsafe_fixes, diff, show_fi
     console = Console(highlight=False, soft_wrap=True)
     progress = Progress(enabled=output_format == "text" and not quiet, is_terminal=Console(stderr=True).is_terminal)
     try:
-        result = check_paths(paths, settings, jobs=jobs, use_cache=not no_cache, on_progress=progress.update)
+        # pre-commit passes the changed files alone: their callers elsewhere in the project still count.
+        only_files = all(os.path.isfile(p) for p in paths)
+        root = project_root_for(paths, settings) if project_context and only_files else None
+        result = check_paths(paths, settings, jobs=jobs, use_cache=not no_cache, on_progress=progress.update,
+                             project_root=root)
     finally:
         progress.stop()
 

@@ -24,7 +24,9 @@ from ..analysis.summary import CallRef, ClassSummary, ModuleSummary
 from ..model import Edit, Finding, Fix, Location
 
 CACHE_DIR = ".breaklint_cache"
-FORMAT = 2
+FORMAT = 3
+# Lints of one file with different cross-file contexts kept: one per call-graph round.
+MAX_VARIANTS = 6
 # A file whose mtime is this close to the moment it was cached may change again within the
 # filesystem's mtime granularity without its stamp moving: its content hash is always checked.
 RACY_SECONDS = 2.0
@@ -104,12 +106,14 @@ def _valid_plain(value) -> bool:
 
 
 def _valid_variant(value) -> bool:
-    """(variant, (findings, suppressed, summary)): a file's lint with the scopes other files reach."""
-    if not (type(value) is tuple and len(value) == 2 and type(value[0]) is str):
+    """{variant: (findings, suppressed, summary)}: a file's lints with the scopes other files reach."""
+    if type(value) is not dict:
         return False
-    inner = value[1]
-    return (type(inner) is tuple and len(inner) == 3 and _is_findings(inner[0]) and type(inner[1]) is int
-            and (inner[2] is None or type(inner[2]) is ModuleSummary))
+    for variant, inner in value.items():
+        if not (type(variant) is str and type(inner) is tuple and len(inner) == 3 and _is_findings(inner[0])
+                and type(inner[1]) is int and (inner[2] is None or type(inner[2]) is ModuleSummary)):
+            return False
+    return True
 
 
 def _valid_entry(key, entry) -> bool:
@@ -194,9 +198,9 @@ class ResultCache:
             return None
         if stat.st_size != size:
             return None
-        if variant:  # one variant is kept per file: the last one the call graph produced
-            stored_variant, result = result
-            if stored_variant != variant:
+        if variant:  # the last few variants the call graph's rounds produced
+            result = result.get(variant)
+            if result is None:
                 return None
         if stat.st_mtime_ns == mtime and not racy:
             return result
@@ -227,7 +231,17 @@ class ResultCache:
             digest = content_digest(path)
         except OSError:
             return
-        key, value = ((path, "external"), (variant, result)) if variant else (path, result)
+        if variant:
+            key = (path, "external")
+            old = self.entries.get(key)
+            # Variants of the same content only: each graph round gives a file a new context, and a
+            # warm run with one file changed walks the same rounds again.
+            variants = dict(old[4]) if old is not None and old[2] == digest else {}
+            variants.pop(variant, None)
+            variants[variant] = result
+            value = dict(list(variants.items())[-MAX_VARIANTS:])
+        else:
+            key, value = path, result
         self.entries[key] = (stat.st_size, stat.st_mtime_ns, digest, _racy(stat.st_mtime_ns), value)
         self.dirty = True
 

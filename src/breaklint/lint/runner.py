@@ -131,6 +131,30 @@ def _lint_and_collect(path: str, settings: LintSettings, context: Optional[FileC
     return outcome
 
 
+def project_root_for(paths: list[str], settings: Settings) -> Optional[str]:
+    """The folder whose whole tree gives named files their callers: the configuration's folder, else
+    the repository root above the first file; None when neither holds every path."""
+    from .config import is_vcs_root
+
+    if not paths:
+        return None
+    if settings.source:
+        root = os.path.dirname(os.path.abspath(settings.source))
+    else:
+        root = None
+        folder = os.path.dirname(os.path.abspath(paths[0]))
+        while True:
+            if is_vcs_root(folder):
+                root = folder
+                break
+            parent = os.path.dirname(folder)
+            if parent == folder:
+                return None
+            folder = parent
+    inside = all(os.path.abspath(p).startswith(root.rstrip(os.sep) + os.sep) for p in paths)
+    return root if inside else None
+
+
 def check_source(source: str, filename: str, settings: Optional[Settings] = None) -> CheckResult:
     """Lint one text as if it were the file `filename` (stdin for editors): the file's settings and
     per-file ignores apply; nothing is read from disk or cached."""
@@ -164,7 +188,11 @@ def default_jobs() -> int:
 
 
 def check_paths(paths: list[str], settings: Optional[Settings] = None, jobs: Optional[int] = None,
-                use_cache: bool = True, on_progress: Optional[Callable[[int, int], None]] = None) -> CheckResult:
+                use_cache: bool = True, on_progress: Optional[Callable[[int, int], None]] = None,
+                project_root: Optional[str] = None) -> CheckResult:
+    """Lint `paths`. With `project_root`, the call graph is built from every file under it (as mypy
+    and pyright analyse imports), and only the findings and errors of `paths` are reported: what
+    pre-commit needs when it passes the changed files alone."""
     # ast trees are millions of short-lived objects: the automatic collector is off for the run and
     # each file's garbage is collected when it is done (_lint_and_collect). Forked workers inherit
     # this; the caller's setting is restored afterwards.
@@ -173,16 +201,24 @@ def check_paths(paths: list[str], settings: Optional[Settings] = None, jobs: Opt
     settings = settings or Settings()
     workers = _Workers(settings, jobs or default_jobs())
     try:
-        return _check_paths(paths, settings, workers, use_cache, on_progress)
+        return _check_paths(paths, settings, workers, use_cache, on_progress, project_root)
     finally:
         workers.close()
         if was_enabled:
             gc.enable()
 
 
-def _check_paths(paths, settings: Settings, workers: "_Workers", use_cache, on_progress) -> CheckResult:
-    files, problems = discover(paths, settings.exclude + settings.extend_exclude, settings.root)
+def _check_paths(paths, settings: Settings, workers: "_Workers", use_cache, on_progress,
+                 project_root: Optional[str] = None) -> CheckResult:
+    excludes = settings.exclude + settings.extend_exclude
+    files, problems = discover(paths, excludes, settings.root)
     result = CheckResult(errors=[FileError(os.path.abspath(p), reason) for p, reason in problems])
+    named: Optional[set[str]] = None
+    if project_root is not None:
+        # The rest of the project is context only: its files feed the call graph, never the report.
+        named = set(files)
+        context, _ = discover([project_root], excludes, settings.root)
+        files = files + [path for path in context if path not in named]
     cache = ResultCache(settings.root, settings.fingerprint()) if use_cache else None
     progress = _Progress(on_progress, len(files))
 
@@ -254,6 +290,8 @@ def _check_paths(paths, settings: Settings, workers: "_Workers", use_cache, on_p
     result.external = external
 
     for path in files:
+        if named is not None and path not in named:
+            continue
         outcome = outcomes[path]
         findings = outcome.findings
         if outcome.error is not None:
