@@ -64,3 +64,49 @@ def test_hook_fails_on_a_hazard_then_passes_after_fix(tmp_path, monkeypatch):
     installed = {p.name.lower() for p in site_dirs[0].iterdir()}
     assert "breaklint" in installed and "libcst" in installed
     assert "torch" not in installed
+
+
+README_HELPERS = '''def scale(x):
+    print("helper", x)
+    return x * 2
+'''
+README_MODEL = '''import torch
+from torch import nn
+
+from .helpers import scale
+
+
+class Net(nn.Module):
+    def forward(self, x):
+        return scale(x)
+'''
+
+
+def test_readme_snippet_against_a_local_clone_sees_callers_of_a_changed_file(tmp_path):
+    """The README's pre-commit snippet, as written (its two placeholders filled in with a clone and
+    a commit): a commit that changes only helpers.py fails on the print that Net.forward reaches."""
+    readme = (ROOT / "README.md").read_text()
+    snippet = readme.split("### pre-commit", 1)[1].split("```yaml\n", 1)[1].split("```", 1)[0]
+    assert "/path/to/breaklint" in snippet and "rev: COMMIT" in snippet
+    clone = tmp_path / "breaklint-clone"
+    subprocess.run(["git", "clone", "-q", str(ROOT), str(clone)], check=True, capture_output=True)
+    rev = git("rev-parse", "HEAD", cwd=clone).stdout.strip()
+    repo = tmp_path / "user-repo"
+    (repo / "pkg").mkdir(parents=True)
+    git("init", "-q", cwd=repo)
+    (repo / "pkg" / "__init__.py").write_text("")
+    (repo / "pkg" / "model.py").write_text(README_MODEL)
+    (repo / "pkg" / "helpers.py").write_text("def scale(x):\n    return x * 2\n")
+    (repo / ".pre-commit-config.yaml").write_text(
+        snippet.replace("/path/to/breaklint", str(clone)).replace("rev: COMMIT", f"rev: {rev}"))
+    git("add", ".", cwd=repo)
+    git("commit", "-q", "-m", "start", cwd=repo)
+    (repo / "pkg" / "helpers.py").write_text(README_HELPERS)
+    git("add", "pkg/helpers.py", cwd=repo)
+    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "VIRTUAL_ENV")}
+    env.update(PRE_COMMIT_HOME=str(tmp_path / "pre-commit-home"), PRE_COMMIT_COLOR="never")
+    run = subprocess.run([sys.executable, "-m", "pre_commit", "run"], cwd=repo, capture_output=True, text=True,
+                         env=env, timeout=600)
+    assert run.returncode == 1, run.stdout + run.stderr
+    assert "pkg/helpers.py:2:5: BL201" in run.stdout
+    assert "model.py" not in run.stdout.split("breaklint", 1)[1]
