@@ -72,6 +72,8 @@ class Finding:
     # The Python-level condition in front of the hazard ("x.dtype == torch.float16"): it breaks
     # only when that holds. None when nothing guards it.
     breaks_when: Optional[str] = None
+    # A notebook's cell (1-based, as ruff counts); rows are then inside that cell.
+    cell: Optional[int] = None
 
     @property
     def row(self) -> int:
@@ -90,7 +92,7 @@ class Finding:
         return self.end.column
 
     def sort_key(self):
-        return (self.path, self.start.row, self.start.column, self.code)
+        return (self.path, self.cell or 0, self.start.row, self.start.column, self.code)
 
 
 @dataclass

@@ -16,6 +16,7 @@ from ..analysis.astwalk import children
 from ..analysis.compiling import compile_test_kind, operands_evaluated_when_compiling
 from ..model import FileError, FileOutcome, Finding
 from ..sources import read_source
+from . import notebook
 from ..analysis.names import ImportMap
 from ..rules.base import FileInfo, NodeContext, Rule
 from ..analysis.scope import ModuleScopes, ScopeSettings
@@ -260,13 +261,22 @@ def _lint(source: str, path: str, settings: LintSettings, context: Optional[File
 def lint_file(path: str, settings: LintSettings, context: Optional[FileContext] = None, want_summary: bool = False
               ) -> FileOutcome:
     """One path's outcome; errors are returned, never raised. The summary (for the cross-file call
-    graph) is made only when asked for."""
+    graph) is made only when asked for. A notebook's findings carry their cell."""
+    book = None
     try:
-        source = read_source(path)
+        if notebook.is_notebook(path):
+            # A notebook is no importable module: it takes no part in the call graph.
+            with open(path, encoding="utf-8") as handle:
+                book = notebook.load(handle.read())
+            source, want_summary = book.text, False
+        else:
+            source = read_source(path)
     except (OSError, ValueError) as exc:
         return FileOutcome(error=FileError(os.path.abspath(path), _one_line(exc)))
     try:
         findings, linter = _lint(source, path, settings, context, want_summary)
+        if book is not None:
+            findings = notebook.to_cells(book, findings)
     except SyntaxError as exc:
         where = f"line {exc.lineno}" if exc.lineno else "unknown line"
         return FileOutcome(error=FileError(os.path.abspath(path), f"syntax error at {where}: {exc.msg}"))

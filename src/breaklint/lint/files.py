@@ -12,7 +12,7 @@ DEFAULT_EXCLUDES = (
     "site-packages", "__pycache__", ".mypy_cache", ".pytest_cache", ".ruff_cache", "node_modules",
     ".breaklint_cache", "*.egg-info", "__pypackages__", ".ipynb_checkpoints",
 )
-SOURCE_SUFFIXES = (".py", ".pyi")
+SOURCE_SUFFIXES = (".py", ".pyi", ".ipynb")
 
 
 def _excluded(rel_path: str, patterns: Iterable[str]) -> bool:

@@ -409,7 +409,8 @@ def fix_paths(result: CheckResult, settings: Settings, unsafe: bool, write: bool
     writes the file: a symlink's target, keeping inode, owner and mode, never a read-only file.
     Options added later are keyword-only."""
     from ..sources import read_source_with_encoding
-    from ..fix.edits import unified_diff, wanted, write_fixed
+    from ..fix.edits import FixOutcome, unified_diff, wanted, write_fixed
+    from . import notebook
     from .fixloop import fix_source
 
     report = FixReport()
@@ -422,8 +423,15 @@ def fix_paths(result: CheckResult, settings: Settings, unsafe: bool, write: bool
         if not any(wanted(f.fix, unsafe) for f in findings):
             kept.extend(findings)
             continue
+        book = None
         try:
-            source, encoding = read_source_with_encoding(path)
+            if notebook.is_notebook(path):
+                with open(path, encoding="utf-8") as handle:
+                    raw = handle.read()
+                book = notebook.load(raw)
+                source, encoding = book.text, "utf-8"
+            else:
+                source, encoding = read_source_with_encoding(path)
         except (OSError, ValueError) as exc:
             result.errors.append(FileError(path, f"cannot read for fixing: {exc}"))
             kept.extend(findings)
@@ -436,8 +444,9 @@ def fix_paths(result: CheckResult, settings: Settings, unsafe: bool, write: bool
         try:
             try:
                 # The check's findings are this text's first round: the fix loop need not lint it again.
+                # (A notebook's findings are in cell rows: its loop lints the joined text itself.)
                 outcome = fix_source(source, path, file_settings, unsafe=unsafe,
-                                     context=result.external.get(path), findings=findings)
+                                     context=result.external.get(path), findings=None if book else findings)
             except RecursionError:
                 outcome = deep_call(fix_source, source, path, file_settings, unsafe=unsafe,
                                     context=result.external.get(path))
@@ -446,6 +455,15 @@ def fix_paths(result: CheckResult, settings: Settings, unsafe: bool, write: bool
                                                  "file left unchanged", internal=True))
             kept.extend(findings)
             continue
+        if book is not None:
+            outcome.remaining = notebook.to_cells(book, outcome.remaining)
+            if outcome.changed:
+                fixed_json = notebook.write_back(book, outcome.source)
+                if fixed_json is None:
+                    outcome = FixOutcome(source=source, error="a fix moved a notebook cell boundary; left unchanged",
+                                         remaining=findings)
+                else:
+                    source, outcome.source = raw, fixed_json
         if outcome.error:
             result.errors.append(FileError(path, outcome.error))
         remaining = outcome.remaining

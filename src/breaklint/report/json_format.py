@@ -31,7 +31,7 @@ def finding_to_dict(finding: Finding) -> dict:
             "message": finding.fix.message,
         }
     result = {
-        "cell": None,  # ruff's notebook cell index; breaklint lints .py files only
+        "cell": finding.cell,  # a notebook's cell (1-based, as ruff counts); rows are inside it
         "code": finding.code,
         "end_location": _location(finding.end),
         "filename": os.path.abspath(finding.path),

@@ -22,6 +22,8 @@ def fix_label(finding: Finding) -> str:
 def finding_line(finding: Finding) -> Text:
     line = Text()
     line.append(os.path.relpath(finding.path), style="bold")
+    if finding.cell is not None:  # ruff's notebook form: path:cell N:row:col
+        line.append(f":cell {finding.cell}", style="cyan")
     line.append(f":{finding.start.row}:{finding.start.column}: ", style="cyan")
     line.append(finding.code, style="bold red")
     label = fix_label(finding)
