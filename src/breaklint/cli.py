@@ -168,7 +168,7 @@ def _check_stdin(settings, filename: str, fix: bool, unsafe: bool, diff: bool, o
         result.findings = outcome.remaining
         if diff:
             sys.stdout.flush()
-            sys.stdout.buffer.write(unified_diff(filename, source, outcome.source) if outcome.changed else b"")
+            sys.stdout.write(unified_diff(filename, source, outcome.source) if outcome.changed else "")
             sys.exit(EXIT_FINDINGS if outcome.changed and not exit_zero else EXIT_CLEAN)
         sys.stdout.write(outcome.source)  # the editor replaces its buffer with this
         sys.stdout.flush()

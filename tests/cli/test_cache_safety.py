@@ -43,8 +43,8 @@ def test_a_symlinked_cache_folder_is_not_followed(project, tmp_path):
 def test_a_cache_of_the_wrong_shape_is_discarded(project):
     write(project / "model.py", HAZARD)
     invoke("check", "model.py")
-    shapes = ['{"format": 3, "entries": {"d": [["x", 5]]}}', '[1, 2]', '{"format": 3, "entries": {"c": "os"}}',
-              '{"format": 3, "entries": {"d": [["%s", {"t": [1, 2, "x", false, {"c": "Finding", "v": {}}]}]]}}'
+    shapes = ['{"format": 4, "entries": {"d": [["x", 5]]}}', '[1, 2]', '{"format": 4, "entries": {"c": "os"}}',
+              '{"format": 4, "entries": {"d": [["%s", {"t": [1, 2, "x", false, {"c": "Finding", "v": {}}]}]]}}'
               % (project / "model.py")]
     for text in shapes:
         for path in (project / ".breaklint_cache").glob("results-*"):

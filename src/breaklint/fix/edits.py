@@ -181,9 +181,9 @@ def libcst_error(source: str) -> Optional[str]:
 NO_NEWLINE = "\\ No newline at end of file\n"
 
 
-def unified_diff(path: str, before: str, after: str, encoding: str = "utf-8") -> bytes:
-    """A patch that `git apply` and `patch -p1` accept, in the file's own encoding (a latin-1 file's
-    diff is latin-1 bytes), with the marker that a last line lacks its newline."""
+def unified_diff(path: str, before: str, after: str) -> str:
+    """A patch that `git apply` and `patch -p1` accept, with the marker that a last line lacks its
+    newline (without it the next file's header is glued to that line)."""
     name = os.path.relpath(path).replace(os.sep, "/")
     out = []
     for line in difflib.unified_diff(lines_keepends(before), lines_keepends(after),
@@ -191,8 +191,14 @@ def unified_diff(path: str, before: str, after: str, encoding: str = "utf-8") ->
         out.append(line)
         if not line.endswith(("\n", "\r")):
             out.append("\n" + NO_NEWLINE)
+    return "".join(out)
+
+
+def unified_diff_bytes(path: str, before: str, after: str, encoding: str = "utf-8") -> bytes:
+    """unified_diff in the file's own encoding: a latin-1 file's patch is latin-1 bytes, or it does
+    not apply."""
     codec = "utf-8" if encoding == "utf-8-sig" else encoding  # the BOM stays in the file, not mid-patch
-    return "".join(out).encode(codec)
+    return unified_diff(path, before, after).encode(codec)
 
 
 class ReadOnlyFile(OSError):
@@ -249,5 +255,21 @@ def _write_in_place(path: str, data: bytes) -> None:
 
 
 def write_atomic(path: str, text: str, encoding: str = "utf-8") -> None:
-    """Kept for callers of the old name: write_fixed."""
-    write_fixed(path, text, encoding)
+    """write_fixed for a file that exists; a new file is written through a temporary file and a
+    rename, with the default permissions."""
+    if os.path.lexists(path):
+        write_fixed(path, text, encoding)
+        return
+    directory = os.path.dirname(os.path.abspath(path))
+    fd, tmp = tempfile.mkstemp(prefix=".breaklint-", suffix=".tmp", dir=directory)
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(text.encode(encoding))
+        umask = os.umask(0)
+        os.umask(umask)
+        os.chmod(tmp, 0o666 & ~umask)
+        os.replace(tmp, path)
+    except BaseException:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+        raise

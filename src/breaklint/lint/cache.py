@@ -21,10 +21,10 @@ from typing import Any, Optional
 
 from ..analysis.project import ExternalEntry, FileContext
 from ..analysis.summary import CallRef, ClassSummary, ModuleSummary
-from ..model import Edit, Finding, Fix, Location
+from ..model import Edit, FileError, FileOutcome, Finding, Fix, Location
 
 CACHE_DIR = ".breaklint_cache"
-FORMAT = 3
+FORMAT = 4
 # Lints of one file with different cross-file contexts kept: one per call-graph round.
 MAX_VARIANTS = 6
 # A file whose mtime is this close to the moment it was cached may change again within the
@@ -32,8 +32,8 @@ MAX_VARIANTS = 6
 RACY_SECONDS = 2.0
 
 # The only classes a cache may name: plain frozen-or-simple data, no behaviour on construction.
-_CLASSES = {cls.__name__: cls for cls in (Location, Edit, Fix, Finding, CallRef, ClassSummary, ModuleSummary,
-                                          ExternalEntry, FileContext)}
+_CLASSES = {cls.__name__: cls for cls in (Location, Edit, Fix, Finding, FileError, FileOutcome, CallRef,
+                                          ClassSummary, ModuleSummary, ExternalEntry, FileContext)}
 _FIELDS = {name: frozenset(f.name for f in dataclasses.fields(cls)) for name, cls in _CLASSES.items()}
 
 
@@ -99,21 +99,17 @@ def _is_findings(value) -> bool:
     return type(value) is list and all(type(f) is Finding for f in value)
 
 
-def _valid_plain(value) -> bool:
-    """(findings, lines, suppressed, summary): a file's first lint."""
-    return (type(value) is tuple and len(value) == 4 and _is_findings(value[0]) and type(value[1]) is int
-            and type(value[2]) is int and (value[3] is None or type(value[3]) is ModuleSummary))
+def _valid_outcome(value) -> bool:
+    """A file's lint: findings, counts and the summary the call graph needs (never an error: those
+    are not cached)."""
+    return (type(value) is FileOutcome and _is_findings(value.findings) and value.error is None
+            and type(value.lines) is int and type(value.suppressed) is int
+            and (value.summary is None or type(value.summary) is ModuleSummary))
 
 
 def _valid_variant(value) -> bool:
-    """{variant: (findings, suppressed, summary)}: a file's lints with the scopes other files reach."""
-    if type(value) is not dict:
-        return False
-    for variant, inner in value.items():
-        if not (type(variant) is str and type(inner) is tuple and len(inner) == 3 and _is_findings(inner[0])
-                and type(inner[1]) is int and (inner[2] is None or type(inner[2]) is ModuleSummary)):
-            return False
-    return True
+    """{variant: outcome}: a file's lints with the scopes other files reach, one per graph round."""
+    return type(value) is dict and all(type(k) is str and _valid_outcome(v) for k, v in value.items())
 
 
 def _valid_entry(key, entry) -> bool:
@@ -123,7 +119,7 @@ def _valid_entry(key, entry) -> bool:
     if type(size) is not int or type(mtime) is not int or type(digest) is not str or type(racy) is not bool:
         return False
     if type(key) is str:
-        return _valid_plain(value)
+        return _valid_outcome(value)
     if type(key) is tuple and len(key) == 2 and type(key[0]) is str and key[1] == "external":
         return _valid_variant(value)
     return False
@@ -184,7 +180,7 @@ class ResultCache:
         except (OSError, UnicodeDecodeError, CacheFormatError):
             return {}  # a cache of another shape is discarded and rewritten
 
-    def lookup(self, path: str, variant: str = "") -> Optional[tuple]:
+    def lookup(self, path: str, variant: str = "") -> Optional["FileOutcome"]:
         """The stored result for an unchanged file, else None. A variant keys a second result of the
         same file (the lint with the scopes other files reach, keyed by a digest of them)."""
         key = (path, "external") if variant else path
@@ -225,7 +221,7 @@ class ResultCache:
         self.entries["__tree__"] = (key, value)
         self.dirty = True
 
-    def store(self, path: str, result: tuple, variant: str = "") -> None:
+    def store(self, path: str, result: "FileOutcome", variant: str = "") -> None:
         try:
             stat = os.stat(path)
             digest = content_digest(path)

@@ -44,7 +44,7 @@ def lint_one(path: str, settings: LintSettings, context: Optional[FileContext] =
     file instead of ending the whole run."""
     try:
         outcome = engine.lint_file(path, settings, context, want_summary)
-        if outcome[1] is not None and "recursion" in outcome[1].message:
+        if outcome.error is not None and "recursion" in outcome.error.message:
             outcome = deep_call(engine.lint_file, path, settings, context, want_summary)
         return outcome
     except Exception as exc:  # noqa: BLE001 - anything a rule raises
@@ -397,7 +397,8 @@ class FixReport:
     applied: int = 0
     # path -> the fixes applied to it, for --show-fixes
     fixed: dict[str, list] = field(default_factory=dict)
-    diffs: list[str] = field(default_factory=list)
+    # Each file's patch in its own encoding.
+    diffs: list[bytes] = field(default_factory=list)
 
 
 def fix_paths(result: CheckResult, settings: Settings, unsafe: bool, write: bool,
@@ -409,7 +410,7 @@ def fix_paths(result: CheckResult, settings: Settings, unsafe: bool, write: bool
     writes the file: a symlink's target, keeping inode, owner and mode, never a read-only file.
     Options added later are keyword-only."""
     from ..sources import read_source_with_encoding
-    from ..fix.edits import FixOutcome, unified_diff, wanted, write_fixed
+    from ..fix.edits import FixOutcome, unified_diff_bytes, wanted, write_fixed
     from . import notebook
     from .fixloop import fix_source
 
@@ -478,7 +479,7 @@ def fix_paths(result: CheckResult, settings: Settings, unsafe: bool, write: bool
                 kept.extend(findings)
                 continue
         else:
-            report.diffs.append(unified_diff(path, source, outcome.source, encoding))
+            report.diffs.append(unified_diff_bytes(path, source, outcome.source, encoding))
         kept.extend(remaining)
         report.applied += outcome.applied
         report.fixed[path] = outcome.fixes
