@@ -43,9 +43,14 @@ def test_a_symlinked_cache_folder_is_not_followed(project, tmp_path):
 def test_a_cache_of_the_wrong_shape_is_discarded(project):
     write(project / "model.py", HAZARD)
     invoke("check", "model.py")
-    shapes = ['{"format": 4, "entries": {"d": [["x", 5]]}}', '[1, 2]', '{"format": 4, "entries": {"c": "os"}}',
-              '{"format": 4, "entries": {"d": [["%s", {"t": [1, 2, "x", false, {"c": "Finding", "v": {}}]}]]}}'
-              % (project / "model.py")]
+    model = str(project / "model.py")
+    shapes = ['[1, 2]', '{"format": 5, "entries": {"x": 5}}', '{"format": 5, "entries": [["x", "5"]]}',
+              '{"format": 5, "entries": [[{"c": "os"}, "1"]]}',
+              '{"format": 5, "entries": [["%s", "{\\"t\\": [1, 2, \\"x\\", false, {\\"c\\": \\"Finding\\", \\"v\\": {}}]}"]]}'
+              % model,
+              '{"format": 5, "entries": [["%s", "{\\"t\\": [1, 2, \\"x\\", false, {\\"c\\": \\"FileOutcome\\", '
+              '\\"v\\": {\\"findings\\": 7, \\"error\\": null, \\"lines\\": 1, \\"suppressed\\": 0, '
+              '\\"summary\\": null}}]}"]]}' % model]
     for text in shapes:
         for path in (project / ".breaklint_cache").glob("results-*"):
             path.write_text(text)

@@ -24,7 +24,7 @@ from ..analysis.summary import CallRef, ClassSummary, ModuleSummary
 from ..model import Edit, FileError, FileOutcome, Finding, Fix, Location
 
 CACHE_DIR = ".breaklint_cache"
-FORMAT = 4
+FORMAT = 5
 # Lints of one file with different cross-file contexts kept: one per call-graph round.
 MAX_VARIANTS = 6
 # A file whose mtime is this close to the moment it was cached may change again within the
@@ -130,17 +130,39 @@ def _valid_tree(value) -> bool:
             and all(type(k) is str and type(v) is FileContext for k, v in value[1].items()))
 
 
-def validated(data) -> dict:
-    if not (isinstance(data, dict) and data.get("format") == FORMAT and type(data.get("entries")) is dict):
+def _valid(key, entry) -> bool:
+    return _valid_tree(entry) if key == "__tree__" else _valid_entry(key, entry)
+
+
+def _decode_key(key):
+    """A key as the file holds it (parsed without the tag hook): a path, or {"t": [path, "external"]}."""
+    if type(key) is str:
+        return key
+    if type(key) is dict and list(key) == ["t"] and type(key["t"]) is list and len(key["t"]) == 2 \
+            and all(type(part) is str for part in key["t"]):
+        return tuple(key["t"])
+    raise CacheFormatError("bad key")
+
+
+def parse(text: str) -> tuple[dict, dict]:
+    """(entries, their encoded texts). The file is {"format", "entries": [[key, entry as JSON text]]}:
+    each entry keeps its text, so a save re-encodes only the entries that changed."""
+    try:
+        data = json.loads(text)
+    except (ValueError, RecursionError) as exc:
+        raise CacheFormatError(str(exc)) from None
+    if not (type(data) is dict and data.get("format") == FORMAT and type(data.get("entries")) is list):
         raise CacheFormatError("not a breaklint cache of this format")
-    entries = data["entries"]
-    for key, entry in entries.items():
-        if key == "__tree__":
-            if not _valid_tree(entry):
-                raise CacheFormatError("bad tree entry")
-        elif not _valid_entry(key, entry):
+    entries, raw = {}, {}
+    for pair in data["entries"]:
+        if not (type(pair) is list and len(pair) == 2 and type(pair[1]) is str):
+            raise CacheFormatError("bad entry")
+        key = _decode_key(pair[0])
+        entry = decode(pair[1])
+        if not _valid(key, entry):
             raise CacheFormatError(f"bad entry for {key!r}")
-    return entries
+        entries[key], raw[key] = entry, pair[1]
+    return entries, raw
 
 
 def _safe_directory(directory: str) -> bool:
@@ -161,24 +183,31 @@ class ResultCache:
         self.directory = os.path.join(root, CACHE_DIR)
         self.path = os.path.join(self.directory, f"results-{key}.json")
         self.entries: dict = {}
+        # Each loaded entry's JSON text, dropped when the entry changes: a save reuses the rest.
+        self.raw: dict = {}
         self.dirty = False
         self.usable = _safe_directory(self.directory)
         if self.usable:
-            self.entries = self._load()
+            self.entries, self.raw = self._load()
 
-    def _load(self) -> dict:
+    def _load(self) -> tuple[dict, dict]:
         try:
             fd = os.open(self.path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0))
         except OSError:
-            return {}
+            return {}, {}
         try:
             with os.fdopen(fd, "rb") as handle:
                 if not stat_module.S_ISREG(os.fstat(handle.fileno()).st_mode):
-                    return {}
+                    return {}, {}
                 text = handle.read().decode("utf-8")
-            return validated(decode(text))
+            return parse(text)
         except (OSError, UnicodeDecodeError, CacheFormatError):
-            return {}  # a cache of another shape is discarded and rewritten
+            return {}, {}  # a cache of another shape is discarded and rewritten
+
+    def _set(self, key, entry) -> None:
+        self.entries[key] = entry
+        self.raw.pop(key, None)
+        self.dirty = True
 
     def lookup(self, path: str, variant: str = "") -> Optional["FileOutcome"]:
         """The stored result for an unchanged file, else None. A variant keys a second result of the
@@ -202,8 +231,7 @@ class ResultCache:
             return result
         if content_digest(path) == digest:
             if stat.st_mtime_ns != mtime or racy:
-                self.entries[key] = (size, stat.st_mtime_ns, digest, _racy(stat.st_mtime_ns), entry[4])
-                self.dirty = True
+                self._set(key, (size, stat.st_mtime_ns, digest, _racy(stat.st_mtime_ns), entry[4]))
             return result
         return None
 
@@ -218,8 +246,7 @@ class ResultCache:
         return stored[1] if stored and stored[0] == key else None
 
     def put_tree(self, key: str, value) -> None:
-        self.entries["__tree__"] = (key, value)
-        self.dirty = True
+        self._set("__tree__", (key, value))
 
     def store(self, path: str, result: "FileOutcome", variant: str = "") -> None:
         try:
@@ -238,14 +265,16 @@ class ResultCache:
             value = dict(list(variants.items())[-MAX_VARIANTS:])
         else:
             key, value = path, result
-        self.entries[key] = (stat.st_size, stat.st_mtime_ns, digest, _racy(stat.st_mtime_ns), value)
-        self.dirty = True
+        self._set(key, (stat.st_size, stat.st_mtime_ns, digest, _racy(stat.st_mtime_ns), value))
 
     def save(self) -> None:
         if not self.dirty or not self.usable or not _safe_directory(self.directory):
             return
         try:
-            text = json.dumps({"format": FORMAT, "entries": encode(self.entries)}, separators=(",", ":"))
+            compact = (",", ":")
+            pairs = [[encode(key), self.raw.get(key) or json.dumps(encode(entry), separators=compact)]
+                     for key, entry in self.entries.items()]
+            text = json.dumps({"format": FORMAT, "entries": pairs}, separators=compact)
             os.makedirs(self.directory, exist_ok=True)
             if not _safe_directory(self.directory):
                 return
