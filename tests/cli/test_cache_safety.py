@@ -44,11 +44,11 @@ def test_a_cache_of_the_wrong_shape_is_discarded(project):
     write(project / "model.py", HAZARD)
     invoke("check", "model.py")
     model = str(project / "model.py")
-    shapes = ['[1, 2]', '{"format": 5, "entries": {"x": 5}}', '{"format": 5, "entries": [["x", "5"]]}',
-              '{"format": 5, "entries": [[{"c": "os"}, "1"]]}',
-              '{"format": 5, "entries": [["%s", "{\\"t\\": [1, 2, \\"x\\", false, {\\"c\\": \\"Finding\\", \\"v\\": {}}]}"]]}'
+    shapes = ['[1, 2]', '{"format": 6, "entries": {"x": 5}}', '{"format": 6, "entries": [["x", "5"]]}',
+              '{"format": 6, "entries": [[{"c": "os"}, "1"]]}',
+              '{"format": 6, "entries": [["%s", "{\\"t\\": [1, 2, \\"x\\", false, {\\"c\\": \\"Finding\\", \\"v\\": {}}]}"]]}'
               % model,
-              '{"format": 5, "entries": [["%s", "{\\"t\\": [1, 2, \\"x\\", false, {\\"c\\": \\"FileOutcome\\", '
+              '{"format": 6, "entries": [["%s", "{\\"t\\": [1, 2, \\"x\\", false, {\\"c\\": \\"FileOutcome\\", '
               '\\"v\\": {\\"findings\\": 7, \\"error\\": null, \\"lines\\": 1, \\"suppressed\\": 0, '
               '\\"summary\\": null}}]}"]]}' % model]
     for text in shapes:
@@ -74,3 +74,21 @@ def test_cache_round_trips_real_results(project):
     first = invoke("check", "--output-format", "json", ".")
     second = invoke("check", "--output-format", "json", ".")
     assert first.stdout == second.stdout and first.exit_code == second.exit_code == 1
+
+
+def test_fix_transforms_round_trip_and_only_breaklint_functions_are_named():
+    """A finding's LibCST transform is stored by its factory's name, and a cache naming any other
+    function is discarded."""
+    import pytest
+
+    from breaklint.lint import cache
+    from breaklint.model import Fix, Transform
+    from breaklint.fix.rewrite import guard_transformer
+
+    fix = Fix("guard", "safe", (), ("torch",), Transform(guard_transformer, ("torch", True), frozenset({3})))
+    text = __import__("json").dumps(cache.encode(fix))
+    assert cache.decode(text) == fix
+    for name in ("os:system", "breaklint.fix.rewrite:__import__", "breaklint.fix.rewrite:TorchName",
+                 "breaklint.confirm.worker:main", "subprocess:run"):
+        with pytest.raises(cache.CacheFormatError):
+            cache.decode(text.replace("breaklint.fix.rewrite:guard_transformer", name))

@@ -12,19 +12,21 @@ from __future__ import annotations
 
 import dataclasses
 import hashlib
+import importlib
 import json
 import os
 import stat as stat_module
 import tempfile
 import time
+import types
 from typing import Any, Optional
 
 from ..analysis.project import ExternalEntry, FileContext
 from ..analysis.summary import CallRef, ClassSummary, ModuleSummary
-from ..model import Edit, FileError, FileOutcome, Finding, Fix, Location
+from ..model import Edit, FileError, FileOutcome, Finding, Fix, Location, Transform
 
 CACHE_DIR = ".breaklint_cache"
-FORMAT = 5
+FORMAT = 6
 # Lints of one file with different cross-file contexts kept: one per call-graph round.
 MAX_VARIANTS = 6
 # A file whose mtime is this close to the moment it was cached may change again within the
@@ -32,8 +34,11 @@ MAX_VARIANTS = 6
 RACY_SECONDS = 2.0
 
 # The only classes a cache may name: plain frozen-or-simple data, no behaviour on construction.
-_CLASSES = {cls.__name__: cls for cls in (Location, Edit, Fix, Finding, FileError, FileOutcome, CallRef,
+_CLASSES = {cls.__name__: cls for cls in (Location, Edit, Fix, Transform, Finding, FileError, FileOutcome, CallRef,
                                           ClassSummary, ModuleSummary, ExternalEntry, FileContext)}
+# A fix's LibCST transform names its factory: a module-level function of breaklint's fix or rule
+# modules, stored by name and looked up again, never anything a cache file could name elsewhere.
+_FUNCTION_MODULES = ("breaklint.fix.", "breaklint.rules.")
 _FIELDS = {name: frozenset(f.name for f in dataclasses.fields(cls)) for name, cls in _CLASSES.items()}
 
 
@@ -54,6 +59,8 @@ def encode(value: Any) -> Any:
         return {"f": [encode(v) for v in value]}
     if kind is dict:
         return {"d": [[encode(k), encode(v)] for k, v in value.items()]}
+    if kind is types.FunctionType and value.__module__.startswith(_FUNCTION_MODULES) and "." not in value.__qualname__:
+        return {"fn": f"{value.__module__}:{value.__qualname__}"}
     if kind.__name__ in _CLASSES and _CLASSES[kind.__name__] is kind:
         return {"c": kind.__name__, "v": {f.name: encode(getattr(value, f.name)) for f in dataclasses.fields(value)}}
     raise TypeError(f"cannot cache a {kind.__name__}")
@@ -67,6 +74,8 @@ def _decode_object(obj: dict) -> Any:
             return tuple(items)
         if tag == "f" and type(items) is list:
             return frozenset(items)
+        if tag == "fn" and type(items) is str:
+            return _function(items)
         if tag == "d" and type(items) is list:
             if not all(type(p) is list and len(p) == 2 for p in items):
                 raise CacheFormatError("bad mapping")
@@ -77,9 +86,22 @@ def _decode_object(obj: dict) -> Any:
             raise CacheFormatError(f"unexpected class {name!r}")
         return _CLASSES[name](**values)
     # A dataclass's field mapping: string keys, kept as they are until its class tag wraps it.
-    if all(type(k) is str for k in obj) and not {"t", "f", "d", "c"} & set(obj):
+    if all(type(k) is str for k in obj) and not {"t", "f", "d", "c", "fn"} & set(obj):
         return _Fields(obj)
     raise CacheFormatError("unexpected object")
+
+
+def _function(name: str):
+    module, _, qualname = name.partition(":")
+    if not module.startswith(_FUNCTION_MODULES) or not qualname.isidentifier():
+        raise CacheFormatError(f"unexpected function {name!r}")
+    try:
+        function = getattr(importlib.import_module(module), qualname)
+    except (ImportError, AttributeError):
+        raise CacheFormatError(f"no function {name!r}") from None
+    if type(function) is not types.FunctionType or function.__module__ != module:
+        raise CacheFormatError(f"not a function {name!r}")
+    return function
 
 
 class _Fields(dict):
