@@ -51,26 +51,30 @@ def test_applying_many_fixes_is_near_linear():
     assert text == "ba0 = 1\nba1 = 1\nba2 = 1\n" and len(applied) == 3
 
 
-def test_fix_reuses_the_checks_findings_and_parses_with_libcst_once(tmp_path, monkeypatch):
+def test_fix_reuses_the_checks_findings_and_checks_with_libcst_once(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     write(tmp_path / "m.py", HAZARD)
-    lints, cst_parses = [], []
+    lints, final_checks, round_checks = [], [], []
     real_lint = breaklint.lint.fixloop.lint_source
+    real_libcst_error = breaklint.lint.fixloop.libcst_error
+    real_parse_error = breaklint.lint.fixloop.parse_error
 
     def counting_lint(*args, **kwargs):
         lints.append(1)
         return real_lint(*args, **kwargs)
 
-    import libcst
-    real_parse = libcst.parse_module
+    def counting_libcst_error(source):
+        final_checks.append(1)
+        return real_libcst_error(source)
 
-    def counting_parse(*args, **kwargs):
-        cst_parses.append(1)
-        return real_parse(*args, **kwargs)
+    def counting_parse_error(source, libcst_too=True):
+        round_checks.append(libcst_too)
+        return real_parse_error(source, libcst_too)
 
     monkeypatch.setattr(breaklint.lint.fixloop, "lint_source", counting_lint)
-    monkeypatch.setattr(libcst, "parse_module", counting_parse)
+    monkeypatch.setattr(breaklint.lint.fixloop, "libcst_error", counting_libcst_error)
+    monkeypatch.setattr(breaklint.lint.fixloop, "parse_error", counting_parse_error)
     assert invoke("check", "--no-cache", "--fix", "m.py").exit_code == 0
     # One round applied the fix; the next lint found nothing more. The first round's findings came
-    # from the check itself.
-    assert len(lints) == 1 and len(cst_parses) == 1
+    # from the check itself. Rounds are checked by Python's parser, the final text once by LibCST.
+    assert len(lints) == 1 and round_checks == [False] and len(final_checks) == 1

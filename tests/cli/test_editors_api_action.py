@@ -14,11 +14,11 @@ yaml = pytest.importorskip("yaml")
 
 
 def test_stdin_is_linted_as_the_named_file(project):
-    result = invoke("check", "-", "--stdin-filename", "src/model.py", input=HAZARD)
-    assert result.exit_code == 1 and "src/model.py:7:9: BL201" in result.stdout
+    result = invoke("check", "-", "--stdin-filename", "app/model.py", input=HAZARD)
+    assert result.exit_code == 1 and "app/model.py:7:9: BL201" in result.stdout
     # The named file's settings apply: per-file ignores match its name.
-    (project / "pyproject.toml").write_text('[tool.breaklint.per-file-ignores]\n"src/*" = ["BL201"]\n')
-    assert invoke("check", "-", "--stdin-filename", "src/model.py", input=HAZARD).exit_code == 0
+    (project / "pyproject.toml").write_text('[tool.breaklint.per-file-ignores]\n"app/*" = ["BL201"]\n')
+    assert invoke("check", "-", "--stdin-filename", "app/model.py", input=HAZARD).exit_code == 0
 
 
 def test_stdin_fix_prints_the_fixed_text_and_writes_nothing(project):
@@ -64,7 +64,7 @@ def test_action_and_example_workflow(project, tmp_path):
     shim.parent.mkdir()
     shim.write_text(f"#!/bin/sh\nPYTHONPATH={ROOT / 'src'} exec {sys.executable} -m breaklint \"$@\"\n")
     shim.chmod(shim.stat().st_mode | stat.S_IEXEC)
-    write(project / "src" / "model.py", HAZARD)
+    write(project / "models" / "model.py", HAZARD)
     inputs = {name: spec.get("default", "") for name, spec in action["inputs"].items()}
     inputs.update(used[0]["with"])
     env = dict(os.environ, PATH=f"{shim.parent}:{os.environ['PATH']}")
@@ -73,4 +73,4 @@ def test_action_and_example_workflow(project, tmp_path):
         env[key] = inputs[name]
     run = subprocess.run(["bash", "-c", steps[1]["run"]], cwd=project, capture_output=True, text=True, env=env)
     assert run.returncode == 1
-    assert "::error file=src/model.py,line=7" in run.stdout or "file=src/model.py,line=7" in run.stdout, run.stdout
+    assert "file=models/model.py,line=7" in run.stdout, run.stdout

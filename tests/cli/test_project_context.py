@@ -24,9 +24,9 @@ HELPERS = '''def scale(x):
 
 def _repo(root):
     subprocess.run(["git", "init", "-q"], cwd=root, check=True)
-    write(root / "src" / "pkg" / "__init__.py", "")
-    write(root / "src" / "pkg" / "model.py", MODEL)
-    write(root / "src" / "pkg" / "helpers.py", HELPERS)
+    write(root / "lib" / "pkg" / "__init__.py", "")
+    write(root / "lib" / "pkg" / "model.py", MODEL)
+    write(root / "lib" / "pkg" / "helpers.py", HELPERS)
 
 
 def _found(result):
@@ -37,10 +37,10 @@ def _found(result):
 def test_a_changed_helper_is_judged_with_its_callers(tmp_path, monkeypatch):
     _repo(tmp_path)  # no configuration: the repository root is the project
     monkeypatch.chdir(tmp_path)
-    result = invoke("check", "-q", "src/pkg/helpers.py")
-    assert _found(result) == ["BL103@src/pkg/helpers.py", "BL201@src/pkg/helpers.py"], result.output
+    result = invoke("check", "-q", "lib/pkg/helpers.py")
+    assert _found(result) == ["BL103@lib/pkg/helpers.py", "BL201@lib/pkg/helpers.py"], result.output
     assert "model.py" not in result.stdout  # only the named file is reported
-    isolated = invoke("check", "-q", "--no-project-context", "src/pkg/helpers.py")
+    isolated = invoke("check", "-q", "--no-project-context", "lib/pkg/helpers.py")
     assert _found(isolated) == []
 
 
@@ -49,9 +49,9 @@ def test_warm_run_relints_only_the_changed_file(tmp_path, monkeypatch):
 
     _repo(tmp_path)
     for i in range(20):
-        write(tmp_path / "src" / "pkg" / f"other{i}.py", f"def f{i}(x):\n    return x + {i}\n")
+        write(tmp_path / "lib" / "pkg" / f"other{i}.py", f"def f{i}(x):\n    return x + {i}\n")
     monkeypatch.chdir(tmp_path)
-    invoke("check", "-j", "1", "src/pkg/helpers.py")
+    invoke("check", "-j", "1", "lib/pkg/helpers.py")
     calls = []
     real = breaklint.lint.engine.lint_file
 
@@ -60,8 +60,8 @@ def test_warm_run_relints_only_the_changed_file(tmp_path, monkeypatch):
         return real(path, *args)
 
     monkeypatch.setattr(breaklint.lint.engine, "lint_file", counting)
-    helpers = tmp_path / "src" / "pkg" / "helpers.py"
+    helpers = tmp_path / "lib" / "pkg" / "helpers.py"
     helpers.write_text(HELPERS + "# changed\n")
-    result = invoke("check", "-q", "-j", "1", "src/pkg/helpers.py")
-    assert _found(result) == ["BL103@src/pkg/helpers.py", "BL201@src/pkg/helpers.py"]
+    result = invoke("check", "-q", "-j", "1", "lib/pkg/helpers.py")
+    assert _found(result) == ["BL103@lib/pkg/helpers.py", "BL201@lib/pkg/helpers.py"]
     assert {p.rsplit("/", 1)[-1] for p in calls} <= {"helpers.py", "model.py"}, calls
