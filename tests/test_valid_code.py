@@ -78,3 +78,22 @@ def test_fix_reuses_the_checks_findings_and_checks_with_libcst_once(tmp_path, mo
     # One round applied the fix; the next lint found nothing more. The first round's findings came
     # from the check itself. Rounds are checked by Python's parser, the final text once by LibCST.
     assert len(lints) == 1 and round_checks == [False] and len(final_checks) == 1
+
+
+def test_a_rule_switched_off_for_the_fix_is_not_applied_from_the_checks_findings(tmp_path, monkeypatch):
+    """fix_paths seeds the fix loop with the check's findings, but only those of the rules the fix
+    runs with (confirm's culprit search switches a rule off through per-file ignores)."""
+    import dataclasses
+
+    from breaklint.lint.config import Settings
+    from breaklint.lint.runner import check_paths, fix_paths
+
+    monkeypatch.chdir(tmp_path)
+    path = write(tmp_path / "m.py", HAZARD)
+    settings = Settings(root=str(tmp_path))
+    result = check_paths([str(path)], settings, jobs=1, use_cache=False)
+    assert [f.code for f in result.findings] == ["BL201"]
+    without = dataclasses.replace(settings, per_file_ignores={"m.py": ["BL201"]})
+    written = {}
+    fix_paths(result, without, unsafe=False, write=False, sink=lambda p, text, enc: written.update({p: text}))
+    assert written == {}

@@ -445,9 +445,13 @@ def fix_paths(result: CheckResult, settings: Settings, unsafe: bool, write: bool
         try:
             try:
                 # The check's findings are this text's first round: the fix loop need not lint it again.
-                # (A notebook's findings are in cell rows: its loop lints the joined text itself.)
+                # Only those of the rules this file's fix runs with: settings may switch rules off per
+                # file (confirm's culprit search does). A notebook's findings are in cell rows: its
+                # loop lints the joined text itself.
+                codes = {rule.code for rule in file_settings.rules}
+                seed = None if book else [f for f in findings if f.code in codes]
                 outcome = fix_source(source, path, file_settings, unsafe=unsafe,
-                                     context=result.external.get(path), findings=None if book else findings)
+                                     context=result.external.get(path), findings=seed)
             except RecursionError:
                 outcome = deep_call(fix_source, source, path, file_settings, unsafe=unsafe,
                                     context=result.external.get(path))
