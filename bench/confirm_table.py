@@ -1,6 +1,6 @@
 """Turn `breaklint confirm --json` output into the BENCHMARKS.md table (one row per target).
 
-    python bench/confirm_table.py bench/results/gpu_confirm_a.json [more.json ...]
+    python bench/confirm_table.py bench/results/gpu_confirm.json [more.json ...]
 
 Several files (one per device call) are read as one run.
 """

@@ -1,6 +1,6 @@
 """Plot what the fixes are worth on a GPU: compiled fixed over compiled original, one bar per model.
 
-    python bench/speedups_plot.py   # reads bench/results/gpu_confirm_*.json and gpu_realworld_*.json
+    python bench/speedups_plot.py   # reads bench/results/gpu_confirm*.json and gpu_realworld_*.json
 
 Writes bench/results/speedups.svg. The composite fixtures come from `breaklint confirm`
 (bench/gpu_confirm.sh), the real-world models from bench/gpu_realworld.py; a model whose original
@@ -24,7 +24,7 @@ RESULTS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "results")
 def rows() -> list[tuple[str, str, float | None, str]]:
     """(group, label, speedup or None, breaks before -> after)."""
     found = []
-    for path in sorted(glob.glob(os.path.join(RESULTS, "gpu_confirm_*.json"))):
+    for path in sorted(glob.glob(os.path.join(RESULTS, "gpu_confirm*.json"))):
         for target in json.load(open(path, encoding="utf-8"))["targets"]:
             ratio = (target.get("speedups") or {}).get("compiled_fixed_vs_compiled_original")
             before = len(target["before"]["breaks"]) if target.get("before") else "?"
