@@ -279,8 +279,6 @@ def _ruff(path) -> Counter:
 FIXTURES = __import__("pathlib").Path(__file__).resolve().parents[2] / "fixtures"
 # Fixes of rules this test does not own that add what ruff reports; strict: once fixed, the entry goes.
 KNOWN_RUFF = {
-    "recompile_counters.py": "BL601's register_buffer fix writes one line over 88 columns (E501)",
-    "recompile_training_step.py": "BL601's register_buffer fix writes one line over 88 columns (E501)",
 }
 
 

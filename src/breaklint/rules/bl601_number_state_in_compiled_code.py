@@ -142,7 +142,12 @@ class NumberStateInCompiledCode(Rule):
         # float64 keeps a Python float's precision; 0-dim, so it never changes another tensor's dtype.
         dtype = "torch.float64" if type(value) is float else "torch.long"
         made = f"torch.zeros((), dtype={dtype})" if value == 0 else f"torch.full((), {value!r}, dtype={dtype})"
-        edits = [ctx.replace(start, f'{init_self}.register_buffer("{attr}", {made}, persistent=False)')]
+        call = f'{init_self}.register_buffer("{attr}", {made}, persistent=False)'
+        line = ctx.file.lines[start.lineno - 1]
+        indent = line[:len(line) - len(line.lstrip())]
+        if len(indent) + len(call) > 88:  # wrap as black would, so the fix adds no long line
+            call = (f"{init_self}.register_buffer(\n{indent}    \"{attr}\", {made}, persistent=False\n{indent})")
+        edits = [ctx.replace(start, call)]
         mutated: set[int] = set()
         for method in cls.methods.values():
             name = self_param(method)
@@ -216,7 +221,9 @@ class Net(nn.Module):
     def __init__(self):
         super().__init__()
         self.lin = nn.Linear(4, 4)
-        self.register_buffer("step", torch.zeros((), dtype=torch.long), persistent=False)
+        self.register_buffer(
+            "step", torch.zeros((), dtype=torch.long), persistent=False
+        )
 
     def forward(self, x):
         self.step += 1
@@ -287,7 +294,9 @@ class Net(nn.Module):
     def __init__(self):
         super().__init__()
         self.lin = nn.Linear(4, 4)
-        self.register_buffer("decay", torch.full((), 1.0, dtype=torch.float64), persistent=False)
+        self.register_buffer(
+            "decay", torch.full((), 1.0, dtype=torch.float64), persistent=False
+        )
 
     def forward(self, x):
         self.decay *= 0.9
@@ -324,7 +333,9 @@ class Net(nn.Module):
     def __init__(self):
         super().__init__()
         self.lin = nn.Linear(4, 4)
-        self.register_buffer("step", torch.zeros((), dtype=torch.long), persistent=False)
+        self.register_buffer(
+            "step", torch.zeros((), dtype=torch.long), persistent=False
+        )
 
     def forward(self, x):
         self.step += 1
@@ -359,7 +370,9 @@ from torch import nn
 class Net(nn.Module):
     def __init__(self):
         super().__init__()
-        self.register_buffer("calls", torch.zeros((), dtype=torch.long), persistent=False)
+        self.register_buffer(
+            "calls", torch.zeros((), dtype=torch.long), persistent=False
+        )
 
     def forward(self, x):
         self.calls += 1
