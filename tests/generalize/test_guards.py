@@ -49,3 +49,26 @@ def test_json_has_breaks_when_only_where_there_is_a_guard():
                  "severity", "url"}
     assert set(rows[14]) == ruff_keys
     assert set(rows[6]) == ruff_keys | {"breaks_when"}
+
+
+NESTED = """
+import torch
+from torch import nn
+class Net(nn.Module):
+    def forward(self, x, weight=None):
+        if weight is not None:
+            if weight.min() < 0:
+                raise ValueError("negative weight")
+        else:
+            if x.sum() > 0:
+                x = x * 2
+        return x
+"""
+
+
+def test_an_if_nested_in_a_body_is_guarded_by_its_parent_not_by_its_negation():
+    # Found reading monai's fixed copy (dice.py): the inner `if`'s test is reported without the
+    # inner `if` among the parents, and was taken for the outer `if`'s else branch.
+    found = {f.row: f for f in findings_of(NESTED)}
+    assert found[7].breaks_when == "weight is not None"
+    assert found[10].breaks_when == "not (weight is not None)"

@@ -30,7 +30,11 @@ def breaks_when(node: ast.AST, parents: list[ast.AST], is_tensor: Callable[[ast.
             test = ancestor.test
             if compile_test_kind(test, qualify) is not None or is_tensor(test):
                 continue
-            in_body = child in ancestor.body if isinstance(ancestor, ast.If) else child is ancestor.body
+            if isinstance(ancestor, ast.If):
+                # The child may be the test of a nested `if` whose node is not among the parents.
+                in_body = not any(_holds(stmt, child) for stmt in ancestor.orelse)
+            else:
+                in_body = child is ancestor.body
             text = segment(test)
             guards.append(text if in_body else f"not ({text})")
         elif isinstance(ancestor, ast.BoolOp) and isinstance(ancestor.op, ast.And):
@@ -57,3 +61,7 @@ def _leading_python_tests(boolop: ast.BoolOp, child: Optional[ast.AST], is_tenso
         if compile_test_kind(value, qualify) is None:
             found.append(segment(value))
     return found
+
+
+def _holds(stmt: ast.AST, node: ast.AST) -> bool:
+    return stmt is node or any(inner is node for inner in ast.walk(stmt))
