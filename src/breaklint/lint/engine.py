@@ -41,6 +41,19 @@ class LintSettings:
     scope: ScopeSettings = field(default_factory=ScopeSettings)
 
 
+_LEAVING = (ast.Return, ast.Raise, ast.Continue, ast.Break)
+
+
+def _always_leaves(stmt: ast.AST) -> bool:
+    """A statement after which the rest of its block is dead: a return/raise/continue/break, or an
+    `if` whose branches all end in one."""
+    if isinstance(stmt, _LEAVING):
+        return True
+    if isinstance(stmt, ast.If):
+        return bool(stmt.orelse) and _always_leaves(stmt.body[-1]) and _always_leaves(stmt.orelse[-1])
+    return False
+
+
 class FileLinter:
     def __init__(self, path: str, source: str, settings: LintSettings, context: Optional[FileContext] = None,
                  want_summary: bool = False):
@@ -98,6 +111,8 @@ class FileLinter:
     def _walk_body(self, body: Iterable[ast.AST], ctx: NodeContext, dispatch) -> None:
         for node in body:
             self._visit(node, ctx, dispatch)
+            if _always_leaves(node):
+                break  # what follows never runs, so Dynamo never traces it
 
     def _visit(self, node: ast.AST, ctx: NodeContext, dispatch) -> None:
         node_type = type(node)
