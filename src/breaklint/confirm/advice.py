@@ -1,15 +1,7 @@
 """What the user can do next, in a sentence each: the lines under a target in every report."""
 from __future__ import annotations
 
-import os
-
-
-def _rel(path: str) -> str:
-    try:
-        rel = os.path.relpath(path)
-    except ValueError:
-        return path
-    return path if rel.startswith("..") else rel
+from .observation import display_path
 
 
 def _count(n: int, word: str, plural: str | None = None) -> str:
@@ -46,10 +38,10 @@ def next_steps(report) -> list[str]:
         diff = (c.get("comparison") or {}).get("max_abs_diff")
         how = f" (max abs diff {diff:.3g})" if isinstance(diff, float) else ""
         if c["others_equal"]:
-            steps.append(f"fix {c['code']} at {_rel(c['path'])}:{c['line']} changes the outputs{how}; the other "
+            steps.append(f"fix {c['code']} at {display_path(c['path'])}:{c['line']} changes the outputs{how}; the other "
                          f"{_count(c['others_applied'], 'fix', 'fixes')} keep them equal: `--write` writes those and skips it")
         else:
-            steps.append(f"fix {c['code']} at {_rel(c['path'])}:{c['line']} is the first that changes the outputs{how}; "
+            steps.append(f"fix {c['code']} at {display_path(c['path'])}:{c['line']} is the first that changes the outputs{how}; "
                          "the others together do not keep them equal either, so nothing is written")
     elif report.fixes_applied and report.outputs_equal and not report.written and report.failure is None:
         flags = " --unsafe-fixes" if report.unsafe_fixes else ""

@@ -4,10 +4,9 @@ Imported lazily by breaklint/__init__.py, so `breaklint check` never imports tor
 """
 from __future__ import annotations
 
-import os
 from typing import Any
 
-from .observation import Observation
+from .observation import Observation, display_path
 
 
 class GraphBreakError(AssertionError):
@@ -29,20 +28,12 @@ def observe(model: Any, args: Any = (), kwargs: dict | None = None) -> Observati
     return _observe(model, args, kwargs)
 
 
-def _where(path: str) -> str:
-    try:
-        rel = os.path.relpath(path)
-    except ValueError:
-        return path
-    return path if rel.startswith("..") else rel
-
-
 def break_line(b) -> str:
     """`file:line  GBxxxx  reason`: one break site, as a test failure shows it."""
     reason = "; ".join([b.gb_type] + b.also)
     notes = [n for n in ("in a library called from here" if b.where_note() else "",
                          "whole frame skipped: runs eagerly" if b.frame_skipped else "") if n]
-    return f"{_where(b.file)}:{b.line}  {b.gb_id or 'GB?'}  {reason}" + (f" ({'; '.join(notes)})" if notes else "")
+    return f"{display_path(b.file)}:{b.line}  {b.gb_id or 'GB?'}  {reason}" + (f" ({'; '.join(notes)})" if notes else "")
 
 
 def format_breaks(obs: Observation, limit: int | None = None) -> str:

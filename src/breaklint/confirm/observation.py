@@ -1,7 +1,17 @@
 """Plain data for what Dynamo did with one model: graphs, breaks, skipped frames. JSON in and out."""
 from __future__ import annotations
 
+import os
 from dataclasses import asdict, dataclass, field
+
+
+def display_path(path: str) -> str:
+    """A path as reports show it: relative to the working folder when it lies inside it."""
+    try:
+        rel = os.path.relpath(path)
+    except ValueError:  # another drive on Windows
+        return path
+    return path if rel.startswith("..") else rel
 
 
 @dataclass

@@ -2,8 +2,8 @@
 from __future__ import annotations
 
 import json
-import os
 
+from .observation import display_path
 from .pipeline import TargetReport
 from .timing import describe
 
@@ -14,14 +14,6 @@ def _ms(t: dict | None) -> str:
 
 def _x(v: float | None) -> str:
     return "-" if v is None else f"{v:.2f}x"
-
-
-def _rel(path: str) -> str:
-    try:
-        rel = os.path.relpath(path)
-        return rel if not rel.startswith("..") else path
-    except ValueError:
-        return path
 
 
 def summary_row(r: TargetReport) -> dict:
@@ -102,7 +94,7 @@ def detail_lines(r: TargetReport) -> list[tuple[str, str]]:
     def site(b) -> str:
         skip = " (whole frame skipped)" if b.frame_skipped else ""
         also = "".join(f"; {t}" for t in b.also)
-        return f"{_rel(b.file)}:{b.line}  {b.gb_id or 'GB?'}  {b.gb_type}{also}{b.where_note()}{skip}"
+        return f"{display_path(b.file)}:{b.line}  {b.gb_id or 'GB?'}  {b.gb_type}{also}{b.where_note()}{skip}"
 
     if r.joined:
         for j in r.joined.missed:
@@ -113,7 +105,7 @@ def detail_lines(r: TargetReport) -> list[tuple[str, str]]:
         for j in r.joined.outside:
             out.append(("yellow", f"  outside your code  {site(j.brk)}"))
         for f in r.joined.not_breaking:
-            out.append(("yellow", f"  not breaking on this torch  {_rel(f.path)}:{f.row}  {f.code}"))
+            out.append(("yellow", f"  not breaking on this torch  {display_path(f.path)}:{f.row}  {f.code}"))
     out.extend(recompile_lines(r.recompiles))
     if r.after is not None:
         for b in r.after.breaks:
@@ -133,7 +125,7 @@ def detail_lines(r: TargetReport) -> list[tuple[str, str]]:
     if r.static_error:
         out.append(("yellow", f"  static check: {r.static_error}"))
     for p in r.written:
-        out.append(("", f"  wrote {_rel(p)}"))
+        out.append(("", f"  wrote {display_path(p)}"))
     for problem in r.problems():
         out.append(("red", f"  x {problem}"))
     for step in r.next_steps():
