@@ -10,6 +10,7 @@ from __future__ import annotations
 import ast
 from typing import Callable, Optional
 
+from .astwalk import walk
 from .compiling import compile_test_kind
 
 # A message stays readable: longer conditions are cut.
@@ -64,4 +65,4 @@ def _leading_python_tests(boolop: ast.BoolOp, child: Optional[ast.AST], is_tenso
 
 
 def _holds(stmt: ast.AST, node: ast.AST) -> bool:
-    return stmt is node or any(inner is node for inner in ast.walk(stmt))
+    return any(inner is node for inner in walk(stmt))
