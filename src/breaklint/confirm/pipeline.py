@@ -4,6 +4,7 @@ from __future__ import annotations
 import os
 import shutil
 import tempfile
+import time
 from dataclasses import asdict, dataclass, field
 
 from .join import FindingRef, Join, join
@@ -72,6 +73,7 @@ class TargetReport:
     environment_error: str | None = None  # e.g. libcst missing: no fix can be checked
     culprit: dict | None = None  # the first fix that changed the outputs, and how the others fare
     findings: list = field(default_factory=list, repr=False)  # check's findings (FindingRef) for these files
+    span: dict = field(default_factory=dict)  # wall-clock start/end (epoch s): which targets ran at once
 
     # ---- verdicts -------------------------------------------------------------------------
     @property
@@ -136,6 +138,7 @@ class TargetReport:
             "problems": self.problems(),
             "failure": asdict(self.failure) if self.failure else None,
             "info": self.info,
+            "span": self.span,
             "before": self.before.to_dict() if self.before else None,
             "after": self.after.to_dict() if self.after else None,
             "join": self.joined.to_dict() if self.joined else None,
@@ -231,9 +234,11 @@ def confirm_target(raw: str, opts: ConfirmOptions, log=lambda msg: None) -> Targ
         report.failure = Failure(exc.phase, str(exc))
         return report
     work = tempfile.mkdtemp(prefix="breaklint-confirm-")
+    report.span = {"start": time.time(), "cuda_visible_devices": opts.env.get("CUDA_VISIBLE_DEVICES")}
     try:
         _confirm(report, spec, opts, work, cwd, log)
     finally:
+        report.span["end"] = time.time()
         if not opts.keep_workdir:
             shutil.rmtree(work, ignore_errors=True)
     return report

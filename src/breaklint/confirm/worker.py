@@ -94,6 +94,8 @@ def build(req: dict, progress: Progress):
         "torch_version": torch.__version__,
         # One target per GPU (cli._run_all): log which device each worker really saw.
         "cuda_visible_devices": os.environ.get("CUDA_VISIBLE_DEVICES"),
+        # The physical GPU, so that a run can check that no two concurrent targets shared one.
+        "gpu_uuid": str(torch.cuda.get_device_properties(torch.cuda.current_device()).uuid) if device == "cuda" else None,
     }
     return model, args, kwargs, info, user
 

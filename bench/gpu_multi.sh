@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# Issue #17: breaklint confirm over the five composite fixtures (factory_gpu size, --unsafe-fixes) as
+# ONE command, so that confirm itself spreads the targets one per GPU. Run it once on a multi-GPU
+# machine as is, and once with CUDA_VISIBLE_DEVICES=0; then bench/gpu_multi.py compares the two.
+#   RUN=multi bash bench/gpu_multi.sh      -> $OUT/gpu_multi_multi.json, .log
+#   RUN=single CUDA_VISIBLE_DEVICES=0 bash bench/gpu_multi.sh -> $OUT/gpu_multi_single.json, .log
+# The libcst wheel travels in .whl/ (the GPU image has none); it is installed offline into /tmp/site.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+PY="${PYTHON:-python3}"
+OUT="${OUT:-bench/results}"
+RUN="${RUN:-multi}"
+mkdir -p "$OUT"
+if ! "$PY" -c "import libcst" 2>/dev/null && [ -d .whl ]; then
+    "$PY" -m pip install -q --no-index --no-deps --no-compile --no-cache-dir --upgrade --target /tmp/site .whl/*.whl \
+        && export PYTHONPATH="/tmp/site${PYTHONPATH:+:$PYTHONPATH}"
+fi
+export PYTHONPATH="$PWD/src${PYTHONPATH:+:$PYTHONPATH}" PYTHONUNBUFFERED=1
+targets=()
+for name in attention_padding greedy_decoder moe_router norm_rescale varlen_pooling; do
+    targets+=("fixtures.$name:factory_gpu")
+done
+log="$OUT/gpu_multi_$RUN.log"
+{ nvidia-smi -L; echo "CUDA_VISIBLE_DEVICES=${CUDA_VISIBLE_DEVICES-<unset>}"; } 2>&1 | tee "$log"
+t0=$(date +%s.%N)
+COLUMNS=100 "$PY" -m breaklint confirm "${targets[@]}" --unsafe-fixes --device cuda --max-breaks 1000 \
+    --timeout 240 --json "$OUT/gpu_multi_$RUN.json" 2>&1 | tee -a "$log"
+rc=${PIPESTATUS[0]}
+t1=$(date +%s.%N)
+echo "wall_s $(echo "$t1 - $t0" | bc) exit $rc" | tee -a "$log"
+exit $rc
