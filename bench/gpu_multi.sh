@@ -22,10 +22,10 @@ for name in attention_padding greedy_decoder moe_router norm_rescale varlen_pool
 done
 log="$OUT/gpu_multi_$RUN.log"
 { nvidia-smi -L; echo "CUDA_VISIBLE_DEVICES=${CUDA_VISIBLE_DEVICES-<unset>}"; } 2>&1 | tee "$log"
-t0=$(date +%s.%N)
+t0=$(date +%s)
 COLUMNS=100 "$PY" -m breaklint confirm "${targets[@]}" --unsafe-fixes --device cuda --max-breaks 1000 \
     --timeout 240 --json "$OUT/gpu_multi_$RUN.json" 2>&1 | tee -a "$log"
 rc=${PIPESTATUS[0]}
-t1=$(date +%s.%N)
-echo "wall_s $(echo "$t1 - $t0" | bc) exit $rc" | tee -a "$log"
+t1=$(date +%s)
+echo "wall_s $(( t1 - t0 )) exit $rc" | tee -a "$log"
 exit $rc
