@@ -382,7 +382,21 @@ def removal_summary(fixed: dict) -> dict:
         "fraction_removed": round(1 - after / before, 4) if before else None,
         "outputs_match": sum(1 for r in ok if r["outputs_match"]),
         "outputs_differ": [r["model"] for r in ok if r["outputs_match"] is False],
+        "remaining_by_gb_type": remaining_by_gb_type(fixed),
     }
+
+
+def remaining_by_gb_type(fixed: dict) -> dict:
+    """Distinct break sites left after the fixes, per Dynamo gb_type: why the removal figure misses."""
+    seen, counts = set(), Counter()
+    for library, result in fixed.items():
+        for row in result["models"]:
+            for site in row.get("remaining") or []:
+                where, _, kind = site.partition(" ")
+                if (library, where) not in seen:
+                    seen.add((library, where))
+                    counts[kind.strip("[]'\"") or "unknown"] += 1
+    return dict(counts.most_common())
 
 
 def truth_stats(truth: dict) -> dict:
@@ -489,6 +503,9 @@ def markdown(report: dict) -> str:
                       f"on {r['models_rerun_ok']} models that broke (fraction removed {r['fraction_removed']}); "
                       f"outputs allclose on {r['outputs_match']}/{r['models_rerun_ok']}; "
                       f"failing after fix: {len(r['models_failing_after_fix'])}"]
+        if r.get("remaining_by_gb_type") and report.get("details", True):  # dev only: a hint to tune on
+            lines += ["", "Distinct break sites left after the fixes, by gb_type: " + ", ".join(
+                f"{k} {v}" for k, v in r["remaining_by_gb_type"].items())]
     return "\n".join(lines) + "\n"
 
 
