@@ -34,11 +34,14 @@ class Transform:
 
     `factory(rows, *key)` builds one transformer for every fix of one round that shares the factory
     and the key, so that changes to neighbouring statements can merge (one guard block for two
-    adjacent print calls). `rows` are the first rows of the statements the fix changes."""
+    adjacent print calls). `rows` are the first rows of the statements the fix changes. `spec` is
+    what this one fix rewrites, as plain data decided from the `ast` analysis (fix/cst_branch.py);
+    when set, the factory also gets every spec of its group, as `specs`."""
 
     factory: Callable[..., Any]
     key: tuple
     rows: frozenset
+    spec: tuple = ()
 
 
 @dataclass(frozen=True)

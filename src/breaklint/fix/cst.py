@@ -80,22 +80,32 @@ class GuardStatements(cst.CSTTransformer):
 
 
 def apply_transforms(source: str, fixes: list[Fix]) -> tuple[str, list[Fix]]:
-    """Run the LibCST transforms of `fixes`, one transformer per (factory, key); return the text
-    and the fixes whose every row was changed."""
-    groups: dict[tuple, set[int]] = {}
-    for fix in fixes:
-        groups.setdefault((fix.transform.factory, fix.transform.key), set()).update(fix.transform.rows)
+    """Run the LibCST transform of one group of `fixes` (those sharing a factory and a key, so that
+    neighbours merge); return the text and the fixes it applied. Rows are those of the text the
+    fixes were found in: a second group would find them moved by the first, so it waits for the
+    next round of the fix loop, which re-lints and finds it again at its new place."""
+    groups: dict[tuple, list[Fix]] = {}
+    for fix in sorted(fixes, key=lambda f: min(f.transform.rows, default=0)):
+        groups.setdefault((fix.transform.factory, fix.transform.key), []).append(fix)
+    if not groups:
+        return source, []
     try:
         module = cst.parse_module(source)
     except Exception:  # LibCST's ParserSyntaxError, or syntax newer than it knows: no change
         return source, []
-    done: dict[tuple, set[int]] = {}
-    for (factory, key), rows in groups.items():
-        transformer = factory(frozenset(rows), *key)
-        module = MetadataWrapper(module).visit(transformer)
-        done[(factory, key)] = set(getattr(transformer, "done", rows))
-    applied = [f for f in fixes if f.transform.rows <= done[(f.transform.factory, f.transform.key)]]
-    return module.code, applied
+    for (factory, key), group in groups.items():
+        rows = frozenset(row for fix in group for row in fix.transform.rows)
+        specs = [fix.transform.spec for fix in group if fix.transform.spec]
+        transformer = factory(rows, *key, specs=specs) if specs else factory(rows, *key)
+        changed = MetadataWrapper(module).visit(transformer)
+        if specs:
+            applied = [f for f in group if f.transform.spec in transformer.done_specs]
+        else:
+            done = set(getattr(transformer, "done", rows))
+            applied = [f for f in group if f.transform.rows <= done]
+        if applied:
+            return changed.code, applied
+    return source, []
 
 
 def add_imports(source: str, modules: list[str]) -> str:

@@ -26,7 +26,7 @@ from ..analysis.summary import CallRef, ClassSummary, ModuleSummary
 from ..model import Edit, FileError, FileOutcome, Finding, Fix, Location, Transform
 
 CACHE_DIR = ".breaklint_cache"
-FORMAT = 6
+FORMAT = 7
 # Lints of one file with different cross-file contexts kept: one per call-graph round.
 MAX_VARIANTS = 6
 # A file whose mtime is this close to the moment it was cached may change again within the
