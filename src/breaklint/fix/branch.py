@@ -12,7 +12,7 @@ import tokenize
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Optional
 
-from ..model import Edit, Fix, Location
+from ..model import Edit, Fix, Location, Transform
 from ..analysis.torch_api import BOOL_RESULT, RANDOM_NAMES
 from .rewrite import statement_lines, torch_imports, torch_name, torch_prefix
 from .safety import condition_is_tensor, is_scalar_extraction, may_be_none, same_shape, singular_ops
@@ -270,11 +270,17 @@ def _wrapped_argument(line: str, inner_indent: str) -> str:
     return line[:cut] + "\n" + inner_indent + line[cut:]
 
 
-def _replace(ctx: "NodeContext", first: ast.stmt, last: ast.stmt, new_lines: list[str],
-             message: str) -> Optional[Fix]:
+def _replace(ctx: "NodeContext", first: ast.stmt, last: ast.stmt, head: str, target: str,
+             args: list[str]) -> Optional[Fix]:
+    """`target = torch.where(*args)` (head "assign") or `return torch.where(*args)` in place of the
+    statements `first` to `last`, applied by the LibCST transform of fix/cst_branch.py; the text
+    edit built here is the preview that reports show (checking never loads LibCST)."""
     found = statement_lines(ctx, first)
     if found is None or statement_lines(ctx, last) is None:
         return None
+    torch, _ = torch_name(ctx)
+    if torch is None:
+        return None  # no hard torch import of its own to lean on: adding one could break the module
     indent = found[0]
     comments = []
     for stmt in {id(first): first, id(last): last}.values():
@@ -282,12 +288,21 @@ def _replace(ctx: "NodeContext", first: ast.stmt, last: ast.stmt, new_lines: lis
         if got is None:
             return None
         comments.extend(got)
-    lines = [indent + c for c in comments] + new_lines
+    call_head = f"{target} = {torch.name}.where" if head == "assign" else f"return {torch.name}.where"
+    lines = [indent + c for c in comments] + _call_text(indent, call_head, args)
     end_line = ctx.file.lines[last.end_lineno - 1]
     edit = Edit(Location(first.lineno, 1), Location(last.end_lineno, len(end_line) + 1), "\n".join(lines))
-    if torch_name(ctx)[0] is None:
-        return None  # no hard torch import of its own to lean on: adding one could break the module
-    return Fix(message=message, applicability="unsafe", edits=(edit,), imports=torch_imports(ctx))
+    spec = ("stmt", first.lineno, last.lineno, head, target, tuple(args))
+    return Fix(message=WHERE_MESSAGE, applicability="unsafe", edits=(edit,), imports=torch_imports(ctx),
+               transform=Transform(branch_rewriter, (torch.name, torch.add_import), frozenset({first.lineno}), spec))
+
+
+def branch_rewriter(rows: frozenset, torch_name: str, add_import: bool, specs=()):
+    """The LibCST transformer of the torch.where / torch.cond fixes, imported only when a fix is
+    applied (a module-level function, so that a Fix pickles across the worker pool and caches)."""
+    from .cst_branch import BranchRewrite
+
+    return BranchRewrite(rows, torch_name, add_import, specs)
 
 
 def _single_assign(body: list[ast.stmt]) -> Optional[tuple[str, ast.AST]]:
@@ -353,14 +368,13 @@ def where_fix(ctx: "NodeContext", node: ast.If, drop_scalars: bool = False) -> O
     cond = tensor_condition(ctx, node.test, drop_scalars)
     if cond is None or is_elif(ctx, node):
         return None
-    indent = (statement_lines(ctx, node) or ("", []))[0]
     # if c: x = A / else: x = B   (and elif chains)
     got = _where_chain(ctx, node, cond, "assign", drop_scalars)
     if got is not None:
-        return _replace(ctx, node, node, _call_text(indent, f"{got[0]} = {torch_prefix(ctx)}.where", got[1]), WHERE_MESSAGE)
+        return _replace(ctx, node, node, "assign", got[0], got[1])
     got = _where_chain(ctx, node, cond, "return", drop_scalars)
     if got is not None:
-        return _replace(ctx, node, node, _call_text(indent, f"return {torch_prefix(ctx)}.where", got[1]), WHERE_MESSAGE)
+        return _replace(ctx, node, node, "return", "", got[1])
     if node.orelse:
         return None
     # if c: x = A   with x bound before
@@ -373,15 +387,14 @@ def where_fix(ctx: "NodeContext", node: ast.If, drop_scalars: bool = False) -> O
             and target in ctx.env.tensor_names else None
         if arguments is not None:
             arguments[2] = target
-            return _replace(ctx, node, node, _call_text(indent, f"{target} = {torch_prefix(ctx)}.where", arguments),
-                            WHERE_MESSAGE)
+            return _replace(ctx, node, node, "assign", target, arguments)
     # if c: return A   followed by   return B
     a = _single_return(node.body)
     following = _next_statement(ctx, node)
     arguments = where_arguments(ctx, cond, a, following.value) if a is not None and isinstance(
         following, ast.Return) and following.value is not None else None
     if arguments is not None:
-        return _replace(ctx, node, following, _call_text(indent, f"return {torch_prefix(ctx)}.where", arguments), WHERE_MESSAGE)
+        return _replace(ctx, node, following, "return", "", arguments)
     return None
 
 
@@ -442,7 +455,11 @@ def ternary_fix(ctx: "NodeContext", node: ast.IfExp, drop_scalars: bool = False)
     arguments = where_arguments(ctx, cond, node.body, node.orelse) if cond is not None else None
     if arguments is None:
         return None
-    text = f"{torch_prefix(ctx)}.where({', '.join(arguments)})"
-    if torch_name(ctx)[0] is None:
+    torch, _ = torch_name(ctx)
+    if torch is None:
         return None  # no hard torch import of its own to lean on: adding one could break the module
-    return Fix(message=WHERE_MESSAGE, applicability="unsafe", edits=(ctx.replace(node, text),), imports=torch_imports(ctx))
+    start = ctx.start(node)
+    spec = ("expr", start.row, start.column - 1, tuple(arguments))
+    return Fix(message=WHERE_MESSAGE, applicability="unsafe",
+               edits=(ctx.replace(node, f"{torch.name}.where({', '.join(arguments)})"),), imports=torch_imports(ctx),
+               transform=Transform(branch_rewriter, (torch.name, torch.add_import), frozenset({start.row}), spec))

@@ -15,9 +15,9 @@ import tokenize
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Optional, Union
 
-from ..model import Edit, Fix, Location
-from .rewrite import statement_lines, torch_imports, torch_name, torch_prefix
-from .branch import bound_before, is_elif, read_after, tensor_condition
+from ..model import Edit, Fix, Location, Transform
+from .rewrite import statement_lines, torch_imports, torch_name
+from .branch import bound_before, branch_rewriter, is_elif, read_after, tensor_condition
 from ..analysis.torch_api import (BOOL_UNARY, CASTS, COMPARE_METHODS, FLOAT_RESULT, REDUCE_FLOAT, REDUCE_SAME,
                                   SAME_DTYPE)
 
@@ -259,8 +259,12 @@ def cond_fix(ctx: "NodeContext", node: ast.If, drop_scalars: bool = False) -> Op
         return None
     body_indent = first_body[0]
     true_fn, false_fn = _fresh_name(ctx, "_true_branch"), _fresh_name(ctx, "_false_branch")
+    torch, _ = torch_name(ctx)
+    if torch is None:
+        return None  # no hard torch import of its own to lean on: adding one could break the module
     kept: set[int] = set()
     lines: list[str] = []
+    returned = []
     for fn, body, env in ((true_fn, node.body, true_env), (false_fn, node.orelse, false_env)):
         lines.append(f"{indent}def {fn}({', '.join(operands)}):")
         stmts = [s for s in body if not isinstance(s, ast.Pass)]
@@ -272,6 +276,7 @@ def cond_fix(ctx: "NodeContext", node: ast.If, drop_scalars: bool = False) -> Op
             kept.update(range(first, last + 1))
             lines.extend(ctx.file.lines[first - 1: last])
         results = [f"{n}.clone()" if env[n].alias else n for n in outputs]
+        returned.append(tuple(results))
         # The else block may be indented unlike the if block: return at the indent of the lines kept.
         branch_indent = statement_lines(ctx, stmts[0])[0] if stmts else body_indent
         lines.append(f"{branch_indent}return {', '.join(results)}")
@@ -280,11 +285,13 @@ def cond_fix(ctx: "NodeContext", node: ast.If, drop_scalars: bool = False) -> Op
         return None
     targets = ", ".join(outputs)
     packed = f"({operands[0]},)" if len(operands) == 1 else f"({', '.join(operands)})"
-    call = f"{targets} = {torch_prefix(ctx)}.cond({cond}, {true_fn}, {false_fn}, {packed})"
+    call = f"{targets} = {torch.name}.cond({cond}, {true_fn}, {false_fn}, {packed})"
     lines = [indent + c for c in comments] + lines + [indent + call]
     end_line = ctx.file.lines[node.end_lineno - 1]
+    # The preview that reports show; the LibCST transform of fix/cst_branch.py applies it, keeping
+    # the branches' statements as they are written.
     edit = Edit(Location(node.lineno, 1), Location(node.end_lineno, len(end_line) + 1), "\n".join(lines))
-    if torch_name(ctx)[0] is None:
-        return None  # no hard torch import of its own to lean on: adding one could break the module
+    spec = ("cond", node.lineno, cond, tuple(operands), tuple(outputs), true_fn, false_fn, *returned)
     return Fix(message="Replace the branches with torch.cond", applicability="unsafe", edits=(edit,),
-               imports=torch_imports(ctx))
+               imports=torch_imports(ctx),
+               transform=Transform(branch_rewriter, (torch.name, torch.add_import), frozenset({node.lineno}), spec))
