@@ -238,14 +238,59 @@ def _inside(node: ast.AST, outer: ast.AST) -> bool:
 
 
 # -- statements ------------------------------------------------------------------------------------
-def _comments(ctx: "NodeContext", stmt: ast.stmt) -> Optional[list[str]]:
-    """Comments inside a statement, so that a rewrite can keep them above the new code."""
-    text = "\n".join(ctx.file.lines[stmt.lineno - 1: stmt.end_lineno]) + "\n"
+def _comments(ctx: "NodeContext", first_row: int, last_row: int) -> Optional[list[str]]:
+    """Comments on some whole lines, so that a rewrite can keep them above the new code."""
+    return comments_in("\n".join(ctx.file.lines[first_row - 1: last_row]) + "\n")
+
+
+def comments_in(text: str) -> Optional[list[str]]:
     try:
         tokens = list(tokenize.generate_tokens(io.StringIO(text).readline))
     except (tokenize.TokenError, IndentationError, SyntaxError):
         return None
     return [tok.string for tok in tokens if tok.type == tokenize.COMMENT]
+
+
+def minus(comments: list[str], kept: list[str]) -> list[str]:
+    """`comments` less one occurrence of each of `kept` (those the new code still holds)."""
+    left = list(kept)
+    out = []
+    for comment in comments:
+        if comment in left:
+            left.remove(comment)
+        else:
+            out.append(comment)
+    return out
+
+
+def _argument_comments(args: list[str]) -> list[str]:
+    return [c for a in args for c in (comments_in(f"({a})") or [])]
+
+
+def footer_end(ctx: "NodeContext", node: ast.If) -> int:
+    """The last row of `node` with the comment lines below its last branch that are indented at
+    least as deep as that branch's statements: LibCST counts them as part of the branch (its block's
+    footer), so the rewrite moves them above the new code with the rest."""
+    block = node.orelse or node.body
+    while len(block) == 1 and isinstance(block[0], ast.If) and block is node.orelse and is_elif(ctx, block[0]):
+        node = block[0]
+        block = node.orelse or node.body
+    lines = ctx.file.lines
+    first = lines[block[-1].lineno - 1]
+    depth = len(first) - len(first.lstrip())
+    if first[:depth].strip() or block[-1].col_offset != len(first[:depth].encode("utf-8")):
+        return node.end_lineno  # the branch shares the `if` line: no block of its own
+    end = node.end_lineno
+    for row in range(node.end_lineno + 1, len(lines) + 1):
+        line = lines[row - 1]
+        text = line.strip()
+        if not text:
+            continue
+        if text.startswith("#") and len(line) - len(line.lstrip()) >= depth:
+            end = row
+            continue
+        break
+    return end
 
 
 def _call_text(indent: str, head: str, args: list[str]) -> list[str]:
@@ -282,16 +327,15 @@ def _replace(ctx: "NodeContext", first: ast.stmt, last: ast.stmt, head: str, tar
     if torch is None:
         return None  # no hard torch import of its own to lean on: adding one could break the module
     indent = found[0]
-    comments = []
-    for stmt in {id(first): first, id(last): last}.values():
-        got = _comments(ctx, stmt)
-        if got is None:
-            return None
-        comments.extend(got)
+    end_row = footer_end(ctx, first) if last is first else last.end_lineno
+    comments = _comments(ctx, first.lineno, end_row)
+    if comments is None:
+        return None
+    comments = minus(comments, _argument_comments(args))
     call_head = f"{target} = {torch.name}.where" if head == "assign" else f"return {torch.name}.where"
     lines = [indent + c for c in comments] + _call_text(indent, call_head, args)
-    end_line = ctx.file.lines[last.end_lineno - 1]
-    edit = Edit(Location(first.lineno, 1), Location(last.end_lineno, len(end_line) + 1), "\n".join(lines))
+    end_line = ctx.file.lines[end_row - 1]
+    edit = Edit(Location(first.lineno, 1), Location(end_row, len(end_line) + 1), "\n".join(lines))
     spec = ("stmt", first.lineno, last.lineno, head, target, tuple(args))
     return Fix(message=WHERE_MESSAGE, applicability="unsafe", edits=(edit,), imports=torch_imports(ctx),
                transform=Transform(branch_rewriter, (torch.name, torch.add_import), frozenset({first.lineno}), spec))
@@ -460,6 +504,17 @@ def ternary_fix(ctx: "NodeContext", node: ast.IfExp, drop_scalars: bool = False)
         return None  # no hard torch import of its own to lean on: adding one could break the module
     start = ctx.start(node)
     spec = ("expr", start.row, start.column - 1, tuple(arguments))
-    return Fix(message=WHERE_MESSAGE, applicability="unsafe",
-               edits=(ctx.replace(node, f"{torch.name}.where({', '.join(arguments)})"),), imports=torch_imports(ctx),
+    edits = [ctx.replace(node, f"{torch.name}.where({', '.join(arguments)})")]
+    # A comment between the parts of the expression goes above the statement that holds it.
+    inner = comments_in(f"({ctx.segment(node)})")
+    if inner is None:
+        return None
+    moved = minus(inner, _argument_comments(arguments))
+    statement = ctx.statement
+    if moved and statement is not None:
+        line = ctx.file.lines[statement.lineno - 1]
+        indent = line[: len(line) - len(line.lstrip())]
+        edits.insert(0, Edit(Location(statement.lineno, 1), Location(statement.lineno, 1),
+                             "".join(f"{indent}{c}\n" for c in moved)))
+    return Fix(message=WHERE_MESSAGE, applicability="unsafe", edits=tuple(edits), imports=torch_imports(ctx),
                transform=Transform(branch_rewriter, (torch.name, torch.add_import), frozenset({start.row}), spec))

@@ -17,7 +17,8 @@ from typing import TYPE_CHECKING, Optional, Union
 
 from ..model import Edit, Fix, Location, Transform
 from .rewrite import statement_lines, torch_imports, torch_name
-from .branch import bound_before, branch_rewriter, is_elif, read_after, tensor_condition
+from .branch import (bound_before, branch_rewriter, comments_in, footer_end, is_elif, minus, read_after,
+                     tensor_condition)
 from ..analysis.torch_api import (BOOL_UNARY, CASTS, COMPARE_METHODS, FLOAT_RESULT, REDUCE_FLOAT, REDUCE_SAME,
                                   SAME_DTYPE)
 
@@ -209,8 +210,8 @@ def _fresh_name(ctx: "NodeContext", stem: str) -> str:
     return name
 
 
-def _other_comments(ctx: "NodeContext", node: ast.If, kept: set[int]) -> Optional[list[str]]:
-    text = "\n".join(ctx.file.lines[node.lineno - 1: node.end_lineno]) + "\n"
+def _other_comments(ctx: "NodeContext", node: ast.If, end_row: int, kept: set[int]) -> Optional[list[str]]:
+    text = "\n".join(ctx.file.lines[node.lineno - 1: end_row]) + "\n"
     try:
         tokens = list(tokenize.generate_tokens(io.StringIO(text).readline))
     except (tokenize.TokenError, IndentationError, SyntaxError):
@@ -280,17 +281,19 @@ def cond_fix(ctx: "NodeContext", node: ast.If, drop_scalars: bool = False) -> Op
         # The else block may be indented unlike the if block: return at the indent of the lines kept.
         branch_indent = statement_lines(ctx, stmts[0])[0] if stmts else body_indent
         lines.append(f"{branch_indent}return {', '.join(results)}")
-    comments = _other_comments(ctx, node, kept)
+    end_row = footer_end(ctx, node)
+    comments = _other_comments(ctx, node, end_row, kept)
     if comments is None:
         return None
+    comments = minus(comments, comments_in(f"({cond})") or [])
     targets = ", ".join(outputs)
     packed = f"({operands[0]},)" if len(operands) == 1 else f"({', '.join(operands)})"
     call = f"{targets} = {torch.name}.cond({cond}, {true_fn}, {false_fn}, {packed})"
     lines = [indent + c for c in comments] + lines + [indent + call]
-    end_line = ctx.file.lines[node.end_lineno - 1]
+    end_line = ctx.file.lines[end_row - 1]
     # The preview that reports show; the LibCST transform of fix/cst_branch.py applies it, keeping
     # the branches' statements as they are written.
-    edit = Edit(Location(node.lineno, 1), Location(node.end_lineno, len(end_line) + 1), "\n".join(lines))
+    edit = Edit(Location(node.lineno, 1), Location(end_row, len(end_line) + 1), "\n".join(lines))
     spec = ("cond", node.lineno, cond, tuple(operands), tuple(outputs), true_fn, false_fn, *returned)
     return Fix(message="Replace the branches with torch.cond", applicability="unsafe", edits=(edit,),
                imports=torch_imports(ctx),
