@@ -97,7 +97,9 @@ def apply_transforms(source: str, fixes: list[Fix]) -> tuple[str, list[Fix]]:
         rows = frozenset(row for fix in group for row in fix.transform.rows)
         specs = [fix.transform.spec for fix in group if fix.transform.spec]
         transformer = factory(rows, *key, specs=specs) if specs else factory(rows, *key)
-        changed = MetadataWrapper(module).visit(transformer)
+        # The module was parsed here and nothing mutates a LibCST node: no defensive deep copy
+        # (a tenth of the transform's time).
+        changed = MetadataWrapper(module, unsafe_skip_copy=True).visit(transformer)
         if specs:
             applied = [f for f in group if f.transform.spec in transformer.done_specs]
         else:
