@@ -213,3 +213,37 @@ def test_comment_lines_below_a_branch_move_with_it_and_those_of_the_function_sta
         """)
     assert ("    # clamped\n    # still the branch's\n    h = torch.where(h.max() > 1, h.clamp(-1, 1), h)\n"
             "    # the function's\n    return h\n") in fixed, fixed
+
+
+def test_guard_and_where_in_one_file_both_apply_over_rounds():
+    """Two transform groups in one file: the second waits a round (its rows moved), then applies."""
+    fixed = _fixed("""
+        import torch
+
+
+        @torch.compile
+        def f(x):
+            print("scaling")
+            y = x * 2
+            if y.abs().amax() > 4.0:
+                y = y * 0.25
+            return y
+        """)
+    assert "    if not torch.compiler.is_compiling():\n        print(\"scaling\")\n" in fixed, fixed
+    assert "    y = torch.where(y.abs().amax() > 4.0, y * 0.25, y)\n" in fixed, fixed
+
+
+def test_where_in_a_module_that_imports_only_from_torch_adds_import_torch_to_its_group():
+    fixed = _fixed("""
+        from torch import nn
+
+
+        class M(nn.Module):
+            def forward(self, x):
+                y = x * 2
+                if y.abs().amax() > 4.0:
+                    y = y * 0.25
+                return y
+        """)
+    assert fixed.startswith("\nimport torch\nfrom torch import nn\n"), fixed
+    assert "y = torch.where(y.abs().amax() > 4.0, y * 0.25, y)" in fixed, fixed
