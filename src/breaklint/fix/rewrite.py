@@ -146,6 +146,14 @@ def guard_transformer(rows: frozenset, torch_name: str, add_import: bool):
     return GuardStatements(rows, torch_name, add_import)
 
 
+def hoist_transformer(rows: frozenset, specs=()):
+    """The LibCST transformer of BL301's fix (a layer built once in __init__), imported only when a
+    fix is applied."""
+    from .cst_hoist import HoistToInit
+
+    return HoistToInit(rows, specs)
+
+
 def validation_guard_fix(ctx: "NodeContext", node: ast.If) -> Optional[Fix]:
     """`if <tensor test>: raise E(...)` -> `if not torch.compiler.is_compiling() and (<test>):`.
     Eager runs keep the check; compiled code skips it, so Dynamo never reads the tensor. Only for

@@ -10,9 +10,9 @@ import ast
 from typing import Optional
 
 from ..analysis.astwalk import walk
-from ..model import Edit, Fix, Location
+from ..model import Edit, Fix, Location, Transform
 from ..analysis.names import normalize_torch
-from ..fix.rewrite import replace_statement, statement_lines
+from ..fix.rewrite import hoist_transformer, replace_statement, statement_lines
 from ..analysis.scope import _self_name
 from .base import Example, Rule
 
@@ -197,8 +197,11 @@ def _hoist_fix(node: ast.Call, ctx) -> Optional[Fix]:
     replace = replace_statement(ctx, stmt, [f"{stmt_indent[0]}{stmt.targets[0].id} = {fwd_self}.{attr}{comment}"])
     if replace is None:
         return None
+    # The edits are the preview that reports show; --fix applies the LibCST transform (fix/cst_hoist.py),
+    # which moves the call node as written and leaves the rest of both statements untouched.
+    spec = ("hoist", stmt.lineno, last.lineno, fwd_self, attr)
     return Fix(message=f"Create it once in __init__ as {fwd_self}.{attr}", applicability="unsafe",
-               edits=(insert, replace))
+               edits=(insert, replace), transform=Transform(hoist_transformer, (), frozenset({stmt.lineno}), spec))
 
 
 def _trailing_comment(ctx, stmt: ast.stmt) -> str:
