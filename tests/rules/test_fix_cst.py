@@ -269,3 +269,36 @@ def test_hoist_moves_the_call_as_written_and_keeps_the_forward_line_and_init_foo
     assert ("        self.dim = dim\n        self._norm = nn.LayerNorm(self.dim,  eps=1e-5)\n        # end of init\n"
             in fixed), fixed
     assert "        norm = self._norm  # a fresh norm\n" in fixed, fixed
+
+
+def test_guard_is_not_applied_where_a_local_torch_shadows_the_module():
+    source = textwrap.dedent("""
+        import torch
+
+
+        @torch.compile
+        def f(x):
+            print("kept as it is")
+            return x * 2
+
+
+        @torch.compile
+        def g(x, torch=None):
+            print("torch is a parameter here")
+            return x * 2
+        """)
+    fixed = fix_source(source, "case.py", SETTINGS).source  # the preview still shows the guard in g
+    assert "    if not torch.compiler.is_compiling():\n        print(\"kept as it is\")\n" in fixed, fixed
+    assert "    print(\"torch is a parameter here\")\n" in fixed, fixed
+
+
+def test_only_a_file_that_never_rebinds_the_torch_name_skips_the_scope_metadata():
+    from breaklint.fix.rewrite import _never_rebound
+
+    assert _never_rebound(ast.parse("import torch\nimport torch.nn as nn\nx = torch.ones(1)\n"), "torch")
+    assert _never_rebound(ast.parse("import torch as th\ndef f(torch): return th.ones(1)\n"), "th")
+    for rebinding in ("def f(torch): pass", "def f():\n    torch = 1", "for torch in []: pass",
+                      "try:\n    pass\nexcept E as torch:\n    pass", "def f():\n    import numpy as torch",
+                      "class torch: pass", "def f():\n    global torch", "with a as torch: pass",
+                      "[torch for torch in []]", "lambda torch: 0"):
+        assert not _never_rebound(ast.parse("import torch\n" + rebinding + "\n"), "torch"), rebinding

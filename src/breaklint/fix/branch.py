@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Optional
 
 from ..model import Edit, Fix, Location, Transform
 from ..analysis.torch_api import BOOL_RESULT, RANDOM_NAMES
-from .rewrite import statement_lines, torch_imports, torch_name, torch_prefix
+from .rewrite import statement_lines, torch_imports, torch_name, torch_never_rebound, torch_prefix
 from .safety import condition_is_tensor, is_scalar_extraction, may_be_none, same_shape, singular_ops
 
 if TYPE_CHECKING:
@@ -338,15 +338,22 @@ def _replace(ctx: "NodeContext", first: ast.stmt, last: ast.stmt, head: str, tar
     edit = Edit(Location(first.lineno, 1), Location(end_row, len(end_line) + 1), "\n".join(lines))
     spec = ("stmt", first.lineno, last.lineno, head, target, tuple(args))
     return Fix(message=WHERE_MESSAGE, applicability="unsafe", edits=(edit,), imports=torch_imports(ctx),
-               transform=Transform(branch_rewriter, (torch.name, torch.add_import), frozenset({first.lineno}), spec))
+               transform=Transform(branch_rewriter, branch_key(ctx, torch), frozenset({first.lineno}), spec))
 
 
-def branch_rewriter(rows: frozenset, torch_name: str, add_import: bool, specs=()):
+def branch_key(ctx: "NodeContext", torch) -> tuple:
+    """What all of a file's torch.where / torch.cond transforms share: how torch is named, whether
+    `import torch` is added, and whether the name is never rebound (then no scope metadata is needed)."""
+    return torch.name, torch.add_import, torch_never_rebound(ctx, torch.name)
+
+
+def branch_rewriter(rows: frozenset, torch_name: str, add_import: bool, never_rebound: bool = False, specs=()):
     """The LibCST transformer of the torch.where / torch.cond fixes, imported only when a fix is
     applied (a module-level function, so that a Fix pickles across the worker pool and caches)."""
-    from .cst_branch import BranchRewrite
+    from .cst_branch import BranchRewrite, ScopedBranchRewrite
 
-    return BranchRewrite(rows, torch_name, add_import, specs)
+    cls = BranchRewrite if never_rebound else ScopedBranchRewrite
+    return cls(rows, torch_name, add_import, specs)
 
 
 def _single_assign(body: list[ast.stmt]) -> Optional[tuple[str, ast.AST]]:
@@ -517,4 +524,4 @@ def ternary_fix(ctx: "NodeContext", node: ast.IfExp, drop_scalars: bool = False)
         edits.insert(0, Edit(Location(statement.lineno, 1), Location(statement.lineno, 1),
                              "".join(f"{indent}{c}\n" for c in moved)))
     return Fix(message=WHERE_MESSAGE, applicability="unsafe", edits=tuple(edits), imports=torch_imports(ctx),
-               transform=Transform(branch_rewriter, (torch.name, torch.add_import), frozenset({start.row}), spec))
+               transform=Transform(branch_rewriter, branch_key(ctx, torch), frozenset({start.row}), spec))

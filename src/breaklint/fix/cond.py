@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Optional, Union
 
 from ..model import Edit, Fix, Location, Transform
 from .rewrite import statement_lines, torch_imports, torch_name
-from .branch import (bound_before, branch_rewriter, comments_in, footer_end, is_elif, minus, read_after,
+from .branch import (bound_before, branch_key, branch_rewriter, comments_in, footer_end, is_elif, minus, read_after,
                      tensor_condition)
 from ..analysis.torch_api import (BOOL_UNARY, CASTS, COMPARE_METHODS, FLOAT_RESULT, REDUCE_FLOAT, REDUCE_SAME,
                                   SAME_DTYPE)
@@ -297,4 +297,4 @@ def cond_fix(ctx: "NodeContext", node: ast.If, drop_scalars: bool = False) -> Op
     spec = ("cond", node.lineno, cond, tuple(operands), tuple(outputs), true_fn, false_fn, *returned)
     return Fix(message="Replace the branches with torch.cond", applicability="unsafe", edits=(edit,),
                imports=torch_imports(ctx),
-               transform=Transform(branch_rewriter, (torch.name, torch.add_import), frozenset({node.lineno}), spec))
+               transform=Transform(branch_rewriter, branch_key(ctx, torch), frozenset({node.lineno}), spec))

@@ -16,14 +16,15 @@ from libcst.metadata import MetadataWrapper, PositionProvider, ScopeProvider
 from ..model import Fix
 
 
-class GuardStatements(cst.CSTTransformer):
+class _GuardStatements(cst.CSTTransformer):
     """Wrap the statements that start on `rows` in `if not <torch>.compiler.is_compiling():`;
     neighbours in one block share one `if`. `torch_name` is how the module names torch (`th` after
-    `import torch as th`); the transform checks with LibCST's scope metadata that the name means the
-    module-level torch where each statement runs (a local `torch = ...` shadows it: left alone).
+    `import torch as th`); where the file may rebind that name, ScopedGuardStatements checks with
+    LibCST's scope metadata that it means the module-level torch where each statement runs (a local
+    `torch = ...` shadows it: left alone).
     With `add_import`, the module binds no `torch` yet and the caller adds `import torch`."""
 
-    METADATA_DEPENDENCIES = (PositionProvider, ScopeProvider)
+    METADATA_DEPENDENCIES = (PositionProvider,)
 
     def __init__(self, rows: frozenset, torch_name: str, add_import: bool = False):
         super().__init__()
@@ -45,13 +46,10 @@ class GuardStatements(cst.CSTTransformer):
             return False
         if "\\\n" in self._module.code_for_node(stmt).replace("\r\n", "\n"):
             return False  # a backslash continuation keeps its absolute indentation: would misalign
-        scope = self.get_metadata(ScopeProvider, stmt.body[0], None)
-        if scope is None:
-            return False
-        names = scope.get_qualified_names_for(self.torch_name)
-        if self.add_import:
-            return not names and self.torch_name not in scope  # nothing else bound to that name
-        return bool(names) and all(q.name == "torch" for q in names)
+        return self._means_torch(stmt.body[0])
+
+    def _means_torch(self, node: cst.CSTNode) -> bool:
+        raise NotImplementedError
 
     def leave_IndentedBlock(self, original: cst.IndentedBlock, updated: cst.IndentedBlock) -> cst.IndentedBlock:
         body: list[cst.BaseStatement] = []
@@ -77,6 +75,33 @@ class GuardStatements(cst.CSTTransformer):
         inner = [first.with_changes(leading_lines=()), *run[1:]]
         test = cst.parse_expression(f"not {self.torch_name}.compiler.is_compiling()")
         return [cst.If(test=test, body=cst.IndentedBlock(body=inner), leading_lines=first.leading_lines)]
+
+
+# Two siblings, not a class and its subclass: LibCST caches a class's metadata dependencies on the
+# class, and a subclass would read its parent's cache (libcst 1.9, get_inherited_dependencies).
+class GuardStatements(_GuardStatements):
+    """For a file whose ast shows that nothing rebinds the torch name (fix/rewrite.py,
+    torch_never_rebound): every use means the module's torch."""
+
+    def _means_torch(self, node: cst.CSTNode) -> bool:
+        return True
+
+
+class ScopedGuardStatements(_GuardStatements):
+    """GuardStatements for a file that rebinds the torch name somewhere: LibCST's scope metadata says
+    what the name means where each statement runs. Resolving scopes is most of the transform's time,
+    so a file whose ast shows no rebinding (fix/rewrite.py, torch_never_rebound) skips it."""
+
+    METADATA_DEPENDENCIES = (ScopeProvider,)
+
+    def _means_torch(self, node: cst.CSTNode) -> bool:
+        scope = self.get_metadata(ScopeProvider, node, None)
+        if scope is None:
+            return False
+        names = scope.get_qualified_names_for(self.torch_name)
+        if self.add_import:
+            return not names and self.torch_name not in scope  # nothing else bound to that name
+        return bool(names) and all(q.name == "torch" for q in names)
 
 
 def apply_transforms(source: str, fixes: list[Fix]) -> tuple[str, list[Fix]]:

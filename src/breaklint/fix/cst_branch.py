@@ -120,8 +120,8 @@ class _BreakInside(cst.CSTTransformer):
         return updated
 
 
-class BranchRewrite(cst.CSTTransformer):
-    METADATA_DEPENDENCIES = (PositionProvider, ScopeProvider)
+class _BranchRewrite(cst.CSTTransformer):
+    METADATA_DEPENDENCIES = (PositionProvider,)
 
     def __init__(self, rows: frozenset, torch_name: str, add_import: bool, specs: Sequence[tuple]):
         super().__init__()
@@ -134,11 +134,22 @@ class BranchRewrite(cst.CSTTransformer):
         self._placed: list[tuple[tuple, tuple, tuple]] = []
         self._module: Optional[cst.Module] = None
         self._indents: list[str] = []
+        self._targets: list[int] = []
         self._pending: list[str] = []  # comments of a rewritten expression, for its statement
 
     # -- where the rewrite lands -------------------------------------------------------------------
     def visit_Module(self, node: cst.Module) -> None:
         self._module = node
+        self._targets = sorted({spec[1] for spec in self.statements.values()}
+                               | {row for row, _ in self.expressions})
+
+    def on_visit(self, node: cst.CSTNode) -> bool:
+        # A def, class or block with no rewrite inside is not walked: most of a file is untouched.
+        if isinstance(node, cst.BaseCompoundStatement) and not isinstance(node, cst.If):
+            where = self.get_metadata(PositionProvider, node)
+            if not any(where.start.line <= row <= where.end.line for row in self._targets):
+                return False
+        return super().on_visit(node)
 
     def visit_IndentedBlock(self, node: cst.IndentedBlock) -> None:
         self._indents.append(self._module.default_indent if node.indent is None else node.indent)
@@ -151,13 +162,7 @@ class BranchRewrite(cst.CSTTransformer):
         return (where.start.line, where.start.column), (where.end.line, where.end.column)
 
     def _means_torch(self, node: cst.CSTNode) -> bool:
-        scope = self.get_metadata(ScopeProvider, node, None)
-        if scope is None:
-            return False
-        names = scope.get_qualified_names_for(self.torch_name)
-        if self.add_import:
-            return not names and self.torch_name not in scope  # `import torch` is added: nothing else by that name
-        return bool(names) and all(q.name == "torch" for q in names)
+        raise NotImplementedError
 
     def _place(self, spec: tuple, start: tuple, end: tuple, replaces_text: bool) -> None:
         """Count `spec` as done; a rewrite built from the original text drops those inside it."""
@@ -347,3 +352,31 @@ def _tuple(values: list[cst.BaseExpression]) -> Union[cst.BaseExpression, cst.Tu
     return cst.Tuple(elements=[cst.Element(value=v, comma=cst.Comma(whitespace_after=cst.SimpleWhitespace(" "))
                                            if i < len(values) - 1 else cst.MaybeSentinel.DEFAULT)
                                for i, v in enumerate(values)], lpar=[], rpar=[])
+
+
+
+# Two siblings, not a class and its subclass: LibCST caches a class's metadata dependencies on the
+# class, and a subclass would read its parent's cache (libcst 1.9, get_inherited_dependencies).
+class BranchRewrite(_BranchRewrite):
+    """For a file whose ast shows that nothing rebinds the torch name (fix/rewrite.py,
+    torch_never_rebound): every use means the module's torch."""
+
+    def _means_torch(self, node: cst.CSTNode) -> bool:
+        return True
+
+
+class ScopedBranchRewrite(_BranchRewrite):
+    """BranchRewrite that asks LibCST's scope metadata what the torch name means where the rewrite
+    lands (a parameter or local called `torch` is left alone). Resolving scopes is most of the
+    transform's time, so it is used only where the file rebinds the name somewhere."""
+
+    METADATA_DEPENDENCIES = (ScopeProvider,)
+
+    def _means_torch(self, node: cst.CSTNode) -> bool:
+        scope = self.get_metadata(ScopeProvider, node, None)
+        if scope is None:
+            return False
+        names = scope.get_qualified_names_for(self.torch_name)
+        if self.add_import:
+            return not names and self.torch_name not in scope  # `import torch` is added: nothing else by that name
+        return bool(names) and all(q.name == "torch" for q in names)

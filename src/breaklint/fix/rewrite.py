@@ -100,6 +100,33 @@ def _torch_name(tree: ast.Module) -> tuple[Optional[TorchName], str]:
     return result
 
 
+def torch_never_rebound(ctx: "NodeContext", name: str) -> bool:
+    """Nothing in the file binds `name` but module-level `import torch` / `import torch as name`, so
+    every use of it means the module's torch. Then a transform need not resolve LibCST's scope
+    metadata to check it (more than half of a small file's transform time); otherwise it does."""
+    return ctx.file.memo(("torch never rebound", name), lambda: _never_rebound(ctx.file.tree, name))
+
+
+def _never_rebound(tree: ast.Module, name: str) -> bool:
+    top_level = {id(node) for node in tree.body if isinstance(node, ast.Import)}
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.Import, ast.ImportFrom)):
+            for alias in node.names:
+                bound = alias.asname or alias.name.split(".")[0]
+                is_torch = alias.name == "torch" or alias.name.startswith("torch.") and alias.asname is None
+                if bound == name and not (id(node) in top_level and is_torch):
+                    return False
+        elif isinstance(node, ast.Name) and node.id == name and not isinstance(node.ctx, ast.Load) \
+                or isinstance(node, ast.arg) and node.arg == name \
+                or isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)) and node.name == name \
+                or isinstance(node, (ast.Global, ast.Nonlocal)) and name in node.names \
+                or isinstance(node, ast.ExceptHandler) and node.name == name \
+                or isinstance(node, (ast.MatchAs, ast.MatchStar)) and node.name == name \
+                or isinstance(node, ast.MatchMapping) and node.rest == name:
+            return False
+    return True
+
+
 def torch_prefix(ctx: "NodeContext") -> str:
     """The name fixed code calls torch by: the module's own (`th`), or `torch` when it is added."""
     torch, _ = torch_name(ctx)
@@ -135,15 +162,18 @@ def guard_fix(ctx: "NodeContext", stmt: Optional[ast.stmt], what: str, applicabi
         return None
     return Fix(message=f"Run {what} only when not compiling", applicability=applicability,
                edits=(edit,), imports=("torch",) if torch.add_import else (),
-               transform=Transform(guard_transformer, (torch.name, torch.add_import), frozenset({stmt.lineno})))
+               transform=Transform(guard_transformer, (torch.name, torch.add_import, torch_never_rebound(ctx, torch.name)),
+                                   frozenset({stmt.lineno})))
 
 
-def guard_transformer(rows: frozenset, torch_name: str, add_import: bool):
+def guard_transformer(rows: frozenset, torch_name: str, add_import: bool, never_rebound: bool = False):
     """The LibCST transformer for guard fixes, imported only when a fix is applied: checking never
-    loads LibCST (a module-level function, so that a Fix pickles across the worker pool)."""
-    from .cst import GuardStatements
+    loads LibCST (a module-level function, so that a Fix pickles across the worker pool). Where the
+    file may rebind the torch name, LibCST's scope metadata checks each statement."""
+    from .cst import GuardStatements, ScopedGuardStatements
 
-    return GuardStatements(rows, torch_name, add_import)
+    cls = GuardStatements if never_rebound else ScopedGuardStatements
+    return cls(rows, torch_name, add_import)
 
 
 def hoist_transformer(rows: frozenset, specs=()):
