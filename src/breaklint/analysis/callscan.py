@@ -40,6 +40,13 @@ class CallText:
             pos = find("\n", pos + 1)
         self._starts = starts
 
+    def lines(self, first_line: int, last_line: int) -> str:
+        """The text of lines first..last (1-based)."""
+        starts = self._starts
+        begin = starts[first_line - 1] if first_line - 1 < len(starts) else len(self.text)
+        end = starts[last_line] if last_line < len(starts) else len(self.text)
+        return self.text[begin:end]
+
     def spellings(self, first_line: int, last_line: int) -> list[tuple[str, bool]]:
         """(dotted spelling, on a call/subscript result) of each distinct call on lines first..last
         (1-based), in source order; spellings keep their dots and drop whitespace ("self.proj",

@@ -11,18 +11,38 @@ with the chain of calls that reaches it and the tensor facts of its arguments at
 from __future__ import annotations
 
 import os
+import re
 from collections import deque
 from dataclasses import dataclass, field
 from typing import Iterable, Optional
 
 from .callscan import CallText
 from ..sources import read_source
-from .summary import ATTRIBUTE, GLOBAL, LOCAL, SELF, SUPER, CallRef, ModuleSummary, text_calls
+from .torch_api import BUILTIN_METHODS, TENSOR_METHODS
+from .summary import (ATTRIBUTE, GLOBAL, INSTANCE, LOCAL, MEMBER, READ, SELF, SUPER, CallRef, ModuleSummary,
+                      text_calls)
 
 # obj.method() on an untyped receiver is dispatched by name only when at most this many classes of
 # the same top-level package define the method: a rare name is a real call, a common one a guess.
 MAX_NAME_DISPATCH = 4
 MAX_ALIAS_HOPS = 8
+# Factories that return factories: how far `make(...)` is followed to the class it returns.
+MAX_FACTORY_DEPTH = 3
+# What a class assigns to its attributes, read off its text: `self.x = Cls(...)` / `self.x = make(...)`,
+# `self.x: Cls = ...`, `self.x = param` (the parameter's annotation says the class), and class-level
+# `x: Cls` fields and `x = Cls` (a class kept to be called).
+_SELF_ASSIGN = re.compile(r"(?<![\w.])self\s*\.\s*([A-Za-z_]\w*)\s*(?::\s*([^=\n]+?))?\s*=(?!=)\s*"
+                          r"([A-Za-z_][\w.]*)?(\s*\()?")
+# Class-level statements: `{indent}` is the class body's own indentation.
+_CLASS_LEVEL = r"^{indent}([A-Za-z_]\w*)\s*(?::\s*([^=\n]+?))?\s*(?:=(?!=)\s*([A-Za-z_][\w.]*)(\s*\()?|$)"
+_INDENT = re.compile(r"\n([ \t]+)\S")
+_RETURN_CALL = re.compile(r"(?<![\w.])return\s+([A-Za-z_][\w.]*)\s*\(")
+_IDENTIFIER = re.compile(r"[A-Za-z_][\w.]*")
+# Special methods a constructor call runs, in this order.
+_CONSTRUCTION = ("__new__", "__init__", "__post_init__")
+_TYPING = {"Optional", "Union", "List", "Dict", "Tuple", "Any", "Callable", "Sequence", "Type", "None", "Tensor",
+           "Iterable", "Iterator", "Mapping", "Literal", "int", "float", "str", "bool", "list", "dict", "tuple",
+           "torch", "typing", "object"}
 
 ClassKey = tuple[str, str]  # (path, class qualname)
 
@@ -88,6 +108,11 @@ class ProjectGraph:
         self._bases: dict[ClassKey, list[ClassKey]] = {}
         self._children: dict[ClassKey, list[ClassKey]] = {}
         self._methods_by_name: dict[tuple[str, str], list[ClassKey]] = {}
+        self._module_keys: Optional[set[ClassKey]] = None
+        self._attr_table: dict[ClassKey, dict[str, list[tuple[str, str]]]] = {}
+        self._returned_memo: dict[tuple[str, str], list[tuple[ClassKey, bool]]] = {}
+        self._properties = frozenset(p for summary in summaries.values() for info in summary.classes.values()
+                                     for p in info.properties)
         for path, summary in summaries.items():
             top = self.module_of[path].split(".")[0]
             for cname, info in summary.classes.items():
@@ -110,7 +135,14 @@ class ProjectGraph:
         key = (path, qualname)
         if key not in self._text_calls:
             text = self._text(path)
-            self._text_calls[key] = text_calls(summary, qualname, text) if text is not None else ()
+            refs = text_calls(summary, qualname, text) if text is not None else ()
+            first, last, self_name = summary.spans[qualname]
+            if text is not None and self_name and self._properties:
+                # `self.x` read where some class of the tree makes `x` a property
+                reads = re.findall(rf"(?<![\w.]){re.escape(self_name)}\s*\.\s*([A-Za-z_]\w*)\b(?!\s*\()",
+                                   text.lines(first, last))
+                refs = refs + tuple(CallRef(READ, attr) for attr in dict.fromkeys(reads) if attr in self._properties)
+            self._text_calls[key] = refs
         return self._text_calls[key]
 
     def _text(self, path: str) -> Optional[CallText]:
@@ -300,14 +332,15 @@ class ProjectGraph:
         while queue:
             path, qualname, dynamic, chain = queue.popleft()
             for ref in self.calls(path, qualname):
-                for target_path, target, target_class in self._targets(path, qualname, dynamic, ref):
+                for target_path, target, target_class, bound in self._targets(path, qualname, dynamic, ref):
                     if target not in self.summaries[target_path].scopes:  # the file's own analysis misses it
                         entries = result.setdefault(target_path, {})
                         entry = entries.get(target)
                         if entry is None:
                             entry = entries[target] = ExternalEntry(chain=chain + (target,))
-                        if ref.positional is not None:
-                            entry.sites.append((ref.positional, ref.keywords, ref.kind in (SELF, SUPER, ATTRIBUTE)))
+                        if ref.positional is not None and ref.kind != READ \
+                                and not target.endswith(("__post_init__", "__new__")):
+                            entry.sites.append((ref.positional, ref.keywords, bound))
                     state = (target_path, target, target_class)
                     if state not in seen:
                         seen.add(state)
@@ -322,19 +355,35 @@ class ProjectGraph:
         return None
 
     def _targets(self, path: str, qualname: str, dynamic: Optional[ClassKey], ref: CallRef):
+        """(path, qualname, class the method runs on, bound: the first parameter is implicit) of each
+        function a call may run."""
+        summary = self.summaries[path]
         if ref.kind == LOCAL:
-            summary = self.summaries[path]
             if ref.name in summary.functions:
-                yield path, ref.name, None
+                yield path, ref.name, None, False
+            elif ref.name in summary.classes:
+                yield from self._construction((path, ref.name))
             elif "." in ref.name:
                 cls, method = ref.name.rsplit(".", 1)
-                if cls in summary.classes and method in summary.classes[cls].methods:
-                    yield path, ref.name, (path, cls)
+                if cls in summary.classes:
+                    found = self._lookup((path, cls), method)
+                    if found is not None:
+                        yield found[0], f"{found[1]}.{method}", (path, cls), False
         elif ref.kind == GLOBAL:
             found = self.resolve(self._absolute(path, ref.name))
-            if found is not None and found[0] != "class":
+            if found is None:
+                # `Cls.method` inherited from a base class, or `module.Cls` re-exported
+                head, _, method = ref.name.rpartition(".")
+                owner = self.resolve(self._absolute(path, head)) if head else None
+                if owner is not None and owner[0] == "class":
+                    hit = self._lookup((owner[1], owner[2]), method)
+                    if hit is not None:
+                        yield hit[0], f"{hit[1]}.{method}", (owner[1], owner[2]), False
+            elif found[0] == "class":
+                yield from self._construction((found[1], found[2]))
+            else:
                 owner = self._owner(found[1], found[2]) if found[0] == "method" else None
-                yield found[1], found[2], owner
+                yield found[1], found[2], owner, False
         elif ref.kind in (SELF, SUPER):
             owner = self._owner(path, qualname)
             start = dynamic or owner
@@ -343,21 +392,195 @@ class ProjectGraph:
             if ref.kind == SUPER:
                 found = self._lookup(owner or start, ref.name, skip_first=True)
                 if found is not None:
-                    yield found[0], f"{found[1]}.{ref.name}", start
+                    yield found[0], f"{found[1]}.{ref.name}", start, True
                 return
             found = self._lookup(start, ref.name)
             if found is not None:
-                yield found[0], f"{found[1]}.{ref.name}", start
+                yield found[0], f"{found[1]}.{ref.name}", start, True
             # The object may be any subclass of the one we know: its overrides run too.
+            overridden = False
             for child in self._descendants(start):
                 if ref.name in self.summaries[child[0]].classes[child[1]].methods:
-                    yield child[0], f"{child[1]}.{ref.name}", child
+                    overridden = True
+                    yield child[0], f"{child[1]}.{ref.name}", child, True
+            if found is not None and ref.name not in self.summaries[found[0]].classes[found[1]].properties \
+                    or overridden:
+                return
+            # self.x(...) where x holds an object (its __call__ runs) or a class (it is constructed)
+            for cls, exact, is_class in self._attribute_classes(start, ref.name):
+                if is_class:
+                    yield from self._construction(cls)
+                elif not self._is_module(cls):
+                    yield from self._method_targets(cls, "__call__", exact)
+        elif ref.kind == READ:
+            start = dynamic or self._owner(path, qualname)
+            if start is None:
+                return
+            found = self._lookup(start, ref.name)
+            if found is not None and ref.name in self.summaries[found[0]].classes[found[1]].properties:
+                yield found[0], f"{found[1]}.{ref.name}", start, True
+        elif ref.kind == INSTANCE:
+            spelled, _, method = ref.name.rpartition(".")
+            for cls, exact in self._classes_named(path, spelled, 0):
+                if method == "__call__" and self._is_module(cls):
+                    continue  # a module's forward is an entry point of its own
+                yield from self._method_targets(cls, method, exact)
+        elif ref.kind == MEMBER:
+            attr, _, method = ref.name.partition(".")
+            start = dynamic or self._owner(path, qualname)
+            typed = self._attribute_classes(start, attr) if start is not None else []
+            for cls, exact, _is_class in typed:
+                yield from self._method_targets(cls, method, exact)
+            if not typed and method not in TENSOR_METHODS and method not in BUILTIN_METHODS:
+                yield from self._by_name(path, method)
         elif ref.kind == ATTRIBUTE:
-            top = self.module_of[path].split(".")[0]
-            candidates = self._methods_by_name.get((top, ref.name), ())
-            if 0 < len(candidates) <= MAX_NAME_DISPATCH:
-                for cls in candidates:
-                    yield cls[0], f"{cls[1]}.{ref.name}", cls
+            yield from self._by_name(path, ref.name)
+
+    def _by_name(self, path: str, method: str):
+        top = self.module_of[path].split(".")[0]
+        candidates = self._methods_by_name.get((top, method), ())
+        if 0 < len(candidates) <= MAX_NAME_DISPATCH:
+            for cls in candidates:
+                yield cls[0], f"{cls[1]}.{method}", cls, True
+
+    # -- objects whose class is known ------------------------------------------------------------
+    def _is_module(self, cls: ClassKey) -> bool:
+        if self._module_keys is None:
+            self._module_keys = set(self.modules())
+        return self.summaries[cls[0]].classes[cls[1]].is_module or cls in self._module_keys
+
+    def _construction(self, cls: ClassKey):
+        """`Cls(...)`: its __new__, __init__ and __post_init__ run, wherever the hierarchy defines
+        them. A module built in traced code is a break of its own (BL4xx); its __init__ is not followed."""
+        if self._is_module(cls):
+            return
+        for special in _CONSTRUCTION:
+            found = self._lookup(cls, special)
+            if found is not None:
+                yield found[0], f"{found[1]}.{special}", cls, True
+
+    def _method_targets(self, cls: ClassKey, method: str, exact: bool):
+        """`obj.method()` on an object of class `cls`: the method its hierarchy defines, and, when
+        the object may be of a subclass (`exact` False: known from an annotation), their overrides."""
+        found = self._lookup(cls, method)
+        if found is not None:
+            yield found[0], f"{found[1]}.{method}", cls, True
+        if not exact:
+            for child in self._descendants(cls):
+                if method in self.summaries[child[0]].classes[child[1]].methods:
+                    yield child[0], f"{child[1]}.{method}", child, True
+
+    def _named(self, path: str, spelled: str) -> Optional[tuple[str, str, str]]:
+        """What a name spelled in `path` (local, through its imports, or already qualified) means."""
+        summary = self.summaries[path]
+        parts = spelled.split(".")
+        if parts[0] in summary.classes or parts[0] in summary.functions:
+            return self._resolve_in(path, parts, 0)
+        if parts[0] in summary.aliases:
+            spelled = ".".join([summary.aliases[parts[0]]] + parts[1:])
+        return self.resolve(self._absolute(path, spelled))
+
+    def _classes_named(self, path: str, spelled: str, depth: int) -> list[tuple[ClassKey, bool]]:
+        """The classes of the objects that calling `spelled` makes: the class itself (exact), or what
+        a factory function returns."""
+        found = self._named(path, spelled) if spelled else None
+        if found is None:
+            return []
+        if found[0] == "class":
+            return [((found[1], found[2]), True)]
+        if found[0] == "function" and depth < MAX_FACTORY_DEPTH:
+            return self._returned(found[1], found[2], depth + 1)
+        return []
+
+    def _annotated(self, path: str, annotation: str) -> list[tuple[ClassKey, bool]]:
+        """Classes an annotation's text names; the object may be of any subclass."""
+        found = []
+        for name in _IDENTIFIER.findall(annotation):
+            if name.split(".")[0] in _TYPING or name.rsplit(".", 1)[-1] in _TYPING:
+                continue
+            hit = self._named(path, name)
+            if hit is not None and hit[0] == "class":
+                found.append(((hit[1], hit[2]), False))
+        return found
+
+    def _returned(self, path: str, qualname: str, depth: int) -> list[tuple[ClassKey, bool]]:
+        """Classes of the objects a function returns: its return annotation, and `return Cls(...)` /
+        `return make(...)` in its body."""
+        key = (path, qualname)
+        if key in self._returned_memo:
+            return self._returned_memo[key]
+        self._returned_memo[key] = []  # a cycle of factories sees nothing
+        summary = self.summaries[path]
+        found: list[tuple[ClassKey, bool]] = []
+        annotation = summary.annotations.get(qualname)
+        if annotation:
+            found.extend(self._annotated(path, annotation))
+        span = summary.lines.get(qualname)
+        text = self._text(path) if span is not None else None
+        if text is not None:
+            for spelled in dict.fromkeys(_RETURN_CALL.findall(text.lines(*span))):
+                if spelled != qualname and not spelled.startswith(("self.", "super", "cls.")):
+                    found.extend(self._classes_named(path, spelled, depth))
+        self._returned_memo[key] = found = list(dict.fromkeys(found))
+        return found
+
+    def _attribute_classes(self, cls: ClassKey, attr: str) -> list[tuple[ClassKey, bool, bool]]:
+        """(class, exact, is the class itself rather than an instance) of what `self.<attr>` may hold
+        on an object of class `cls`: what the class and its bases, in any file, assign to it, or
+        what a property of that name returns."""
+        found: list[tuple[ClassKey, bool, bool]] = []
+        for key in self._mro(cls):
+            info = self.summaries[key[0]].classes[key[1]]
+            if attr in info.methods:
+                if attr in info.properties:
+                    found.extend((c, exact, False) for c, exact in self._returned(key[0], f"{key[1]}.{attr}", 0))
+                break
+            for kind, spelled in self._assigned(key).get(attr, ()):
+                if kind == "call":
+                    found.extend((c, exact, False) for c, exact in self._classes_named(key[0], spelled, 0))
+                elif kind == "annotation":
+                    found.extend((c, exact, False) for c, exact in self._annotated(key[0], spelled))
+                elif kind == "value":
+                    hit = self._named(key[0], spelled)
+                    if hit is not None and hit[0] == "class":
+                        found.append(((hit[1], hit[2]), True, True))
+        return list(dict.fromkeys(found))
+
+    def _assigned(self, cls: ClassKey) -> dict[str, list[tuple[str, str]]]:
+        """attribute -> ("call", callee) | ("annotation", text) | ("value", name) for one class, read
+        off its text once."""
+        if cls in self._attr_table:
+            return self._attr_table[cls]
+        table: dict[str, list[tuple[str, str]]] = {}
+        self._attr_table[cls] = table
+        info = self.summaries[cls[0]].classes[cls[1]]
+        text = self._text(cls[0]) if info.lines[0] else None
+        if text is None:
+            return table
+        body = text.lines(*info.lines)
+
+        def note(attr: str, annotation: str, value: str, called: str) -> None:
+            if annotation:
+                table.setdefault(attr, []).append(("annotation", annotation))
+            if value and called:
+                table.setdefault(attr, []).append(("call", value))
+            elif value and "." not in value:
+                # `self.x = x`: the parameter's annotation, where the class spells one
+                param = re.search(rf"(?<![\w.]){re.escape(value)}\s*:\s*([^=,)\n]+)", body)
+                if param is not None:
+                    table.setdefault(attr, []).append(("annotation", param.group(1)))
+                table.setdefault(attr, []).append(("value", value))
+            elif value:
+                table.setdefault(attr, []).append(("value", value))
+
+        for attr, annotation, value, called in _SELF_ASSIGN.findall(body):
+            note(attr, annotation, value, called)
+        indent = _INDENT.search(body)
+        if indent is not None:
+            level = re.compile(_CLASS_LEVEL.format(indent=re.escape(indent.group(1))), re.M)
+            for attr, annotation, value, called in level.findall(body):
+                note(attr, annotation, value, called)
+        return table
 
 
 def _breadth_first(start: Iterable[ClassKey], edges: dict[ClassKey, list[ClassKey]]) -> Iterable[ClassKey]:

@@ -119,6 +119,9 @@ class ModuleScopes:
         self.call_sites: dict[str, list[CallSite]] = {}
         # qualname of a traced scope -> the Call nodes of its body (the summary reuses this walk)
         self.calls: dict[str, list[ast.Call]] = {}
+        # qualname of a traced method -> attributes of self it reads without calling them that no
+        # class of this file defines as a method (a base class elsewhere may make them properties)
+        self.self_reads: dict[str, tuple[str, ...]] = {}
         self._module_values: Optional[dict[str, list[ast.AST]]] = None
         self._collect_definitions()
         self._mark_modules()
@@ -286,7 +289,7 @@ class ModuleScopes:
         def drain() -> None:
             while queue:
                 scope = queue.popleft()
-                calls, reads = _calls_and_self_reads(scope.func, self.has_properties)
+                calls, reads = _calls_and_self_reads(scope.func, scope.cls is not None)
                 self.calls[scope.qualname] = calls
                 for call in calls:
                     target = self.resolve_call(scope, call)
@@ -298,13 +301,18 @@ class ModuleScopes:
                         add(func, qualname, cls, scope.chain + (qualname,), f"called from {scope.qualname}")
                 if scope.cls is not None:
                     self_name = _self_name(scope.func)
-                    for attr in {r.attr for r in reads if r.value.id == self_name}:
-                        found = self._property(scope.cls, attr)
-                        if found is not None:
+                    foreign = []
+                    for attr in dict.fromkeys(r.attr for r in reads if r.value.id == self_name):
+                        found = self._method(scope.cls, attr)
+                        if found is None:
+                            foreign.append(attr)
+                        elif attr in found[0].properties:
                             owner, getter = found
                             qualname = f"{owner.name}.{attr}"
                             add(getter, qualname, owner, scope.chain + (qualname,),
                                 f"property read in {scope.qualname}")
+                    if foreign:
+                        self.self_reads[scope.qualname] = tuple(foreign)
 
         drain()
         # What this file traces on its own, before what other files reach in it (the call graph
@@ -393,6 +401,9 @@ class ModuleScopes:
                 for value in self._values(scope, receiver, 0):
                     if value is not receiver and _constructs(value, self.classes):
                         found.append((value.func, func.attr))
+                    elif value is receiver and isinstance(receiver, ast.Name):
+                        # a parameter annotated with a class: any subclass of it (project.py)
+                        found.extend((cls, func.attr) for cls in _annotated_classes(scope.func, receiver.id))
                 return found
             else:
                 return found  # torch.cat(...), x.view(...).sum(): nothing held to follow
@@ -585,14 +596,40 @@ def _last_attr(node: ast.AST) -> str:
 
 
 def _constructs(value: ast.AST, classes: dict) -> bool:
-    """`Spline(...)`, `splines.Spline(...)`: a call of a class of this file, or of an imported name
-    spelled as a class (CapWords)."""
+    """`Spline(...)`, `splines.Spline(...)`, `make_flow(...)`: a call of a name or dotted name, which
+    makes an object when it is a class or a factory; the call graph decides which (project.py)."""
     if not isinstance(value, ast.Call):
         return False
     func = value.func
-    if isinstance(func, ast.Name):
-        return func.id in classes or func.id[:1].isupper()
-    return isinstance(func, ast.Attribute) and func.attr[:1].isupper() and isinstance(func.value, (ast.Name, ast.Attribute))
+    while isinstance(func, ast.Attribute):
+        func = func.value
+    return isinstance(func, ast.Name)
+
+
+def _annotated_classes(func: FunctionNode, name: str) -> list[ast.AST]:
+    """The (dotted) class names a parameter's annotation mentions (`dist: Optional[Distribution]`)."""
+    args = func.args
+    for arg in args.posonlyargs + args.args + args.kwonlyargs:
+        if arg.arg == name and arg.annotation is not None:
+            return [node for node in _annotation_names(arg.annotation)
+                    if _last_attr(node)[:1].isupper() and _last_attr(node) not in _TYPING_NAMES]
+    return []
+
+
+def _annotation_names(node: ast.AST) -> list[ast.AST]:
+    if isinstance(node, (ast.Name, ast.Attribute)):
+        return [node]
+    if isinstance(node, ast.Subscript):
+        return _annotation_names(node.value) + _annotation_names(node.slice)
+    if isinstance(node, ast.Tuple):
+        return [n for elt in node.elts for n in _annotation_names(elt)]
+    if isinstance(node, ast.BinOp):  # A | B
+        return _annotation_names(node.left) + _annotation_names(node.right)
+    return []
+
+
+_TYPING_NAMES = {"Optional", "Union", "List", "Dict", "Tuple", "Any", "Callable", "Sequence", "Type", "Tensor",
+                 "Iterable", "Iterator", "Mapping", "Literal"}
 
 
 def _property_kind(func: FunctionNode) -> Optional[str]:

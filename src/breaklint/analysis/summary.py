@@ -19,6 +19,11 @@ from .scope import FunctionNode, ModuleScopes, _self_name
 # Call kinds: a dotted name resolved through the file's imports, a same-file function or
 # Class.method, self.method(), super().method(), and obj.method() on a receiver we cannot type.
 GLOBAL, LOCAL, SELF, SUPER, ATTRIBUTE = "g", "l", "s", "S", "a"
+# A method of an object whose class (or the factory that made it) the file names: "<spelling>.<method>",
+# the spelling as GLOBAL / LOCAL names give it; `self.x.method()` ("x.method"): the project types `x`
+# from what the class hierarchy, in any file, assigns to it; `self.x` read, not called ("x"): a
+# property of a base class in another file runs.
+INSTANCE, MEMBER, READ = "i", "m", "r"
 # Roots whose callees are never in a linted tree: not worth a byte of the summary.
 _FOREIGN_ROOTS = {"torch", "numpy", "math", "warnings", "logging", "typing", "os", "sys", "functools",
                   "itertools", "collections", "einops", "re", "copy", "time", "random", "inspect",
@@ -41,6 +46,10 @@ class ClassSummary:
     bases: tuple[str, ...]  # as spelled, qualified through imports ("" when unresolvable)
     methods: frozenset[str]
     is_module: bool
+    # Methods read as attributes (@property): reading `self.x` runs them.
+    properties: frozenset[str] = frozenset()
+    # (first line, last line) of the class: the project reads what it assigns to `self.x` off the text.
+    lines: tuple[int, int] = (0, 0)
 
 
 @dataclass
@@ -60,22 +69,37 @@ class ModuleSummary:
     # Top-level functions that return a tensor / a tuple of tensors on every path.
     returns_tensor: frozenset[str] = frozenset()
     returns_tensors: frozenset[str] = frozenset()
+    # Every function and method: (first line, last line), for what it returns (`return Cls(...)`,
+    # read off the text when the project asks), and its return annotation as the imports spell it.
+    lines: dict[str, tuple[int, int]] = field(default_factory=dict)
+    annotations: dict[str, str] = field(default_factory=dict)
 
 
 def summarize(scopes: ModuleScopes, imports: ImportMap, env_of: Callable,
               return_kind: Callable) -> ModuleSummary:
     """env_of(qualname) gives the tensor facts of a traced scope (None for untraced functions);
     return_kind(name) says what a top-level function returns ("tensor", "tensors" or None)."""
-    classes = {name: ClassSummary(tuple(info.bases), frozenset(info.methods), info.is_module)
+    classes = {name: ClassSummary(tuple(info.bases), frozenset(info.methods), info.is_module,
+                                  frozenset(info.properties), (info.node.lineno, info.node.end_lineno or info.node.lineno))
                for name, info in scopes.classes.items()}
     calls: dict[str, tuple[CallRef, ...]] = {}
     spans: dict[str, tuple[int, int, Optional[str]]] = {}
+    lines: dict[str, tuple[int, int]] = {}
+    annotations: dict[str, str] = {}
 
     def add(qualname: str, func: FunctionNode, self_name: Optional[str]) -> None:
+        lines[qualname] = (func.lineno, func.end_lineno or func.lineno)
+        if func.returns is not None:
+            spelled = _annotation_spelling(func.returns, imports)
+            if spelled:
+                annotations[qualname] = spelled
         env = env_of(qualname)
         if env is not None:  # traced: the scope search already holds its Call nodes
             refs = _call_refs(scopes.calls.get(qualname, ()), self_name, scopes, imports, env,
                               scopes.scopes.get(qualname))
+            reads = scopes.self_reads.get(qualname, ())
+            if reads:
+                refs = refs + tuple(CallRef(READ, attr) for attr in reads)
             if refs:
                 calls[qualname] = refs
         else:  # untraced: read off the text if and when the call graph reaches it
@@ -94,7 +118,28 @@ def summarize(scopes: ModuleScopes, imports: ImportMap, env_of: Callable,
         scopes={q: s.chain for q, s in scopes.scopes.items() if q in scopes.local_scopes},
         returns_tensor=frozenset(n for n, k in kinds.items() if k == "tensor"),
         returns_tensors=frozenset(n for n, k in kinds.items() if k == "tensors"),
+        lines=lines, annotations=annotations,
     )
+
+
+def _annotation_spelling(node: ast.AST, imports: ImportMap) -> str:
+    """The class names an annotation mentions (`Optional[Flow]`, `"Flow"`, `A | B`), qualified
+    through the imports and joined by spaces; the project keeps those that are classes of the tree."""
+    names = []
+    for part in ast.walk(node):
+        if isinstance(part, ast.Constant) and isinstance(part.value, str):
+            names.extend(n for n in part.value.replace("[", " ").replace("]", " ").replace(",", " ")
+                         .replace("|", " ").split() if n.replace(".", "").replace("_", "").isalnum())
+        elif isinstance(part, (ast.Name, ast.Attribute)) and not isinstance(getattr(part, "value", None), ast.Attribute):
+            qualified = imports.qualify(part)
+            if qualified:
+                names.append(qualified)
+    return " ".join(n for n in names if n.split(".")[0] not in _FOREIGN_ROOTS and n not in _NOT_CLASSES)
+
+
+# Names an annotation spells that are never a class of the tree.
+_NOT_CLASSES = {"None", "Optional", "Union", "List", "Dict", "Tuple", "Any", "Callable", "Sequence", "Type",
+                "int", "float", "str", "bool", "list", "dict", "tuple", "type", "object", "Iterable", "Iterator"}
 
 
 def _call_refs(nodes, self_name: Optional[str], scopes: ModuleScopes, imports: ImportMap,
@@ -123,8 +168,8 @@ def _indirect_refs(node: ast.Call, self_name, scopes: ModuleScopes, imports: Imp
         if method is not None:
             spelled = f"{spelled}.{method}"
         ref = _classify_spelling(spelled, False, self_name, imports.aliases, scopes.functions, scopes.classes)
-        if ref is not None and ref[0] != ATTRIBUTE:
-            refs.append(ref)
+        if ref is not None and ref[0] in (GLOBAL, LOCAL):
+            refs.append((INSTANCE, ref[1]) if method is not None else ref)
     return refs
 
 
@@ -198,12 +243,17 @@ def _classify_spelling(spelling: str, on_result: bool, self_name: Optional[str],
         if root in aliases:
             return _global(".".join([aliases[root]] + parts[1:]))
         if len(parts) == 1:
-            return (LOCAL, root) if root in functions else None
-        if len(parts) == 2:
-            if self_name is not None and root == self_name:
+            # a class called: its constructor runs
+            return (LOCAL, root) if root in functions or root in classes else None
+        if self_name is not None and root == self_name:
+            if len(parts) == 2:
                 return SELF, attr
-            if root in classes:
-                return LOCAL, f"{root}.{attr}"
+            if len(parts) == 3 and not attr.startswith("__"):
+                # also a tensor method's name (`self.transform.inverse(y)`): the project follows it
+                # only when it knows the attribute's class
+                return MEMBER, f"{parts[1]}.{attr}"
+        if len(parts) == 2 and root in classes:
+            return LOCAL, f"{root}.{attr}"
     # obj.method(): only names that are not tensor or built-in methods can mean a class of ours.
     if attr in TENSOR_METHODS or attr in BUILTIN_METHODS or attr.startswith("__"):
         return None

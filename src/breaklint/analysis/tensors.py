@@ -424,7 +424,7 @@ class TensorEnv:
         return self._value_is_tensor(value)
 
     def is_none(self, node: ast.AST) -> bool:
-        """A parameter that no call site passes and that keeps its default of None."""
+        """A parameter that some call site leaves out and that keeps its default of None."""
         return isinstance(node, ast.Name) and node.id in self.defaulted_none and node.id not in self.first_binding
 
     def _compares_untyped_values(self, node: ast.AST) -> bool:
@@ -644,8 +644,9 @@ def _callee_parameters(scope: Scope) -> tuple[list[ast.arg], bool]:
 
 
 def defaulted_none_params(scope: Scope, sites, external_sites=()) -> frozenset:
-    """Parameters with a default of None that no known call site passes (`ptr2index(ptr)` for
-    `def ptr2index(ptr, output_size=None)`): None wherever the function is traced."""
+    """Parameters with a default of None that some known call site leaves out (`ptr2index(ptr)` for
+    `def ptr2index(ptr, output_size=None)`): None where the function is traced from that caller,
+    however many other callers pass it."""
     func = scope.func
     if not sites and not external_sites:
         return frozenset()
@@ -655,19 +656,16 @@ def defaulted_none_params(scope: Scope, sites, external_sites=()) -> frozenset:
                   if isinstance(default, ast.Constant) and default.value is None]
     found = set()
     for i, name in candidates:
-        passed = False
         for site in sites:
             offset = 0 if (site.bound_self or not bound) else 1
             call = site.call
-            if any(isinstance(a, ast.Starred) for a in call.args) or any(k.arg is None for k in call.keywords) \
-                    or len(call.args) > i + offset or any(k.arg == name for k in call.keywords):
-                passed = True
+            if not (any(isinstance(a, ast.Starred) for a in call.args) or any(k.arg is None for k in call.keywords)
+                    or len(call.args) > i + offset or any(k.arg == name for k in call.keywords)):
+                found.add(name)
         for positional_facts, keywords, bound_self in external_sites:
             offset = 0 if (bound_self or not bound) else 1
-            if len(positional_facts) > i + offset or name in dict(keywords):
-                passed = True
-        if not passed:
-            found.add(name)
+            if not (len(positional_facts) > i + offset or name in dict(keywords)):
+                found.add(name)
     return frozenset(found)
 
 
