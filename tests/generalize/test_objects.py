@@ -301,3 +301,83 @@ def test_a_default_none_left_out_by_one_traced_caller_still_breaks_there(tmp_pat
             """,
     })
     assert ("pkg/index.py", 4, "BL401") in got
+
+
+def test_the_wrapper_a_decorator_of_another_file_returns_is_traced(tmp_path):
+    got = check_tree(tmp_path, {
+        "pkg/__init__.py": "",
+        "pkg/utils.py": """
+            import functools
+            def keep_shape(fn):
+                @functools.wraps(fn)
+                def wrapper(x):
+                    print("wrapped")
+                    return fn(x)
+                return wrapper
+            def scaled(factor):
+                def decorator(fn):
+                    def inner(self, x):
+                        return fn(self, x) * x.max().item()
+                    return inner
+                return decorator
+            """,
+        "pkg/model.py": MODEL_HEAD + """
+            from .utils import keep_shape, scaled
+            @keep_shape
+            def helper(x):
+                return x
+            class Net(nn.Module):
+                @scaled(2)
+                def forward(self, x):
+                    return helper(x)
+            """,
+    })
+    assert ("pkg/utils.py", 5, "BL201") in got
+    assert ("pkg/utils.py", 11, "BL103") in got
+
+
+def test_an_autograd_function_of_another_file_applied_in_traced_code_runs_its_forward(tmp_path):
+    got = check_tree(tmp_path, {
+        "pkg/__init__.py": "",
+        "pkg/functions.py": """
+            import torch
+            class Stitch(torch.autograd.Function):
+                @staticmethod
+                def forward(ctx, n, x):
+                    print("stitch")
+                    k = int(n)
+                    return x * k
+            """,
+        "pkg/model.py": MODEL_HEAD + """
+            from .functions import Stitch
+            class Net(nn.Module):
+                def forward(self, x):
+                    return Stitch.apply(3, x)
+            """,
+    })
+    assert ("pkg/functions.py", 5, "BL201") in got
+    # apply's arguments fill the parameters after ctx: n is the int 3, not the tensor x
+    assert not any(path == "pkg/functions.py" and row == 6 for path, row, _ in got)
+
+
+def test_a_getattr_hook_of_a_base_class_in_another_file_runs_on_attribute_reads(tmp_path):
+    got = check_tree(tmp_path, {
+        "pkg/__init__.py": "",
+        "pkg/mixin.py": MODEL_HEAD + """
+            class ModelMixin(nn.Module):
+                def __getattr__(self, name):
+                    print("lookup", name)
+                    return super().__getattr__(name)
+            """,
+        "pkg/model.py": MODEL_HEAD + """
+            from .mixin import ModelMixin
+            class Net(ModelMixin):
+                def __init__(self):
+                    super().__init__()
+                    self.proj = nn.Linear(2, 2)
+                def forward(self, x):
+                    return self.proj.weight + x
+            """,
+    })
+    assert ("pkg/mixin.py", 5, "BL201") in got
+

@@ -38,6 +38,8 @@ _CLASS_LEVEL = r"^{indent}([A-Za-z_]\w*)\s*(?::\s*([^=\n]+?))?\s*(?:=(?!=)\s*([A
 _INDENT = re.compile(r"\n([ \t]+)\S")
 _RETURN_CALL = re.compile(r"(?<![\w.])return\s+([A-Za-z_][\w.]*)\s*\(")
 _IDENTIFIER = re.compile(r"[A-Za-z_][\w.]*")
+# `Fn.apply(*args)` runs the static `forward(ctx, *args)`: the arguments fill the parameters after ctx.
+CTX_FIRST = "ctx"
 # Special methods a constructor call runs, in this order.
 _CONSTRUCTION = ("__new__", "__init__", "__post_init__")
 _TYPING = {"Optional", "Union", "List", "Dict", "Tuple", "Any", "Callable", "Sequence", "Type", "None", "Tensor",
@@ -113,6 +115,8 @@ class ProjectGraph:
         self._returned_memo: dict[tuple[str, str], list[tuple[ClassKey, bool]]] = {}
         self._properties = frozenset(p for summary in summaries.values() for info in summary.classes.values()
                                      for p in info.properties)
+        self._getattr_hooks = any("__getattr__" in info.methods for summary in summaries.values()
+                                  for info in summary.classes.values())
         for path, summary in summaries.items():
             top = self.module_of[path].split(".")[0]
             for cname, info in summary.classes.items():
@@ -137,11 +141,12 @@ class ProjectGraph:
             text = self._text(path)
             refs = text_calls(summary, qualname, text) if text is not None else ()
             first, last, self_name = summary.spans[qualname]
-            if text is not None and self_name and self._properties:
-                # `self.x` read where some class of the tree makes `x` a property
+            if text is not None and self_name and (self._properties or self._getattr_hooks):
+                # `self.x` read where some class of the tree makes `x` a property or has a __getattr__
                 reads = re.findall(rf"(?<![\w.]){re.escape(self_name)}\s*\.\s*([A-Za-z_]\w*)\b(?!\s*\()",
                                    text.lines(first, last))
-                refs = refs + tuple(CallRef(READ, attr) for attr in dict.fromkeys(reads) if attr in self._properties)
+                refs = refs + tuple(CallRef(READ, attr) for attr in dict.fromkeys(reads)
+                                    if self._getattr_hooks or attr in self._properties)
             self._text_calls[key] = refs
         return self._text_calls[key]
 
@@ -340,7 +345,10 @@ class ProjectGraph:
                             entry = entries[target] = ExternalEntry(chain=chain + (target,))
                         if ref.positional is not None and ref.kind != READ \
                                 and not target.endswith(("__post_init__", "__new__")):
-                            entry.sites.append((ref.positional, ref.keywords, bound))
+                            if bound is CTX_FIRST:  # the static forward(ctx, *args): ctx is no argument
+                                entry.sites.append(((None,) + ref.positional, ref.keywords, False))
+                            else:
+                                entry.sites.append((ref.positional, ref.keywords, bound))
                     state = (target_path, target, target_class)
                     if state not in seen:
                         seen.add(state)
@@ -366,9 +374,7 @@ class ProjectGraph:
             elif "." in ref.name:
                 cls, method = ref.name.rsplit(".", 1)
                 if cls in summary.classes:
-                    found = self._lookup((path, cls), method)
-                    if found is not None:
-                        yield found[0], f"{found[1]}.{method}", (path, cls), False
+                    yield from self._class_attribute_call((path, cls), method)
         elif ref.kind == GLOBAL:
             found = self.resolve(self._absolute(path, ref.name))
             if found is None:
@@ -376,9 +382,7 @@ class ProjectGraph:
                 head, _, method = ref.name.rpartition(".")
                 owner = self.resolve(self._absolute(path, head)) if head else None
                 if owner is not None and owner[0] == "class":
-                    hit = self._lookup((owner[1], owner[2]), method)
-                    if hit is not None:
-                        yield hit[0], f"{hit[1]}.{method}", (owner[1], owner[2]), False
+                    yield from self._class_attribute_call((owner[1], owner[2]), method)
             elif found[0] == "class":
                 yield from self._construction((found[1], found[2]))
             else:
@@ -419,6 +423,12 @@ class ProjectGraph:
             found = self._lookup(start, ref.name)
             if found is not None and ref.name in self.summaries[found[0]].classes[found[1]].properties:
                 yield found[0], f"{found[1]}.{ref.name}", start, True
+            elif found is None:
+                # no method or property of that name: a __getattr__ of the hierarchy may answer the
+                # read (a module's submodules and parameters are never in its __dict__)
+                hook = self._lookup(start, "__getattr__")
+                if hook is not None:
+                    yield hook[0], f"{hook[1]}.__getattr__", start, True
         elif ref.kind == INSTANCE:
             spelled, _, method = ref.name.rpartition(".")
             for cls, exact in self._classes_named(path, spelled, 0):
@@ -435,6 +445,24 @@ class ProjectGraph:
                 yield from self._by_name(path, method)
         elif ref.kind == ATTRIBUTE:
             yield from self._by_name(path, ref.name)
+
+    def _class_attribute_call(self, cls: ClassKey, method: str):
+        """`Cls.method(...)`: the method its hierarchy defines; `Fn.apply(...)` of an autograd
+        Function runs its forward (Dynamo traces it)."""
+        found = self._lookup(cls, method)
+        if found is not None:
+            yield found[0], f"{found[1]}.{method}", cls, False
+        elif method == "apply" and self._is_autograd_function(cls):
+            hit = self._lookup(cls, "forward")
+            if hit is not None:
+                yield hit[0], f"{hit[1]}.forward", cls, CTX_FIRST
+
+    def _is_autograd_function(self, cls: ClassKey) -> bool:
+        for key in self._mro(cls):
+            if any(base.startswith("torch.autograd.") and base.endswith("Function")
+                   for base in self.summaries[key[0]].classes[key[1]].bases):
+                return True
+        return False
 
     def _by_name(self, path: str, method: str):
         top = self.module_of[path].split(".")[0]

@@ -100,6 +100,7 @@ def summarize(scopes: ModuleScopes, imports: ImportMap, env_of: Callable,
             reads = scopes.self_reads.get(qualname, ())
             if reads:
                 refs = refs + tuple(CallRef(READ, attr) for attr in reads)
+            refs = refs + _decorator_refs(func, self_name, scopes, imports)
             if refs:
                 calls[qualname] = refs
         else:  # untraced: read off the text if and when the call graph reaches it
@@ -120,6 +121,18 @@ def summarize(scopes: ModuleScopes, imports: ImportMap, env_of: Callable,
         returns_tensors=frozenset(n for n, k in kinds.items() if k == "tensors"),
         lines=lines, annotations=annotations,
     )
+
+
+def _decorator_refs(func: FunctionNode, self_name: Optional[str], scopes: ModuleScopes,
+                    imports: ImportMap) -> tuple[CallRef, ...]:
+    """A traced function's decorators of the tree (`@apply_scale`, `@keep_shape(...)`): calling the
+    function runs the wrapper they return, defined inside them."""
+    refs = []
+    for dec in func.decorator_list:
+        found = _classify(dec.func if isinstance(dec, ast.Call) else dec, self_name, scopes, imports)
+        if found is not None and found[0] in (GLOBAL, LOCAL):
+            refs.append(CallRef(*found))
+    return tuple(refs)
 
 
 def _annotation_spelling(node: ast.AST, imports: ImportMap) -> str:
