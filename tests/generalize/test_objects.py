@@ -381,3 +381,26 @@ def test_a_getattr_hook_of_a_base_class_in_another_file_runs_on_attribute_reads(
     })
     assert ("pkg/mixin.py", 5, "BL201") in got
 
+
+
+def test_a_parameter_annotated_with_a_callable_class_is_called(tmp_path):
+    got = check_tree(tmp_path, {
+        "pkg/__init__.py": "",
+        "pkg/others.py": decoys("__call__"),
+        "pkg/poolers.py": """
+            class LevelMapper:
+                def __call__(self, boxes):
+                    return boxes.max().item()
+            """,
+        "pkg/model.py": MODEL_HEAD + """
+            from typing import Optional
+            from .poolers import LevelMapper
+            def pool(x, mapper: Optional[LevelMapper]):
+                return mapper(x)
+            class Net(nn.Module):
+                def forward(self, x, mapper):
+                    return pool(x, mapper)
+            """,
+    })
+    assert ("pkg/poolers.py", 3, "BL103") in got
+    assert "pkg/others.py" not in reported_files(got)

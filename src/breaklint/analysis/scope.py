@@ -411,6 +411,8 @@ class ModuleScopes:
             return found
         for value in self._values(scope, func, 0):
             if value is func:
+                if isinstance(func, ast.Name):  # a parameter annotated with a callable class
+                    found.extend((cls, "__call__") for cls in _annotated_classes(scope.func, func.id))
                 continue
             if isinstance(value, ast.Call):  # an object: calling it runs its class's __call__
                 if _constructs(value, self.classes):
