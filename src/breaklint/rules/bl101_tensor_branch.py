@@ -7,7 +7,7 @@ from typing import Optional
 from ..analysis.compiling import operands_evaluated_when_compiling
 from ..model import Fix
 from ..fix.branch import as_bool, known_bool, ternary_fix, where_fix, _convert
-from ..fix.rewrite import validation_guard_fix
+from ..fix.trap import validation_guard_fix
 from ..fix.cond import cond_fix
 from ..analysis.tensors import annotation_kind
 from .base import Example, Rule

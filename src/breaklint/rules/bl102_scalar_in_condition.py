@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import ast
 
-from ..fix.rewrite import validation_guard_fix
+from ..fix.trap import validation_guard_fix
 from ..fix.branch import is_scalar_extraction, ternary_fix, where_fix
 from ..fix.cond import cond_fix
 from .base import Example, Rule
