@@ -7,7 +7,7 @@ from typing import Optional
 from ..analysis.compiling import operands_evaluated_when_compiling
 from ..model import Fix
 from ..fix.branch import as_bool, known_bool, ternary_fix, where_fix, _convert
-from ..fix.trap import validation_guard_fix
+from ..fix.trap import trap_fix
 from ..fix.cond import cond_fix
 from ..analysis.tensors import annotation_kind
 from .base import Example, Rule
@@ -92,7 +92,7 @@ class TensorBranch(Rule):
     def check(self, node: ast.AST, ctx) -> None:
         if isinstance(node, ast.If):
             if branches_on_tensor(node.test, ctx):
-                fix = where_fix(ctx, node) or cond_fix(ctx, node) or validation_guard_fix(ctx, node)
+                fix = where_fix(ctx, node) or cond_fix(ctx, node) or trap_fix(ctx, node)
                 ctx.report(node.test, "`if` on a tensor value is data-dependent control flow: Dynamo splits "
                                       "the graph here (GB0170); use torch.where or torch.cond", fix)
         elif isinstance(node, ast.While):
@@ -293,7 +293,12 @@ from torch import nn
 
 class SortedSegments(nn.Module):
     def forward(self, x, index):
-        if not torch.compiler.is_compiling() and not torch.all(index[:-1] <= index[1:]):
+        if torch.compiler.is_compiling():
+            torch._assert_async(
+                torch.all(index[:-1] <= index[1:]).bool(),
+                "ValueError: index must be sorted",
+            )
+        elif not torch.all(index[:-1] <= index[1:]):
             raise ValueError("index must be sorted")
         return x.cumsum(0) * 2
 
