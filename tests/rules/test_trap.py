@@ -226,3 +226,92 @@ def test_trap_traces_whole_and_still_raises(index, backend, tmp_path):
     assert before > 0 and after == 0 and raised is None, (before, after, raised)
     _, raised = _compiled(fixed_cls(), backend, lambda c: (c(*good(torch)), c(*bad(torch))))
     assert raised is not None and raised[0] is RuntimeError and eager_error[1].split(",")[0] in raised[1], raised
+
+
+# -- asserts (BL101's boolean and message fixes, BL103's dropped `.item()`) ------------------------------
+def test_constant_message_leaves_no_placeholder():
+    """The old message fix kept the template: `f"expected {n}"` became "expected {n}", which reads
+    like a formatting bug. Each placeholder now shows its expression's text."""
+    outcome = _fix("""
+        import torch
+        from torch import nn
+
+
+        class Rows(nn.Module):
+            def forward(self, x, n: int):
+                assert (x.sum(-1) == n).all(), f"expected rows summing to {n}, got {x.shape}"
+                assert (x >= 0).all(), "{} negative in {name}; {{ok}}".format((x < 0).sum(), name="x")
+                assert (x <= n).all(), "above %d: %s, 100%%" % (n, "x")
+                return x * 2
+        """)
+    assert '"expected rows summing to n, got x.shape"' in outcome.source, outcome.source
+    assert '"(x < 0).sum() negative in x; {ok}"' in outcome.source, outcome.source
+    assert '"above n: x, 100%"' in outcome.source, outcome.source
+    assert not _fix(outcome.source).changed
+
+
+def test_item_in_an_assert_stays_a_tensor():
+    outcome = _fix("""
+        import torch
+        from torch import nn
+
+
+        class Positive(nn.Module):
+            def forward(self, x):
+                assert x.min().item() >= 0, "negative"
+                assert int(x.sum()) > 0 and (x < 9).all(), "range"
+                return x * 2
+        """)
+    assert 'assert x.min() >= 0, "negative"' in outcome.source, outcome.source
+    assert 'assert (x.sum().long() > 0) & (x < 9).all(), "range"' in outcome.source, outcome.source
+
+
+def test_no_bitwise_fix_that_would_run_what_and_skips():
+    outcome = _fix("""
+        import torch
+        from torch import nn
+
+
+        class Tiny(nn.Module):
+            def forward(self, x):
+                assert (x > 0).any() and x[x > 0].min() > 1e-9, "tiny"
+                return x * 2
+        """)
+    assert "&" not in outcome.source
+
+
+ASSERTS = """
+import torch
+from torch import nn
+
+
+class Checked(nn.Module):
+    def forward(self, x):
+        n = x.shape[0]
+        assert (x >= 0).all(), f"expected {n} non-negative values"
+        assert not torch.isnan(x).any()
+        assert x.min().item() >= 0, "negative"
+        return x * 2
+"""
+
+
+@pytest.mark.torch
+@pytest.mark.parametrize("backend", ["eager", "aot_eager", "inductor"])
+def test_fixed_asserts_trace_whole_and_still_raise(backend, tmp_path):
+    import torch
+
+    fixed_source = _fix(ASSERTS).source
+    assert fixed_source.count("assert ") == 3 and "f\"" not in fixed_source and ".item()" not in fixed_source
+    original = _load(ASSERTS, tmp_path / "original.py", f"assert_orig_{backend}").Checked
+    fixed = _load(fixed_source, tmp_path / "fixed.py", f"assert_fixed_{backend}").Checked
+    good, bad, nan = torch.rand(4), torch.tensor([1.0, -2.0]), torch.tensor([1.0, float("nan")])
+    assert torch.allclose(original()(good), fixed()(good))
+    for wrong in (bad, nan):  # eager: an AssertionError, as before
+        assert _raises(lambda: original()(wrong))[0] is AssertionError
+        assert _raises(lambda: fixed()(wrong))[0] is AssertionError
+    before, _ = _compiled(original(), backend, lambda c: c(good))
+    after, raised = _compiled(fixed(), backend, lambda c: c(good))
+    assert before > 0 and after == 0 and raised is None, (before, after, raised)
+    for wrong in (bad, nan):  # compiled: still raises, as RuntimeError (Dynamo's _assert_async)
+        _, raised = _compiled(fixed(), backend, lambda c: (c(good), c(wrong)))
+        assert raised is not None and raised[0] is RuntimeError, raised

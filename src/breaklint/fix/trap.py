@@ -48,7 +48,7 @@ def trap_fix(ctx: "NodeContext", node: ast.If, drop_scalars: bool = False) -> Op
     if split is None:
         return None
     prefix_test, checked = split
-    if not _evaluates_safely(checked, ctx):
+    if not evaluates_safely(checked, ctx):
         return None
     cond = _trap_condition(checked, ctx, drop_scalars)
     if cond is None:
@@ -161,7 +161,7 @@ def _caught_nearby(ctx: "NodeContext", node: ast.If) -> bool:
     return False
 
 
-def _evaluates_safely(test: ast.AST, ctx: "NodeContext") -> bool:
+def evaluates_safely(test: ast.AST, ctx: "NodeContext") -> bool:
     """`and` / `or` become `&` / `|`, which evaluate every operand: an operand Python would have
     skipped must have no effect and never raise (no indexing, no reduction that fails when empty)."""
     for sub in ast.walk(test):
