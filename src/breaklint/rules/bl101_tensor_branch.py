@@ -219,6 +219,32 @@ def step(x, n: int):
 def factory():
     return step, (torch.randn(4), 3)
 """),
+        Example("""
+import torch
+from torch import nn
+
+
+class SparseTensor:
+    \"\"\"A stand-in for torch_sparse.SparseTensor: a Python object, not a torch.Tensor.\"\"\"
+
+    def __init__(self, value=None):
+        self.value = value
+
+    def has_value(self):
+        return self.value is not None
+
+
+class Propagate(nn.Module):
+    def forward(self, x, adj):
+        # past the isinstance operand, adj.has_value() is a Python bool
+        if isinstance(adj, SparseTensor) and not adj.has_value():
+            return x * 2
+        return x + 1
+
+
+def factory():
+    return Propagate(), (torch.randn(4), SparseTensor())
+"""),
     ]
     INVALID = [
         Example("""
