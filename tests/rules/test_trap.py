@@ -6,6 +6,7 @@ bad input passed silently (kornia augmentation/base.py, crop2d.py, monai's NaN c
 Measured here through Dynamo on the installed torch, with backend="eager", "aot_eager" and "inductor":
 the fixed check never breaks the graph, good input gives the original outputs, and bad input still
 raises: the original exception eagerly, a RuntimeError with the message when compiled."""
+import ast
 import importlib.util
 import logging
 import textwrap
@@ -139,6 +140,50 @@ def test_no_trap_for_a_raise_caught_in_the_function():
                 return x
         """)
     assert "_assert_async" not in outcome.source
+
+
+def test_no_trap_on_a_numpy_array():
+    """monai's convutils: `remainder = (np.array(shape) % k) > 0` has `.any()` like a tensor, but
+    torch._assert_async refuses an ndarray."""
+    outcome = _fix("""
+        import numpy as np
+        import torch
+        from torch import nn
+
+
+        class Patches(nn.Module):
+            def forward(self, x):
+                img_size = np.array(x.shape[2:])
+                remainder = (img_size % 32) > 0
+                if remainder.any():
+                    raise ValueError("spatial size must be divisible by 32")
+                return x * 2
+        """)
+    assert "_assert_async" not in outcome.source
+
+
+def test_a_long_message_is_split_into_adjacent_literals():
+    """PyG's assert_sorted_index raises a five-line message: the trap keeps it under 88 columns."""
+    outcome = _fix("""
+        import torch
+        from torch import nn
+
+
+        class Aggregate(nn.Module):
+            def forward(self, x, index):
+                if not torch.all(index[:-1] <= index[1:]):
+                    raise ValueError("Can not perform aggregation since the 'index' "
+                                     "tensor is not sorted. Specifically, if you use "
+                                     "this aggregation as part of 'MessagePassing`, "
+                                     "ensure that 'edge_index' is sorted by destination nodes")
+                return x * 2
+        """)
+    trap = outcome.source[outcome.source.index("_assert_async("):outcome.source.index("elif")]
+    assert max(len(line) for line in outcome.source.splitlines()) <= 88, outcome.source
+    message = ast.literal_eval(trap[trap.index('"'):trap.rindex('"') + 1].replace("\n", " "))
+    assert message == ("ValueError: Can not perform aggregation since the 'index' tensor is not sorted. "
+                       "Specifically, if you use this aggregation as part of 'MessagePassing`, ensure that "
+                       "'edge_index' is sorted by destination nodes"), message
 
 
 # -- through Dynamo ----------------------------------------------------------------------------------------

@@ -25,6 +25,7 @@ from ..model import Fix
 from .branch import is_pure, tensor_condition
 from .message import constant_message, literal
 from .rewrite import MAX_LINE, indent_unit, torch_name
+from .safety import bindings
 
 if TYPE_CHECKING:
     from ..rules.base import NodeContext
@@ -50,7 +51,7 @@ def trap_fix(ctx: "NodeContext", node: ast.If, drop_scalars: bool = False) -> Op
     prefix_test, checked = split
     if not evaluates_safely(checked, ctx):
         return None
-    cond = _trap_condition(checked, ctx, drop_scalars)
+    cond = _trap_condition(checked, ctx, drop_scalars) if numpy_free(checked, ctx) else None
     if cond is None:
         return None  # a Python bool on some path (or not a condition we can write as a tensor)
     torch, _ = torch_name(ctx)
@@ -61,15 +62,14 @@ def trap_fix(ctx: "NodeContext", node: ast.If, drop_scalars: bool = False) -> Op
     head = line.encode("utf-8")[node.col_offset: test.col_offset].decode("utf-8", errors="ignore").strip()
     if prefix.strip() or test.lineno != node.lineno or head not in ("if", "elif"):
         return None  # `if (\n  a and b\n):` or `x = 1; if ...`: no line of its own to rewrite
-    indent, inner = prefix, prefix + indent_unit(prefix)
+    unit = indent_unit(prefix)
+    indent, inner = prefix, prefix + unit
+    call_indent = inner + unit if prefix_test is not None else inner
     exc, text = raised
-    message = literal(f"{exc}: {text}")
+    message = _message_literal(f"{exc}: {text}", len(call_indent + unit))
+    call = _call_lines(call_indent, f"{torch.name}._assert_async", [cond, message])
     if prefix_test is not None:
-        inner_if = f"{inner}if {prefix_test}:"
-        inner = inner + indent_unit(prefix)
-        call = [inner_if] + _call_lines(inner, f"{torch.name}._assert_async", [cond, message])
-    else:
-        call = _call_lines(inner, f"{torch.name}._assert_async", [cond, message])
+        call = [f"{inner}if {prefix_test}:"] + call
     new = f"{torch.name}.compiler.is_compiling():\n" + "\n".join(call) + f"\n{indent}elif {ctx.segment(test)}"
     return Fix(message=f"Keep the check in the compiled graph with torch._assert_async (compiled, a failing "
                        f"check raises RuntimeError instead of {exc}; eager code is unchanged)",
@@ -108,6 +108,20 @@ def _trap_condition(checked: ast.AST, ctx: "NodeContext", drop_scalars: bool) ->
     if negated is None:
         return f"~{_wrapped(cond)}"
     return f"({cond})" if "\n" in cond else cond
+
+
+def numpy_free(node: ast.AST, ctx: "NodeContext", seen: frozenset = frozenset()) -> bool:
+    """No value in `node` comes from numpy: `remainder = np.array(shape) % k > 0` has `.any()` too
+    (monai's convutils), and torch._assert_async refuses an ndarray. Follows names to what they were
+    bound to in the function."""
+    for sub in ast.walk(node):
+        if isinstance(sub, ast.Call) and (ctx.qualify(sub.func) or "").split(".")[0] in ("numpy", "np"):
+            return False
+        if isinstance(sub, ast.Name) and sub.id not in seen:
+            for value in bindings(ctx, sub.id):
+                if isinstance(value, ast.AST) and not numpy_free(value, ctx, seen | {sub.id}):
+                    return False
+    return True
 
 
 def _raised(ctx: "NodeContext", node: ast.If) -> Optional[tuple[str, str]]:
@@ -197,6 +211,25 @@ def _wrapped(text: str) -> str:
     return f"({text})"
 
 
+def _message_literal(text: str, indent: int) -> str:
+    """A string literal, split at spaces into adjacent literals on lines of their own (joined by
+    "\\n", indented by the caller) when one would run past MAX_LINE."""
+    whole = literal(text)
+    room = MAX_LINE - indent - 3  # the quotes and the trailing comma
+    if indent + len(whole) + 1 <= MAX_LINE or room < 20:
+        return whole
+    chunks, current = [], ""
+    for word in text.split(" "):
+        candidate = f"{current} {word}" if current else word
+        if current and len(literal(candidate + " ")) > room:
+            chunks.append(current + " ")
+            current = word
+        else:
+            current = candidate
+    chunks.append(current)
+    return "\n".join(literal(c) for c in chunks)
+
+
 def _call_lines(indent: str, func: str, args: list[str]) -> list[str]:
     """`func(a, b)` on one line when it fits, else black's layout: the arguments on a line of their
     own, or one per line with a trailing comma."""
@@ -207,4 +240,7 @@ def _call_lines(indent: str, func: str, args: list[str]) -> list[str]:
     joined = f"{inner}{', '.join(args)}"
     if len(joined) <= MAX_LINE and "\n" not in joined:
         return [f"{indent}{func}(", joined, f"{indent})"]
-    return [f"{indent}{func}("] + [f"{inner}{a}," for a in args] + [f"{indent})"]
+    # An argument of several lines (a long message split into adjacent literals) keeps them aligned.
+    *first, last = args
+    return [f"{indent}{func}("] + [f"{inner}{a}," for a in first] \
+        + [f"{inner}{last.replace(chr(10), chr(10) + inner)},", f"{indent})"]

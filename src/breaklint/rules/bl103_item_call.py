@@ -6,7 +6,7 @@ import ast
 from typing import Optional
 
 from ..fix.branch import tensor_condition
-from ..fix.trap import evaluates_safely
+from ..fix.trap import evaluates_safely, numpy_free
 from ..model import Fix
 from .base import Example, Rule
 
@@ -50,7 +50,8 @@ def assert_fix(owner: ast.Assert, ctx) -> Optional[Fix]:
     raises, as RuntimeError when compiled). Only when the test is a tensor on every path once the
     extraction is dropped, and `and` / `or` operands run safely as `&` / `|`."""
     test = owner.test
-    if any(isinstance(n, ast.NamedExpr) for n in ast.walk(test)) or not evaluates_safely(test, ctx):
+    if any(isinstance(n, ast.NamedExpr) for n in ast.walk(test)) or not evaluates_safely(test, ctx) \
+            or not numpy_free(test, ctx):
         return None
     cond = tensor_condition(ctx, test, drop_scalars=True)
     if cond is None:
