@@ -6,6 +6,7 @@ import ast
 from typing import Optional
 
 from ..fix.branch import tensor_condition
+from ..fix.scalar import scalar_operand_fix
 from ..fix.trap import evaluates_safely, numpy_free
 from ..model import Fix
 from .base import Example, Rule
@@ -100,7 +101,7 @@ class ItemCall(Rule):
         ctx.report(node, f"{what} copies a tensor value into Python and breaks the graph; keep it a "
                          "tensor, state its range with torch._check, or set "
                          "torch._dynamo.config.capture_scalar_outputs = True",
-                   assert_fix(owner, ctx) if owner is not None else None)
+                   assert_fix(owner, ctx) if owner is not None else scalar_operand_fix(ctx, node))
 
     VALID = [
         Example("""
@@ -150,6 +151,20 @@ class Normalize(nn.Module):
     def forward(self, x):
         y = x + 1
         scale = y.abs().max().item()
+        return y / scale
+
+
+def factory():
+    return Normalize(), (torch.randn(8),)
+""", fixed="""
+import torch
+from torch import nn
+
+
+class Normalize(nn.Module):
+    def forward(self, x):
+        y = x + 1
+        scale = y.abs().max().detach()
         return y / scale
 
 
