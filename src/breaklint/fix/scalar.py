@@ -12,6 +12,7 @@ import ast
 from typing import TYPE_CHECKING, Optional
 
 from ..analysis.astwalk import function_nodes
+from ..analysis.torch_api import TENSOR_EVIDENCE_METHODS, TENSOR_ONLY_METHODS
 from ..model import Edit, Fix, Location
 from .safety import bindings, surely_tensor
 from .trap import numpy_free
@@ -20,11 +21,8 @@ if TYPE_CHECKING:
     from ..rules.base import NodeContext
 
 ARITHMETIC = (ast.Add, ast.Sub, ast.Mult, ast.Div)
-# Methods neither Python numbers nor numpy arrays have (ndarray has max, sum, reshape, view, but not
-# these): calling one on a name proves it a tensor wherever the original runs.
-TENSOR_ONLY_METHODS = {"abs", "detach", "float", "half", "double", "long", "int", "bool", "softmax",
-                       "log_softmax", "sigmoid", "relu", "exp", "log", "sqrt", "norm", "amax", "amin",
-                       "numel", "dim", "to", "cuda", "cpu", "contiguous", "clone", "unsqueeze", "permute"}
+# No Python number has these methods (`y.abs()`): a name they are called on is no number.
+NO_NUMBER_HAS = TENSOR_ONLY_METHODS | TENSOR_EVIDENCE_METHODS
 
 
 def scalar_operand_fix(ctx: "NodeContext", call: ast.Call) -> Optional[Fix]:
@@ -78,14 +76,15 @@ def _only_tensor_operand(func: ast.AST, name: str, ctx: "NodeContext") -> bool:
 
 
 def _tensor_operand(node: ast.AST, nodes: list, ctx: "NodeContext") -> bool:
-    """Surely a tensor (safety.surely_tensor), or a name the function calls a tensor-only method on
-    (`y.abs()`: were y a number, the original would fail), or arithmetic on one of those."""
+    """Surely a tensor (safety.surely_tensor), or a name the function calls a method on that only
+    tensors and numpy arrays have (`y.softmax()`: were y a number, the original would fail; numpy
+    values are refused by numpy_free), or arithmetic on one of those."""
     if surely_tensor(node, ctx):
         return True
     if isinstance(node, ast.BinOp):
         return _tensor_operand(node.left, nodes, ctx) or _tensor_operand(node.right, nodes, ctx)
     if isinstance(node, ast.Name):
         return any(isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and isinstance(n.func.value, ast.Name)
-                   and n.func.value.id == node.id and n.func.attr in TENSOR_ONLY_METHODS and not n.args
+                   and n.func.value.id == node.id and n.func.attr in NO_NUMBER_HAS and not n.args
                    for n in nodes)
     return False
