@@ -14,7 +14,10 @@ Measured on torch 2.13 (CPU; eager, aot_eager and inductor backends, tests/rules
   passes silently): the trap always passes a message;
 - `torch._check(tensor)` raises TypeError (it wants a Python bool) and `torch._check_tensor_all`
   breaks the graph: neither is offered.
-On CUDA the assert is a device-side assert, reported asynchronously.
+Measured on an H100 (eager, aot_eager, inductor): no break either, but a failing trap is a
+device-side assert: the call returns, the next synchronisation raises `AcceleratorError: CUDA error:
+device-side assert triggered`, and every later CUDA call in the process fails too. A caller that
+catches the original exception and goes on cannot do so on a GPU: the fix is unsafe for that too.
 """
 from __future__ import annotations
 
@@ -72,7 +75,8 @@ def trap_fix(ctx: "NodeContext", node: ast.If, drop_scalars: bool = False) -> Op
         call = [f"{inner}if {prefix_test}:"] + call
     new = f"{torch.name}.compiler.is_compiling():\n" + "\n".join(call) + f"\n{indent}elif {ctx.segment(test)}"
     return Fix(message=f"Keep the check in the compiled graph with torch._assert_async (compiled, a failing "
-                       f"check raises RuntimeError instead of {exc}; eager code is unchanged)",
+                       f"check raises RuntimeError instead of {exc}, on CUDA a device-side assert that ends "
+                       f"the CUDA context; eager code is unchanged)",
                applicability="unsafe", edits=(ctx.replace(test, new),),
                imports=("torch",) if torch.add_import else ())
 
