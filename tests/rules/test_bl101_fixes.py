@@ -13,7 +13,7 @@ from breaklint.lint.engine import LintSettings
 from breaklint.lint.fixloop import fix_source
 from breaklint.rules import rule_by_code
 
-CODES = ("BL101", "BL102")
+CODES = ("BL101", "BL102", "BL103")
 FIXABLE = [(code, i, ex) for code in CODES for i, ex in enumerate(rule_by_code(code).INVALID)
            if ex.fixed is not None and ex.runnable]
 SEEDS = range(8)

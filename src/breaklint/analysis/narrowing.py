@@ -30,6 +30,64 @@ def _isinstance_tests(test: ast.AST, qualify) -> list[tuple[str, bool]]:
     return []
 
 
+def _true_narrows(test: ast.AST, qualify) -> set[str]:
+    """Names that are no tensor wherever `test` held: `isinstance(x, int)`, `not isinstance(x, Tensor)`."""
+    if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
+        return _false_narrows(test.operand, qualify)
+    return {name for name, tensor in _isinstance_tests(test, qualify) if not tensor}
+
+
+def _false_narrows(test: ast.AST, qualify) -> set[str]:
+    """Names that are no tensor wherever `test` failed: `isinstance(x, Tensor)`, `not isinstance(x, int)`."""
+    if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
+        return _true_narrows(test.operand, qualify)
+    if isinstance(test, ast.BoolOp) and isinstance(test.op, ast.Or):
+        return {name for value in test.values for name in _false_narrows(value, qualify)}
+    if isinstance(test, ast.Call):
+        tests = _isinstance_tests(test, qualify)
+        if len(tests) == 1 and tests[0][1]:
+            return {tests[0][0]}
+    return set()
+
+
+def _before_operand(boolop: ast.BoolOp, child: ast.AST, qualify) -> set[str]:
+    """What the operands of `a and b` / `a or b` in front of `child` prove when `child` runs:
+    `isinstance(adj, SparseTensor) and not adj.has_value()` calls has_value on no tensor."""
+    names: set[str] = set()
+    for value in boolop.values:
+        if value is child:
+            break
+        names |= _true_narrows(value, qualify) if isinstance(boolop.op, ast.And) else _false_narrows(value, qualify)
+    return names
+
+
+def _expressions(root: ast.AST):
+    if isinstance(root, ast.expr):
+        yield root
+        return
+    for _, value in ast.iter_fields(root):
+        for item in value if isinstance(value, list) else [value]:
+            if isinstance(item, ast.expr):
+                yield item
+
+
+def narrowing_inside(root: ast.AST, qualify) -> dict[int, frozenset]:
+    """id(node) -> names narrowed by an `and` / `or` operand in front of it, for the nodes of `root`'s
+    own expressions (an `if`'s test, not its body): the rules look at whole tests, so the operands
+    they judge are below the node the walk stands on."""
+    found: dict[int, frozenset] = {}
+    for expr in _expressions(root):
+        for sub in ast.walk(expr):
+            if not isinstance(sub, ast.BoolOp):
+                continue
+            for value in sub.values[1:]:
+                names = _before_operand(sub, value, qualify)
+                if names:
+                    for inner in ast.walk(value):
+                        found[id(inner)] = found.get(id(inner), frozenset()) | names
+    return found
+
+
 def _terminates(body: list[ast.stmt]) -> bool:
     return bool(body) and isinstance(body[-1], (ast.Return, ast.Raise, ast.Continue, ast.Break))
 
@@ -41,6 +99,8 @@ def narrowed_non_tensors(parents: list[ast.AST], node: ast.AST, func: ast.AST, q
     names: set[str] = set()
     child = node
     for parent in reversed([func] + parents):
+        if isinstance(parent, ast.BoolOp) and any(child is v for v in parent.values):
+            names |= _before_operand(parent, child, qualify)
         if isinstance(parent, ast.If) and child is not parent.test:
             tests = _isinstance_tests(parent.test, qualify)
             if any(child is stmt for stmt in parent.body):

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Callable, ClassVar, Hashable, Literal, Optiona
 from ..analysis.astwalk import walk
 from ..analysis.guards import breaks_when
 from ..analysis.names import ImportMap
-from ..analysis.narrowing import narrowed_non_tensors
+from ..analysis.narrowing import narrowed_non_tensors, narrowing_inside
 from ..analysis.scope import ModuleScopes, Scope
 from ..model import Applicability, Edit, Finding, Fix, Location
 from ..versions import parse_version
@@ -129,6 +129,12 @@ class NodeContext:
         if self.env is None or not self.env.is_tensor(node):
             return False
         narrowed = narrowed_non_tensors(self.parents, self.node or node, self.scope.func, self.qualify)
+        if self.node is not None and node is not self.node:
+            # `if isinstance(adj, SparseTensor) and not adj.has_value():` judged from the `if`.
+            root = self.node
+            inside = self.file.memo(("narrowing inside", id(root)), lambda: narrowing_inside(root, self.qualify))
+            if id(node) in inside:
+                narrowed = narrowed | inside[id(node)]
         if narrowed:
             names = [n for n in walk(node) if isinstance(n, ast.Name)]
             used = {n.id for n in names if n.id in narrowed}

@@ -7,7 +7,8 @@ from typing import Optional
 from ..analysis.compiling import operands_evaluated_when_compiling
 from ..model import Fix
 from ..fix.branch import as_bool, known_bool, ternary_fix, where_fix, _convert
-from ..fix.rewrite import validation_guard_fix
+from ..fix.message import constant_message, literal
+from ..fix.trap import evaluates_safely, trap_fix
 from ..fix.cond import cond_fix
 from ..analysis.tensors import annotation_kind
 from .base import Example, Rule
@@ -92,7 +93,7 @@ class TensorBranch(Rule):
     def check(self, node: ast.AST, ctx) -> None:
         if isinstance(node, ast.If):
             if branches_on_tensor(node.test, ctx):
-                fix = where_fix(ctx, node) or cond_fix(ctx, node) or validation_guard_fix(ctx, node)
+                fix = where_fix(ctx, node) or cond_fix(ctx, node) or trap_fix(ctx, node)
                 ctx.report(node.test, "`if` on a tensor value is data-dependent control flow: Dynamo splits "
                                       "the graph here (GB0170); use torch.where or torch.cond", fix)
         elif isinstance(node, ast.While):
@@ -123,7 +124,7 @@ class TensorBranch(Rule):
             word = "not" if isinstance(test, ast.UnaryOp) else "and" if isinstance(test.op, ast.And) else "or"
             symbol = {"not": "~", "and": "&", "or": "|"}[word]
             ctx.report(test, f"`{word}` on a tensor in an assert reads its truth value: Dynamo splits the graph "
-                             f"here (GB0170); use `{symbol}` on bool tensors", _boolean_fix(test, ctx))
+                             f"here (GB0170); use `{symbol}` on bool tensors", _boolean_fix(test, ctx, True))
         if node.msg is not None and not isinstance(node.msg, ast.Constant) and branches_on_tensor(test, ctx):
             # Reported on the whole statement, so that `# noqa` on the assert's first line holds.
             ctx.report(node, "`assert` on a tensor with a computed message is data-dependent control flow: "
@@ -218,6 +219,32 @@ def step(x, n: int):
 def factory():
     return step, (torch.randn(4), 3)
 """),
+        Example("""
+import torch
+from torch import nn
+
+
+class SparseTensor:
+    \"\"\"A stand-in for torch_sparse.SparseTensor: a Python object, not a torch.Tensor.\"\"\"
+
+    def __init__(self, value=None):
+        self.value = value
+
+    def has_value(self):
+        return self.value is not None
+
+
+class Propagate(nn.Module):
+    def forward(self, x, adj):
+        # past the isinstance operand, adj.has_value() is a Python bool
+        if isinstance(adj, SparseTensor) and not adj.has_value():
+            return x * 2
+        return x + 1
+
+
+def factory():
+    return Propagate(), (torch.randn(4), SparseTensor())
+"""),
     ]
     INVALID = [
         Example("""
@@ -240,7 +267,7 @@ from torch import nn
 
 class Checked(nn.Module):
     def forward(self, t):
-        assert (t[1:] > t[:-1]).all(), '{} must be increasing'
+        assert (t[1:] > t[:-1]).all(), "t.shape must be increasing"
         return t * 2
 
 
@@ -265,7 +292,7 @@ import torch
 
 @torch.compile
 def interpolate(t0, t, t1, y0, y1):
-    assert (t0 <= t) & (t <= t1), 't={t} outside [{t0}, {t1}]'
+    assert (t0 <= t) & (t <= t1), "t=t outside [t0, t1]"
     return y0 + (t - t0) / (t1 - t0) * (y1 - y0)
 
 
@@ -293,7 +320,12 @@ from torch import nn
 
 class SortedSegments(nn.Module):
     def forward(self, x, index):
-        if not torch.compiler.is_compiling() and not torch.all(index[:-1] <= index[1:]):
+        if torch.compiler.is_compiling():
+            torch._assert_async(
+                torch.all(index[:-1] <= index[1:]).bool(),
+                "ValueError: index must be sorted",
+            )
+        elif not torch.all(index[:-1] <= index[1:]):
             raise ValueError("index must be sorted")
         return x.cumsum(0) * 2
 
@@ -625,38 +657,33 @@ def factory():
     ]
 
 
+# Measured on 2.13 (tests/rules/test_trap.py): an assert on a tensor traces, and compiled a failing
+# one raises RuntimeError (Dynamo turns it into torch._assert_async) where eager raises AssertionError.
+COMPILED_ASSERT = "compiled, a failing assert raises RuntimeError instead of AssertionError"
+
+
 def _constant_message_fix(message: ast.AST, ctx) -> Optional[Fix]:
-    """`"... {}".format(t)` -> `"... {}"`, f"bad {t}" -> "bad {t}", `"%d" % n` -> `"%d"`: the
-    template, unformatted. Unsafe: the message of a failing assert loses its values."""
-    template = None
-    if isinstance(message, ast.Call) and isinstance(message.func, ast.Attribute) and message.func.attr == "format" \
-            and isinstance(message.func.value, ast.Constant) and isinstance(message.func.value.value, str):
-        template = message.func.value.value
-    elif isinstance(message, ast.BinOp) and isinstance(message.op, ast.Mod) \
-            and isinstance(message.left, ast.Constant) and isinstance(message.left.value, str):
-        template = message.left.value
-    elif isinstance(message, ast.JoinedStr):
-        parts = []
-        for value in message.values:
-            if isinstance(value, ast.Constant):
-                parts.append(str(value.value))
-            elif isinstance(value, ast.FormattedValue):
-                parts.append("{" + ctx.segment(value.value) + "}")
-        template = "".join(parts)
-    if template is None:
+    """`"... {}".format(n)` -> `"... n"`, `f"bad {t}"` -> `"bad t"`, `"%d" % n` -> `"n"`: a constant
+    message with each placeholder replaced by the text of its expression (measured on 2.13: a
+    computed message breaks even when it shows only shapes). Unsafe: the message loses its values."""
+    text = constant_message(message, ctx)
+    if text is None or isinstance(message, ast.Constant):
         return None
-    return Fix(message="Use the message's template as a constant string", applicability="unsafe",
-               edits=(ctx.replace(message, repr(template)),))
+    return Fix(message=f"Use a constant message ({COMPILED_ASSERT})", applicability="unsafe",
+               edits=(ctx.replace(message, literal(text)),))
 
 
-def _boolean_fix(node: ast.AST, ctx) -> Optional[Fix]:
+def _boolean_fix(node: ast.AST, ctx, in_assert: bool = False) -> Optional[Fix]:
     """`a or b` -> `a | b` and `not a` -> `~a`, only on operands that are surely bool tensors:
     on other values Python returns an operand, which `|` would not."""
     operands = node.values if isinstance(node, ast.BoolOp) else [node.operand]
     if not all(ctx.is_tensor(v) and known_bool(v, ctx) for v in operands):
         return None
+    if not evaluates_safely(node, ctx):
+        return None  # `m.any() and x[m].min() > 0`: `&` runs what `and` skipped, and it may raise
     got = _convert(node, ctx, False)
     if got is None:
         return None
-    return Fix(message="Use bitwise operators on bool tensors", applicability="unsafe",
+    return Fix(message="Use bitwise operators on bool tensors" + (f" ({COMPILED_ASSERT})" if in_assert else ""),
+               applicability="unsafe",
                edits=(ctx.replace(node, as_bool(got)),))

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import ast
 
-from ..fix.rewrite import validation_guard_fix
+from ..fix.trap import trap_fix
 from ..fix.branch import is_scalar_extraction, ternary_fix, where_fix
 from ..fix.cond import cond_fix
 from .base import Example, Rule
@@ -31,7 +31,7 @@ class ScalarInCondition(Rule):
         fix = None
         if isinstance(owner, ast.If):
             fix = where_fix(ctx, owner, drop_scalars=True) or cond_fix(ctx, owner, drop_scalars=True) \
-                or validation_guard_fix(ctx, owner)
+                or trap_fix(ctx, owner, drop_scalars=True)
         elif isinstance(owner, ast.IfExp):
             fix = ternary_fix(ctx, owner, drop_scalars=True)
         ctx.report(node, f"{what} in a branch condition copies the value to Python: Dynamo breaks the graph "
@@ -193,6 +193,42 @@ def gate(x):
 def factory():
     return gate, (torch.randn(8),)
 """, at=((8, 8),)),
+        Example("""
+import torch
+from torch import nn
+
+
+class Overflow(nn.Module):
+    def forward(self, x):
+        h = x * 2
+        if h.abs().max().item() > 1e4:
+            raise ValueError(f"activations overflow: {h.abs().max()}")
+        return h + 1
+
+
+def factory():
+    return Overflow(), (torch.randn(8),)
+""", fixed="""
+import torch
+from torch import nn
+
+
+class Overflow(nn.Module):
+    def forward(self, x):
+        h = x * 2
+        if torch.compiler.is_compiling():
+            torch._assert_async(
+                ~(h.abs().max() > 1e4),
+                "ValueError: activations overflow: h.abs().max()",
+            )
+        elif h.abs().max().item() > 1e4:
+            raise ValueError(f"activations overflow: {h.abs().max()}")
+        return h + 1
+
+
+def factory():
+    return Overflow(), (torch.randn(8),)
+""", at=((9, 12),)),
         Example("""
 import torch
 from torch import nn

@@ -5,6 +5,10 @@ from __future__ import annotations
 import ast
 from typing import Optional
 
+from ..fix.branch import tensor_condition
+from ..fix.scalar import scalar_operand_fix
+from ..fix.trap import evaluates_safely, numpy_free
+from ..model import Fix
 from .base import Example, Rule
 
 SCALAR_BUILTINS = ("float", "int", "bool")
@@ -29,6 +33,37 @@ def in_branch_condition(node: ast.AST, parents: list[ast.AST]) -> bool:
     return False
 
 
+def assert_owner(node: ast.AST, parents: list[ast.AST]) -> Optional[ast.Assert]:
+    """The assert whose test holds `node` (not its message), else None."""
+    path = parents + [node]
+    for i in range(len(path) - 2, -1, -1):
+        ancestor, child = path[i], path[i + 1]
+        if isinstance(ancestor, ast.Assert):
+            return ancestor if child is ancestor.test else None
+        if isinstance(ancestor, (ast.stmt, ast.Lambda, ast.comprehension)):
+            return None
+    return None
+
+
+def assert_fix(owner: ast.Assert, ctx) -> Optional[Fix]:
+    """`assert t.item() > 0, "msg"` -> `assert t > 0, "msg"`: the test stays a tensor, which Dynamo
+    traces as an assert inside the graph (measured on 2.13: no break, and a failing assert still
+    raises, as RuntimeError when compiled). Only when the test is a tensor on every path once the
+    extraction is dropped, and `and` / `or` operands run safely as `&` / `|`."""
+    test = owner.test
+    if any(isinstance(n, ast.NamedExpr) for n in ast.walk(test)) or not evaluates_safely(test, ctx) \
+            or not numpy_free(test, ctx):
+        return None
+    cond = tensor_condition(ctx, test, drop_scalars=True)
+    if cond is None:
+        return None
+    if "\n" in cond:
+        cond = f"({cond})"
+    return Fix(message="Compare the tensor itself in the assert (compiled, a failing assert raises RuntimeError "
+                       "instead of AssertionError; the comparison runs in the tensor's dtype)",
+               applicability="unsafe", edits=(ctx.replace(test, cond),))
+
+
 def scalar_extraction(node: ast.Call, ctx) -> Optional[str]:
     """The spelling of a tensor -> Python scalar conversion, or None when `node` is not one."""
     func = node.func
@@ -51,7 +86,8 @@ class ItemCall(Rule):
     name = "item-call"
     summary = ".item() / float(t) / int(t) / bool(t) turns a tensor into a Python scalar and breaks the graph"
     gb_ids = ("GB0124",)
-    fix_availability = "never"
+    fix_availability = "sometimes"
+    fix_applicability = "unsafe"
     node_types = (ast.Call,)
     # 2.13: measured on CPU (y.sum().item(), float/int/bool of a tensor: GB0124 each).
     # 2.11 and 2.15: from the team catalogue (outside this repository).
@@ -61,9 +97,11 @@ class ItemCall(Rule):
         what = scalar_extraction(node, ctx)
         if what is None or in_branch_condition(node, ctx.parents):
             return
+        owner = assert_owner(node, ctx.parents)
         ctx.report(node, f"{what} copies a tensor value into Python and breaks the graph; keep it a "
                          "tensor, state its range with torch._check, or set "
-                         "torch._dynamo.config.capture_scalar_outputs = True")
+                         "torch._dynamo.config.capture_scalar_outputs = True",
+                   assert_fix(owner, ctx) if owner is not None else scalar_operand_fix(ctx, node))
 
     VALID = [
         Example("""
@@ -118,6 +156,20 @@ class Normalize(nn.Module):
 
 def factory():
     return Normalize(), (torch.randn(8),)
+""", fixed="""
+import torch
+from torch import nn
+
+
+class Normalize(nn.Module):
+    def forward(self, x):
+        y = x + 1
+        scale = y.abs().max().detach()
+        return y / scale
+
+
+def factory():
+    return Normalize(), (torch.randn(8),)
 """, at=((9, 17),)),
         Example("""
 import torch
@@ -132,6 +184,35 @@ def pad_to_longest(x, lengths):
 def factory():
     return pad_to_longest, (torch.randn(2, 6), torch.tensor([3, 5]))
 """, at=((7, 13),)),
+        Example("""
+import torch
+from torch import nn
+
+
+class Bounded(nn.Module):
+    def forward(self, x):
+        h = x.tanh() * 3
+        assert h.abs().max().item() <= 3.0, "tanh escaped its range"
+        return h + 1
+
+
+def factory():
+    return Bounded(), (torch.randn(8),)
+""", fixed="""
+import torch
+from torch import nn
+
+
+class Bounded(nn.Module):
+    def forward(self, x):
+        h = x.tanh() * 3
+        assert h.abs().max() <= 3.0, "tanh escaped its range"
+        return h + 1
+
+
+def factory():
+    return Bounded(), (torch.randn(8),)
+""", at=((9, 16),)),
         Example("""
 import torch
 from torch import nn

@@ -15,6 +15,7 @@ from ..analysis.astwalk import function_nodes
 from ..analysis.flow import bindings_of, function_arguments as _arguments
 from ..analysis.torch_api import BOOL_ELEMENTWISE as MASK_METHODS  # an index made of these is a mask
 from ..model import Fix
+from ..fix.masked import masked_reduction_fix
 from ..fix.rewrite import torch_imports, torch_name, torch_prefix
 from .base import Example, Rule
 
@@ -60,7 +61,7 @@ class DynamicShapeOp(Rule):
         if what is None:
             return
         label = {"mask": "boolean-mask indexing x[mask]", "nms": "non-maximum suppression (nms)"}.get(what, f"{what}()")
-        fix = _accumulate_fix(node, ctx) if what == "mask" else None
+        fix = (_accumulate_fix(node, ctx) or masked_reduction_fix(ctx, node)) if what == "mask" else None
         ctx.report(node, f"{label} has a data-dependent output shape, which breaks the graph; use "
                          f"{STATIC_FORM[what]}, or set torch._dynamo.config.capture_dynamic_output_shape_ops = True",
                    fix)
@@ -142,6 +143,37 @@ def factory():
 """),
     ]
     INVALID = [
+        Example("""
+import torch
+from torch import nn
+
+
+class PositiveMass(nn.Module):
+    def forward(self, x):
+        h = x * 2
+        total = h[h > 0].sum()
+        average = h[h > 0].mean()
+        return total + average
+
+
+def factory():
+    return PositiveMass(), (torch.randn(8),)
+""", fixed="""
+import torch
+from torch import nn
+
+
+class PositiveMass(nn.Module):
+    def forward(self, x):
+        h = x * 2
+        total = torch.where(h > 0, h, 0).sum()
+        average = torch.where(h > 0, h, 0).sum() / (h > 0).sum()
+        return total + average
+
+
+def factory():
+    return PositiveMass(), (torch.randn(8),)
+""", at=((9, 17), (10, 19))),
         Example("""
 import torch
 from torch import nn
