@@ -35,6 +35,23 @@ def constant_message(message: ast.AST, ctx: "NodeContext") -> Optional[str]:
     return None
 
 
+# CUDA refuses a torch._assert_async message of 255 bytes or more ("Message length must be smaller
+# than 255", measured on an H100 with torch 2.11 through Inductor: PyG's sortedness check crashed the
+# fixed model). Dynamo turns a traced assert into the same call, so both the trap and the assert fix cap it.
+MAX_DEVICE_MESSAGE_BYTES = 200
+
+
+def device_message(text: str) -> str:
+    """`text` cut at a word (or a character) so that its UTF-8 form fits a device-side assert."""
+    if len(text.encode("utf-8")) <= MAX_DEVICE_MESSAGE_BYTES:
+        return text
+    room = MAX_DEVICE_MESSAGE_BYTES - len(" ...")
+    cut = text.encode("utf-8")[:room].decode("utf-8", errors="ignore")
+    if " " in cut[len(cut) // 2:]:
+        cut = cut[:cut.rindex(" ")]
+    return cut.rstrip() + " ..."
+
+
 def _shown(value: ast.AST, ctx: "NodeContext") -> str:
     """What a placeholder becomes: a constant's own text, else the expression's source on one line."""
     if isinstance(value, ast.Constant):

@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING, Optional
 
 from ..model import Fix
 from .branch import is_pure, tensor_condition
-from .message import constant_message, literal
+from .message import constant_message, device_message, literal
 from .rewrite import MAX_LINE, indent_unit, torch_name
 from .safety import bindings
 
@@ -69,7 +69,7 @@ def trap_fix(ctx: "NodeContext", node: ast.If, drop_scalars: bool = False) -> Op
     indent, inner = prefix, prefix + unit
     call_indent = inner + unit if prefix_test is not None else inner
     exc, text = raised
-    message = _message_literal(f"{exc}: {text}", len(call_indent + unit))
+    message = _message_literal(device_message(f"{exc}: {text}"), len(call_indent + unit))
     call = _call_lines(call_indent, f"{torch.name}._assert_async", [cond, message])
     if prefix_test is not None:
         call = [f"{inner}if {prefix_test}:"] + call

@@ -7,7 +7,7 @@ from typing import Optional
 from ..analysis.compiling import operands_evaluated_when_compiling
 from ..model import Fix
 from ..fix.branch import as_bool, known_bool, ternary_fix, where_fix, _convert
-from ..fix.message import constant_message, literal
+from ..fix.message import constant_message, device_message, literal
 from ..fix.trap import evaluates_safely, trap_fix
 from ..fix.cond import cond_fix
 from ..analysis.tensors import annotation_kind
@@ -670,7 +670,7 @@ def _constant_message_fix(message: ast.AST, ctx) -> Optional[Fix]:
     if text is None or isinstance(message, ast.Constant):
         return None
     return Fix(message=f"Use a constant message ({COMPILED_ASSERT})", applicability="unsafe",
-               edits=(ctx.replace(message, literal(text)),))
+               edits=(ctx.replace(message, literal(device_message(text))),))
 
 
 def _boolean_fix(node: ast.AST, ctx, in_assert: bool = False) -> Optional[Fix]:
