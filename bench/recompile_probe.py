@@ -646,6 +646,150 @@ PATTERNS += [int_arg_torch_tensor, float_arg_as_tensor, float_arg_new_tensor, fl
              float_attr_read_only_changed_outside, float_attr_augassign]
 
 
+# --- issue #15 item 2: an attribute changed OUTSIDE forward (a setter, a training loop) ----------
+
+def _outside(forward, init=0, update=lambda m, i: setattr(m, "step", i), x=None, holder=False):
+    """A module whose forward is `forward`; before call i the caller runs update(m, i)."""
+    class Holder:
+        pass
+
+    class M(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.lin = nn.Linear(4, 4)
+            if holder:
+                self.cfg = Holder()
+                self.cfg.step = init
+            else:
+                self.step = init
+
+        def set_step(self, step):
+            self.step = step
+
+        def advance(self):
+            self.step += 1
+    M.forward = forward
+    m, cm, x = M(), None, torch.randn(2, 4) if x is None else x
+
+    def step(i, backend):
+        nonlocal cm
+        cm = torch.compile(m, backend=backend) if cm is None else cm
+        update(m, i)
+        cm(x)
+    return step
+
+
+def outside_int_arith():
+    return _outside(lambda self, x: self.lin(x) * self.step)
+
+
+def outside_int_setter_arith():
+    return _outside(lambda self, x: self.lin(x) * self.step, update=lambda m, i: m.set_step(i))
+
+
+def outside_int_advance_arith():
+    return _outside(lambda self, x: self.lin(x) * self.step, update=lambda m, i: m.advance())
+
+
+def outside_int_branch():
+    def forward(self, x):
+        if self.step < 6:
+            return self.lin(x)
+        return self.lin(x) * 2
+    return _outside(forward)
+
+
+def outside_int_branch_far():
+    """The branch never changes side (step stays below 1000): does the guard still fail?"""
+    def forward(self, x):
+        if self.step > 1000:
+            return self.lin(x) * 2
+        return self.lin(x)
+    return _outside(forward)
+
+
+def outside_int_shape():
+    def forward(self, x):
+        return self.lin(x).sum() * torch.arange(self.step + 1).float().mean()
+    return _outside(forward)
+
+
+def outside_int_slice():
+    def forward(self, x):
+        return self.lin(x)[:, : (self.step % 4) + 1].sum()
+    return _outside(forward, x=torch.randn(2, 4))
+
+
+def outside_int_unused():
+    """Set every call, never read by forward."""
+    return _outside(lambda self, x: self.lin(x))
+
+
+def outside_int_into_tensor():
+    return _outside(lambda self, x: self.lin(x) * torch.tensor(self.step))
+
+
+def outside_int_bounded():
+    """Alternates between two values (a phase flag kept as an int)."""
+    return _outside(lambda self, x: self.lin(x) * self.step, update=lambda m, i: setattr(m, "step", i % 2))
+
+
+def outside_int_holder_arith():
+    """The int lives on a plain object the module holds (self.cfg.step)."""
+    return _outside(lambda self, x: self.lin(x) * self.cfg.step, holder=True,
+                    update=lambda m, i: setattr(m.cfg, "step", i))
+
+
+def outside_int_arith_unspec():
+    """The same with torch._dynamo.config.allow_unspec_int_on_nn_module = True."""
+    inner = outside_int_arith()
+
+    def step(i, backend):
+        with torch._dynamo.config.patch(allow_unspec_int_on_nn_module=True):
+            inner(i, backend)
+    return step
+
+
+def outside_int_branch_unspec():
+    inner = outside_int_branch()
+
+    def step(i, backend):
+        with torch._dynamo.config.patch(allow_unspec_int_on_nn_module=True):
+            inner(i, backend)
+    return step
+
+
+def outside_float_arith():
+    return _outside(lambda self, x: self.lin(x) * self.step, init=1.0,
+                    update=lambda m, i: setattr(m, "step", 1.0 + i / 10))
+
+
+def outside_float_branch():
+    def forward(self, x):
+        if self.step < 1.55:
+            return self.lin(x)
+        return self.lin(x) * 2
+    return _outside(forward, init=1.0, update=lambda m, i: setattr(m, "step", 1.0 + i / 10))
+
+
+def outside_float_into_tensor():
+    return _outside(lambda self, x: self.lin(x) * torch.tensor(self.step), init=1.0,
+                    update=lambda m, i: setattr(m, "step", 1.0 + i / 10))
+
+
+def outside_float_math():
+    import math
+    return _outside(lambda self, x: self.lin(x) * math.cos(self.step), init=1.0,
+                    update=lambda m, i: setattr(m, "step", 1.0 + i / 10))
+
+
+PATTERNS += [outside_int_arith, outside_int_setter_arith, outside_int_advance_arith, outside_int_branch,
+             outside_int_branch_far, outside_int_shape, outside_int_slice, outside_int_unused,
+             outside_int_into_tensor, outside_int_bounded, outside_int_holder_arith, outside_int_arith_unspec,
+             outside_int_branch_unspec, outside_float_arith, outside_float_branch, outside_float_into_tensor,
+             outside_float_math]
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser()
     parser.add_argument("--calls", type=int, default=12)

@@ -114,19 +114,21 @@ def capture_recompiles():
         torch._logging.set_logs()
 
 
-def input_sets(args: tuple, kwargs: dict, calls: int, module=None) -> list[tuple[tuple, dict]]:
+def input_sets(args: tuple, kwargs: dict, calls: int, module=None) -> Iterable[tuple[tuple, dict]]:
     """`calls` input sets: the module's `inputs(i)` -> (args, kwargs) when it defines one (the
-    variations a real call sequence makes, like a sampler's timestep), else the same inputs again."""
+    variations a real call sequence makes, like a sampler's timestep), else the same inputs again.
+    `inputs(i)` runs right before call i (the sets are made lazily), so it may also change the model
+    between calls as a training loop does (`model.set_step(i)`)."""
     make = getattr(module, "inputs", None) if module is not None else None
     if callable(make):
-        out = []
-        for i in range(calls):
-            made = make(i)
-            a, k = (made[0], made[1]) if isinstance(made, tuple) and len(made) == 2 and isinstance(made[1], dict) \
-                else (made, {})
-            out.append((tuple(a) if isinstance(a, (list, tuple)) else (a,), dict(k)))
-        return out
+        return (_one_set(make(i)) for i in range(calls))
     return [(args, kwargs)] * calls
+
+
+def _one_set(made) -> tuple[tuple, dict]:
+    a, k = (made[0], made[1]) if isinstance(made, tuple) and len(made) == 2 and isinstance(made[1], dict) \
+        else (made, {})
+    return tuple(a) if isinstance(a, (list, tuple)) else (a,), dict(k)
 
 
 def count_compiles(model: Any, sets: Iterable[tuple[tuple, dict]], *, backend: str = "aot_eager",
@@ -142,13 +144,14 @@ def count_compiles(model: Any, sets: Iterable[tuple[tuple, dict]], *, backend: s
 
     from .observe import reset_dynamo
 
-    sets = list(sets)
     reset_dynamo()
     compiled = torch.compile(model, mode=mode) if mode else torch.compile(model, backend=backend)
     with capture_recompiles() as messages, contextlib.redirect_stdout(io.StringIO()), warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        for args, kwargs in sets:
+        calls = 0
+        for args, kwargs in sets:  # lazily: making set i may change the model (see input_sets)
             compiled(*args, **kwargs)
+            calls += 1
     counters = torch._dynamo.utils.counters
     compiles = int(counters["stats"].get("unique_graphs", 0))
     recompiles = [r for r in (parse_recompile(m) for m in messages) if r is not None]
@@ -158,7 +161,7 @@ def count_compiles(model: Any, sets: Iterable[tuple[tuple, dict]], *, backend: s
         per_frame[(r.file, r.line)] = per_frame.get((r.file, r.line), 0) + 1
     # The limit's own attempt is logged as a recompile too, but nothing is compiled for it.
     limit_hit = any(n >= limit for n in per_frame.values())
-    return RecompileObservation(calls=len(sets), compiles=compiles, recompiles=recompiles,
+    return RecompileObservation(calls=calls, compiles=compiles, recompiles=recompiles,
                                 limit_hit=limit_hit, recompile_limit=limit)
 
 
