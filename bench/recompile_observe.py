@@ -4,9 +4,12 @@ The real-world truth of bench/realworld.py calls each model once, which cannot s
 Here one compiled model (a counting backend: Dynamo only, like backend="eager") is called
 --calls times (default 3):
   call 1: the spec's inputs;
-  call 2: the same shapes, new values (floating tensors perturbed; {0,1} masks and integer tensors kept);
-  call 3: as call 2, and every top-level Python float argument changed (ints are left alone: in these
-          specs they are sizes and counts, and a new size is a new shape, not a recompile hazard).
+  calls 2 and 3: the same shapes, new values (floating tensors perturbed; {0,1} masks and integer
+          tensors kept), and a new value on each call for every Python float argument and every int
+          argument named like a sampler's step (`timestep`, `t`, `step`); other ints are left alone:
+          in these specs they are sizes and counts, and a new size is a new shape.
+A value that changes on calls 2 and 3 and still fails a guard on call 3 recompiles per call; one
+retry on call 2 only is automatic dynamic making it symbolic.
 Each recompile's guard failures come from the `recompiles_verbose` log artifact, with the user
 stack of the guard's source; the site is the innermost frame inside the library's files.
 Runs in a child process under a benchmark venv, one model per process; prints one JSON line last.
@@ -27,6 +30,7 @@ import traceback
 VERBOSE_LOGGER = "torch._dynamo.guards.__recompiles_verbose"
 HEADER = re.compile(r"Recompiling function (\S+) in (.+):(\d+)")
 FAILURE = re.compile(r"^\s*- (\d+/\d+): (.*?)(?:\s{2,}#.*)?$")
+STEP_NAMES = {"timestep", "timesteps", "t", "step"}  # int arguments that a sampling loop changes every call
 STACK_FRAME = re.compile(r'^\s*-\s+File "(.+)", line (\d+), in (.+)$')
 
 
@@ -84,9 +88,12 @@ def varied(value, call: int, torch, generator, changed: list[str], where: str = 
             noise = torch.randn(value.shape, generator=generator, dtype=value.dtype)
             return value + 0.05 * noise * (value.abs().mean() + 1e-3)
         return value
-    if isinstance(value, float) and call >= 2:
+    if isinstance(value, float):
         changed.append(where)
-        return value * 0.5 + 0.125
+        return value * (1 + 0.5 * call) + 0.1 * call
+    if type(value) is int and where.rsplit(".", 1)[-1] in STEP_NAMES:
+        changed.append(where)
+        return value + call
     if isinstance(value, dict):
         return {k: varied(v, call, torch, generator, changed, f"{where}.{k}") for k, v in value.items()}
     if isinstance(value, (list, tuple)) and type(value) in (list, tuple):

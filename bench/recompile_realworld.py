@@ -1,16 +1,19 @@
-"""Recall and precision of the recompile rules (BL601-BL603) on real model code (issue #15).
+"""Recall and precision of the recompile rules (BL601-BL604) on real model code (issue #15).
 
     python bench/recompile_realworld.py --per-library 8      # observe (cached per model) and score
     python bench/recompile_realworld.py --rescore            # static side only, from the cached observations
 
 Dev split only (bench/SPLITS.md): the test split's libraries and transformers are never run here.
 Each model runs in a child (bench/recompile_observe.py, niced, one thread, time-boxed): compiled
-once with a counting backend and called 3 times (same shapes; new tensor values; on the third call
-every top-level Python float argument changed). A recompile *site* is the library line that the
+once with a counting backend and called 3 times (same shapes; new tensor values on calls 2 and 3,
+and a new value on each of them for Python float arguments and int `timestep`-like ones). A recompile *site* is the library line that the
 failing guard's user stack ends in (recompiles_verbose); a recompile whose guard comes from no
 library line (an input's shape, torch internals) is counted apart.
-Score, per library version, with `breaklint check --select BL601,BL602,BL603` on the files the
+Score, per library version, with `breaklint check --select BL601,BL602,BL603,BL604` on the files the
 models executed (executed lines from the dev truth, bench/results/realworld_truth.json):
+  a site counts only when its guard still fails on the third call (a recompile per call, what the
+  rules claim); failures during the first call (one helper met with two dtypes) or only on the second
+  (automatic dynamic's one retry) are counted apart, by call;
   recall    = sites with a BL60x finding in the same function / sites;
   precision = findings on executed lines whose function holds a site / findings on executed lines.
 Writes bench/results/recompile_realworld.json (observations + score) and prints a markdown block.
@@ -34,7 +37,7 @@ from realworld_score import covered_lines, enclosing_function, run_breaklint  # 
 from realworld_truth import expand_lines  # noqa: E402
 
 OUT = os.path.join(RESULTS, "recompile_realworld.json")
-RULES = "BL601,BL602,BL603"
+RULES = "BL601,BL602,BL603,BL604"
 
 
 def run_child(spec, model: str, timeout: int, calls: int) -> dict:
@@ -86,6 +89,19 @@ def save(observed: dict, score: dict | None = None) -> None:
     os.replace(OUT + ".tmp", OUT)
 
 
+LAST_CALL = 2  # 0-based: a guard that still fails on the third call is a recompile per call, what BL60x name
+
+
+def with_call_index(result: dict):
+    """(0-based call, recompile) for each recompile, from the per-call counts (the log is in order)."""
+    records = iter(result.get("recompiles", []))
+    for call, counts in enumerate(result.get("per_call", [])):
+        for _ in range(counts["recompiles"]):
+            record = next(records, None)
+            if record is not None:
+                yield call, record
+
+
 def guard_kind(guard: str) -> str:
     if "size mismatch" in guard or "stride mismatch" in guard or "tensor '" in guard:
         return "tensor shape/stride/dtype"
@@ -109,14 +125,18 @@ def score(observed: dict, truth: dict, breaklint_python: str) -> dict:
         by_library[library_key(truth[key])].append((result, truth[key]))
     libraries, totals = {}, Counter()
     unattributed: Counter = Counter()
+    when: Counter = Counter()  # guard failures by the call (0-based) they happened in
     for library, pairs in sorted(by_library.items()):
         sites: dict[tuple[str, int], dict] = {}
         executed: dict[str, set[int]] = defaultdict(set)
         for result, model in pairs:
             for file, ranges in model["executed"].items():
                 executed[os.path.realpath(file)].update(expand_lines(ranges))
-            for recompile in result.get("recompiles", []):
+            for call, recompile in with_call_index(result):
                 for failure in recompile["failures"]:
+                    when[call] += 1
+                    if call < LAST_CALL:
+                        continue  # within the first call (a helper met twice) or automatic dynamic's one retry
                     if failure.get("site"):
                         site = sites.setdefault(tuple(failure["site"]), {"guards": set(), "models": set()})
                         site["guards"].add(failure["guard"])
@@ -135,6 +155,8 @@ def score(observed: dict, truth: dict, breaklint_python: str) -> dict:
         libraries[library] = {
             "models": len(pairs),
             "models_recompiling": sum(1 for r, _ in pairs if r.get("recompiles")),
+            "models_recompiling_on_call_3": sum(1 for r, _ in pairs
+                                                if any(c >= LAST_CALL for c, _ in with_call_index(r))),
             "sites": len(sites), "sites_found": len(found),
             "findings_on_executed_lines": len(judged), "findings_confirmed": len(confirmed),
             "site_detail": [{"file": f, "line": line, "guards": sorted(s["guards"])[:3], "models": sorted(s["models"]),
@@ -142,14 +164,15 @@ def score(observed: dict, truth: dict, breaklint_python: str) -> dict:
             "findings": [{"file": f["filename"], "line": f["location"]["row"], "code": f["code"],
                           "executed": f in judged, "confirmed": f in confirmed} for f in findings],
         }
-        for name in ("models", "models_recompiling", "sites", "sites_found", "findings_on_executed_lines",
+        for name in ("models", "models_recompiling", "models_recompiling_on_call_3", "sites", "sites_found", "findings_on_executed_lines",
                      "findings_confirmed"):
             totals[name] += libraries[library][name]
     ratio = (lambda a, b: round(a / b, 3) if b else None)
     return {"rules": RULES, "libraries": libraries, "totals": dict(totals),
             "recall": ratio(totals["sites_found"], totals["sites"]),
             "precision": ratio(totals["findings_confirmed"], totals["findings_on_executed_lines"]),
-            "recompiles_without_library_site": dict(unattributed)}
+            "recompiles_without_library_site": dict(unattributed),
+            "guard_failures_by_call": {f"call {c + 1}": n for c, n in sorted(when.items())}}
 
 
 def markdown(observed: dict, result: dict) -> str:
@@ -160,15 +183,17 @@ def markdown(observed: dict, result: dict) -> str:
             calls[f"call {i + 1} graphs"] += c["graphs"]
             calls[f"call {i + 1} recompiles"] += c["recompiles"]
     floats = sum(1 for r in observed.values() if r.get("floats_changed"))
-    lines = [f"Models: {len(observed)} observed ({dict(statuses)}); {floats} had a Python float argument to vary.",
+    lines = [f"Models: {len(observed)} observed ({dict(statuses)}); {floats} had a Python float or step-like int argument to vary.",
              f"Graphs and recompiles per call, summed: {dict(calls)}.",
-             "", "| library | models | models recompiling | sites | found | findings on executed lines | confirmed |",
-             "|---|---|---|---|---|---|---|"]
+             "", "| library | models | recompiling (any call) | recompiling on call 3 | sites | found | "
+             "findings on executed lines | confirmed |", "|---|---|---|---|---|---|---|---|"]
     for library, row in result["libraries"].items():
-        lines.append(f"| {library} | {row['models']} | {row['models_recompiling']} | {row['sites']} | "
+        lines.append(f"| {library} | {row['models']} | {row['models_recompiling']} | "
+                     f"{row['models_recompiling_on_call_3']} | {row['sites']} | "
                      f"{row['sites_found']} | {row['findings_on_executed_lines']} | {row['findings_confirmed']} |")
-    lines.append(f"\nrecall {result['recall']}, precision {result['precision']}; recompiles whose guard has no "
-                 f"library line: {result['recompiles_without_library_site']}")
+    lines.append(f"\nrecall {result['recall']}, precision {result['precision']}; guard failures by call: "
+                 f"{result['guard_failures_by_call']}; on the third call with no library line: "
+                 f"{result['recompiles_without_library_site']}")
     return "\n".join(lines)
 
 

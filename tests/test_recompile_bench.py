@@ -35,16 +35,19 @@ def test_a_recompile_is_attributed_to_the_innermost_library_frame_of_the_newest_
     assert record["failures"][0]["site"] == [os.path.realpath("/nowhere/pkg/helpers.py"), 14]
 
 
-def test_the_third_call_changes_python_floats_and_keeps_ints_and_masks():
+def test_later_calls_change_python_floats_and_step_ints_and_keep_sizes_and_masks():
     changed = []
     mask, x = torch.ones(3), torch.randn(3)
     args = [x, mask, 2, 0.5]
     g = torch.Generator().manual_seed(0)
-    second = recompile_observe.varied(args, 1, torch, g, changed)
-    third = recompile_observe.varied(args, 2, torch, g, changed)
-    assert second[2:] == [2, 0.5] and third[2] == 2 and third[3] != 0.5
+    first = recompile_observe.varied(args, 0, torch, g, changed)
+    second = recompile_observe.varied(args, 1, torch, g, changed, "arg")
+    third = recompile_observe.varied(args, 2, torch, g, changed, "arg")
+    assert first is args and second[2] == third[2] == 2 and len({0.5, second[3], third[3]}) == 3
     assert torch.equal(third[1], mask) and third[0].shape == x.shape and not torch.equal(third[0], x)
-    assert changed == ["arg[3]"]
+    kwargs = recompile_observe.varied({"timestep": 2, "num_layers": 2}, 2, torch, g, changed, "kw")
+    assert kwargs == {"timestep": 4, "num_layers": 2}
+    assert changed == ["arg[3]", "arg[3]", "kw.timestep"]
 
 
 @pytest.mark.skipif(torch.cuda.is_available(), reason="checks the no-CUDA record")
