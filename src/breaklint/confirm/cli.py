@@ -141,7 +141,8 @@ def calibrate(json_file, timeout, select):
         disagreements += (not agrees) + len(valid_breaks)
         errors = [r.error for r in mine if r.error]
         # Recompile rules: "breaks" means "compiles on every call until the recompile limit".
-        says = {"recompiles": "recompiles", "cudagraphs": "skips CUDA graphs"}.get(getattr(rule, "verdict_kind", ""), "breaks")
+        says = {"recompiles": "recompiles", "cudagraphs": "skips CUDA graphs",
+                "cudagraph-outputs": "overwrites kept outputs"}.get(getattr(rule, "verdict_kind", ""), "breaks")
         counted = sorted({f"{r.compiles}/{r.calls} compiles" for r in mine if r.kind == "INVALID" and getattr(r, "calls", 0)})
         seen_text = {True: "yes", False: "no"}[seen] if seen is not None else ("error" if errors else "-")
         gb_ids = " ".join(sorted({g for r in mine if r.kind == 'INVALID' for g in r.gb_ids}) or counted) or "-"

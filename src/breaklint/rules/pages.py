@@ -31,7 +31,8 @@ def facts_line(rule: type[Rule]) -> str:
     holds = [v for v in versions if not rule.verdicts[v]]
     # What a True verdict means depends on the rule's kind (recompile and CUDA-graph rules, #15).
     yes, no = {"recompiles": ("recompiles every call on", "no recompile storm on"),
-               "cudagraphs": ("skips CUDA graphs on", "captured by CUDA graphs on")}.get(
+               "cudagraphs": ("skips CUDA graphs on", "captured by CUDA graphs on"),
+               "cudagraph-outputs": ("the next replay overwrites it on", "kept values survive replays on")}.get(
         getattr(rule, "verdict_kind", "breaks"), ("breaks on", "no break on"))
     torch = "; ".join(part for part in (
         f"{yes} torch {', '.join(breaks)}" if breaks else "",
