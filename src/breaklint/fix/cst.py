@@ -95,13 +95,20 @@ class ScopedGuardStatements(_GuardStatements):
     METADATA_DEPENDENCIES = (ScopeProvider,)
 
     def _means_torch(self, node: cst.CSTNode) -> bool:
-        scope = self.get_metadata(ScopeProvider, node, None)
-        if scope is None:
-            return False
-        names = scope.get_qualified_names_for(self.torch_name)
-        if self.add_import:
-            return not names and self.torch_name not in scope  # nothing else bound to that name
-        return bool(names) and all(q.name == "torch" for q in names)
+        return scope_means_torch(self, node)
+
+
+def scope_means_torch(transformer, node: cst.CSTNode) -> bool:
+    """Whether `transformer.torch_name` at `node` is the module's torch, by LibCST's scope metadata
+    (the transformer declares ScopeProvider). When `import torch` is being added, nothing else may
+    be bound to that name there."""
+    scope = transformer.get_metadata(ScopeProvider, node, None)
+    if scope is None:
+        return False
+    names = scope.get_qualified_names_for(transformer.torch_name)
+    if transformer.add_import:
+        return not names and transformer.torch_name not in scope
+    return bool(names) and all(q.name == "torch" for q in names)
 
 
 def apply_transforms(source: str, fixes: list[Fix]) -> tuple[str, list[Fix]]:

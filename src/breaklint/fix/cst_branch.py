@@ -26,6 +26,9 @@ from typing import Optional, Sequence, Union
 import libcst as cst
 from libcst.metadata import PositionProvider, ScopeProvider
 
+from .branch import minus
+from .cst import scope_means_torch
+
 MAX_LINE = 88  # ruff and black default line length: a fix must not add E501
 
 
@@ -47,16 +50,6 @@ def _comments(*nodes: cst.CSTNode) -> list[str]:
     return visitor.found
 
 
-def _minus(comments: list[str], kept: list[str]) -> list[str]:
-    """`comments` less one occurrence of each of `kept` (those the new code still holds)."""
-    left = list(kept)
-    out = []
-    for comment in comments:
-        if comment in left:
-            left.remove(comment)
-        else:
-            out.append(comment)
-    return out
 
 
 def _comment_lines(comments: list[str]) -> list[cst.EmptyLine]:
@@ -191,7 +184,7 @@ class _BranchRewrite(cst.CSTTransformer):
             return updated
         self._place(spec, start, end, replaces_text=True)
         # A comment between the parts of the expression goes above the statement that holds it.
-        self._pending += _minus(_comments(original), _comments(*args))
+        self._pending += minus(_comments(original), _comments(*args))
         return self._torch_call("where", args).with_changes(lpar=updated.lpar, rpar=updated.rpar)
 
     def on_leave(self, original: cst.CSTNode, updated: cst.CSTNode):
@@ -249,7 +242,7 @@ class _BranchRewrite(cst.CSTTransformer):
         args = [_expression(text) for text in texts]
         if any(a is None for a in args):
             return None
-        comments = _minus(_comments(first.with_changes(leading_lines=()), *removed[1:]), _comments(*args))
+        comments = minus(_comments(first.with_changes(leading_lines=()), *removed[1:]), _comments(*args))
         indent = self._indent()
         unit = "\t" if "\t" in indent else "    "
 
@@ -303,7 +296,7 @@ class _BranchRewrite(cst.CSTTransformer):
             if orelse is not None and block is orelse.body:
                 moved += _comments(*orelse.leading_lines, orelse.body.header)
             elif block is updated.body:
-                moved += _minus(_comments(original.whitespace_before_test, original.test,
+                moved += minus(_comments(original.whitespace_before_test, original.test,
                                           original.whitespace_after_test, updated.body.header), _comments(cond))
             moved += left
             indent = (block if block is not None else updated.body).indent
@@ -373,10 +366,4 @@ class ScopedBranchRewrite(_BranchRewrite):
     METADATA_DEPENDENCIES = (ScopeProvider,)
 
     def _means_torch(self, node: cst.CSTNode) -> bool:
-        scope = self.get_metadata(ScopeProvider, node, None)
-        if scope is None:
-            return False
-        names = scope.get_qualified_names_for(self.torch_name)
-        if self.add_import:
-            return not names and self.torch_name not in scope  # `import torch` is added: nothing else by that name
-        return bool(names) and all(q.name == "torch" for q in names)
+        return scope_means_torch(self, node)
