@@ -185,8 +185,7 @@ class NumberStateInCompiledCode(Rule):
 
     # -- global N; N += 1 ----------------------------------------------------------------------------
     def _check_global(self, node, name: str, ctx) -> None:
-        declared = any(isinstance(n, ast.Global) and name in n.names for n in ast.walk(ctx.scope.func))
-        if not declared or int_literal(_module_value(ctx.file.tree, name)) is None:
+        if name not in _globals_declared(ctx.scope.func, ctx) or int_literal(_module_value(ctx.file.tree, name)) is None:
             return
         if isinstance(node, ast.Assign) and not _reads(node.value, lambda n: isinstance(n, ast.Name) and n.id == name):
             return
@@ -195,7 +194,7 @@ class NumberStateInCompiledCode(Rule):
 
     def _check_global_dict(self, node, target: ast.Subscript, ctx) -> None:
         name = target.value.id
-        if _binds_locally(ctx.scope.func, name):
+        if _binds_locally(ctx.scope.func, name, ctx):
             return
         table = _module_value(ctx.file.tree, name)
         key = target.slice
@@ -437,10 +436,25 @@ def _module_value(tree: ast.Module, name: str) -> Optional[ast.AST]:
     return found
 
 
-def _binds_locally(func: ast.AST, name: str) -> bool:
-    args = func.args
-    params = {a.arg for a in args.posonlyargs + args.args + args.kwonlyargs}
-    params |= {a.arg for a in (args.vararg, args.kwarg) if a is not None}
-    if name in params:
-        return True
-    return any(isinstance(n, ast.Name) and n.id == name and isinstance(n.ctx, ast.Store) for n in ast.walk(func))
+def _globals_declared(func: ast.AST, ctx) -> frozenset:
+    """Names a `global` statement in `func` declares, once per function: walking the function for
+    every assignment in it made BL601 quadratic (most of a cold run's time on transformers)."""
+    if "global" not in ctx.file.source:  # most files: no walk at all
+        return frozenset()
+    return ctx.file.memo(("BL601 globals", id(func)), lambda: frozenset(
+        name for n in ast.walk(func) if isinstance(n, ast.Global) for name in n.names))
+
+
+def _local_names(func: ast.AST, ctx) -> frozenset:
+    """Parameters and names stored anywhere in `func`, once per function."""
+    def names() -> frozenset:
+        args = func.args
+        bound = {a.arg for a in args.posonlyargs + args.args + args.kwonlyargs}
+        bound |= {a.arg for a in (args.vararg, args.kwarg) if a is not None}
+        bound |= {n.id for n in ast.walk(func) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
+        return frozenset(bound)
+    return ctx.file.memo(("BL601 locals", id(func)), names)
+
+
+def _binds_locally(func: ast.AST, name: str, ctx) -> bool:
+    return name in _local_names(func, ctx)
