@@ -482,6 +482,12 @@ def main(argv: list[str] | None = None) -> int:
                     one.run()
                     print(f"        {one.m.wall_s[-1]:.3f} s wall, {one.m.cpu_s[-1]:.2f} s CPU, "
                           f"rc {one.m.returncodes[-1]}", file=sys.stderr)
+        # Every tool runs with --exit-zero: a non-zero exit is a tool that did not run (a missing venv
+        # timed at 0.001 s once), never a figure to publish.
+        failed = [f"{one.tool.label} on {one.corpus.name} (rc {rc})" for one in series
+                  for rc in one.m.returncodes if rc != 0]
+        if failed:
+            sys.exit("bench/speed.py: error: these runs failed, nothing written: " + "; ".join(sorted(set(failed))))
         measurements += [summarise(one.m, one.corpus, one.tool) for one in series]
 
     results = {
