@@ -7,16 +7,8 @@
 # offline into /tmp/site first (nothing comes from the network). About 5 minutes on an H100.
 set -uo pipefail
 cd "$(dirname "$0")/.."
-PY="${PYTHON:-python3}"
-OUT="${OUT:-bench/results}"
 MODE="${MODE:-default}"
-mkdir -p "$OUT"
-if ! "$PY" -c "import libcst" 2>/dev/null && [ -d .whl ]; then
-    "$PY" -m pip install -q --no-index --no-deps --no-compile --no-cache-dir --upgrade --target /tmp/site .whl/*.whl \
-        && export PYTHONPATH="/tmp/site${PYTHONPATH:+:$PYTHONPATH}"
-fi
-export PYTHONPATH="$PWD/src${PYTHONPATH:+:$PYTHONPATH}" PYTHONUNBUFFERED=1
-COMPOSITES="${COMPOSITES:-attention_padding greedy_decoder moe_router norm_rescale varlen_pooling}"
+. bench/gpu_env.sh
 targets=()
 for name in $COMPOSITES; do
     # factory_gpu builds the benchmark-sized model; factory is the small CPU test size.

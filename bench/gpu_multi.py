@@ -27,6 +27,10 @@ def wall(targets):
     return max(s["end"] for s in spans) - min(s["start"] for s in spans) if spans else float("nan")
 
 
+def fmt(t):
+    return f"{t['median_ms']:.3f}" if t else "-"
+
+
 def within_noise(a, b):
     if not a or not b:
         return None
@@ -47,6 +51,7 @@ def main(multi_path, single_path):
     print()
     print("| target | GPU (multi run) | span s | compiled orig ms multi / single | fixed ms multi / single | within noise | speedup multi / single |")
     print("|---|---|---|---|---|---|---|")
+    first = min(t["span"]["start"] for t in multi.values())  # spans are shown from the first start
     for name in names:
         m, s = multi[name], single.get(name, {})
         tm, ts = m.get("timings") or {}, s.get("timings") or {}
@@ -54,10 +59,8 @@ def main(multi_path, single_path):
         ok = [within_noise(tm.get(k), ts.get(k)) for k in ("compiled_original", "compiled_fixed")]
         sm = (m.get("speedups") or {}).get("compiled_fixed_vs_compiled_original")
         ss = (s.get("speedups") or {}).get("compiled_fixed_vs_compiled_original")
-        fmt = lambda t: f"{t['median_ms']:.3f}" if t else "-"
         print(f"| {name} | {m['info'].get('cuda_visible_devices')} ({(m['info'].get('gpu_uuid') or '?')[:13]}) "
-              f"| {span.get('start', 0) - min(t['span']['start'] for t in multi.values()):.0f}–"
-              f"{span.get('end', 0) - min(t['span']['start'] for t in multi.values()):.0f} "
+              f"| {span.get('start', 0) - first:.0f}–{span.get('end', 0) - first:.0f} "
               f"| {fmt(tm.get('compiled_original'))} / {fmt(ts.get('compiled_original'))} "
               f"| {fmt(tm.get('compiled_fixed'))} / {fmt(ts.get('compiled_fixed'))} "
               f"| {'/'.join('yes' if x else ('no' if x is not None else '-') for x in ok)} "

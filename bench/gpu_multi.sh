@@ -4,20 +4,13 @@
 # machine as is, and once with CUDA_VISIBLE_DEVICES=0; then bench/gpu_multi.py compares the two.
 #   RUN=multi bash bench/gpu_multi.sh      -> $OUT/gpu_multi_multi.json, .log
 #   RUN=single CUDA_VISIBLE_DEVICES=0 bash bench/gpu_multi.sh -> $OUT/gpu_multi_single.json, .log
-# The libcst wheel travels in .whl/ (the GPU image has none); it is installed offline into /tmp/site.
+# The libcst wheel travels in .whl/ (bench/gpu_env.sh installs it offline).
 set -uo pipefail
 cd "$(dirname "$0")/.."
-PY="${PYTHON:-python3}"
-OUT="${OUT:-bench/results}"
 RUN="${RUN:-multi}"
-mkdir -p "$OUT"
-if ! "$PY" -c "import libcst" 2>/dev/null && [ -d .whl ]; then
-    "$PY" -m pip install -q --no-index --no-deps --no-compile --no-cache-dir --upgrade --target /tmp/site .whl/*.whl \
-        && export PYTHONPATH="/tmp/site${PYTHONPATH:+:$PYTHONPATH}"
-fi
-export PYTHONPATH="$PWD/src${PYTHONPATH:+:$PYTHONPATH}" PYTHONUNBUFFERED=1
+. bench/gpu_env.sh
 targets=()
-for name in attention_padding greedy_decoder moe_router norm_rescale varlen_pooling; do
+for name in $COMPOSITES; do
     targets+=("fixtures.$name:factory_gpu")
 done
 log="$OUT/gpu_multi_$RUN.log"
