@@ -257,7 +257,7 @@ def list_rules(target_torch: Optional[str], output_format: str) -> None:
         verdict = rule.breaks_on(version)
         rows.append({"code": rule.code, "name": rule.name, "fix": rule.fix_applicability or "none",
                      "fix_availability": rule.fix_availability,
-                     "breaks": {True: "breaks", False: "no break", None: "unmeasured"}[verdict],
+                     "breaks": rule.verdict_word(verdict), "verdict_kind": rule.verdict_kind,
                      "gb_ids": list(rule.gb_ids), "summary": rule.summary})
     if output_format == "json":
         import json

@@ -76,3 +76,15 @@ def test_non_editable_install_ships_pages_and_no_torch(tmp_path):
     check = subprocess.run([str(bindir / "breaklint"), "check", "--no-cache", "m.py"], cwd=outside,
                            capture_output=True, text=True, env=env)
     assert check.returncode == 1 and "BL201" in check.stdout, check.stdout + check.stderr
+
+
+def test_rules_says_what_a_recompile_or_cudagraph_verdict_means():
+    """BL6xx count compiles and BL7xx CUDA-graph replays: their column must not claim a graph break."""
+    data = json.loads(invoke("rules", "--output-format", "json").stdout)
+    words = {r["code"]: (r["verdict_kind"], r["breaks"]) for r in data["rules"]}
+    for rule in all_rules():
+        kind, word = words[rule.code]
+        assert kind == rule.verdict_kind
+        if rule.verdict_kind != "breaks":
+            assert word != "breaks", rule.code
+    assert words["BL602"] == ("recompiles", "recompiles")

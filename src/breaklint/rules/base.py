@@ -58,6 +58,15 @@ class Rule:
     # For "cudagraphs": does mode="reduce-overhead" skip CUDA graphs (measured on a GPU, not in CI)?
     verdicts: ClassVar[dict[str, bool]] = {}
     verdict_kind: ClassVar[str] = "breaks"
+    # What a verdict means, per kind: (short yes, short no) for `breaklint rules`, and the page's
+    # long forms, which the facts line follows with "torch <versions>".
+    VERDICT_WORDS: ClassVar[dict[str, tuple[str, str, str, str]]] = {
+        "breaks": ("breaks", "no break", "breaks on", "no break on"),
+        "recompiles": ("recompiles", "no recompile", "recompiles every call on", "no recompile storm on"),
+        "cudagraphs": ("skips cudagraphs", "captured", "skips CUDA graphs on", "captured by CUDA graphs on"),
+        "cudagraph-outputs": ("overwritten", "kept", "the next replay overwrites it on",
+                              "kept values survive replays on"),
+    }
     VALID: ClassVar[list[Example]] = []
     INVALID: ClassVar[list[Example]] = []
 
@@ -77,6 +86,14 @@ class Rule:
             if v <= target:
                 verdict = b
         return verdict
+
+    @classmethod
+    def verdict_word(cls, verdict: Optional[bool]) -> str:
+        """The `breaklint rules` column: what a verdict means for this rule's kind."""
+        if verdict is None:
+            return "unmeasured"
+        yes, no = cls.VERDICT_WORDS[cls.verdict_kind][:2]
+        return yes if verdict else no
 
     @classmethod
     def url(cls) -> str:

@@ -30,10 +30,7 @@ def facts_line(rule: type[Rule]) -> str:
     breaks = [v for v in versions if rule.verdicts[v]]
     holds = [v for v in versions if not rule.verdicts[v]]
     # What a True verdict means depends on the rule's kind (recompile and CUDA-graph rules, #15).
-    yes, no = {"recompiles": ("recompiles every call on", "no recompile storm on"),
-               "cudagraphs": ("skips CUDA graphs on", "captured by CUDA graphs on"),
-               "cudagraph-outputs": ("the next replay overwrites it on", "kept values survive replays on")}.get(
-        getattr(rule, "verdict_kind", "breaks"), ("breaks on", "no break on"))
+    yes, no = rule.VERDICT_WORDS[rule.verdict_kind][2:]
     torch = "; ".join(part for part in (
         f"{yes} torch {', '.join(breaks)}" if breaks else "",
         f"{no} torch {', '.join(holds)}" if holds else "") if part) or "no verdict"
