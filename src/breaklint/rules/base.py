@@ -58,13 +58,14 @@ class Rule:
     # For "cudagraphs": does mode="reduce-overhead" skip CUDA graphs (measured on a GPU, not in CI)?
     verdicts: ClassVar[dict[str, bool]] = {}
     verdict_kind: ClassVar[str] = "breaks"
-    # What a verdict means, per kind: (short yes, short no) for `breaklint rules`, and the page's
+    # What a verdict means, per kind: (short yes, short no) for `breaklint rules` (at most 10
+    # characters: the table must fit 80 columns), and the page's
     # long forms, which the facts line follows with "torch <versions>".
     VERDICT_WORDS: ClassVar[dict[str, tuple[str, str, str, str]]] = {
         "breaks": ("breaks", "no break", "breaks on", "no break on"),
-        "recompiles": ("recompiles", "no recompile", "recompiles every call on", "no recompile storm on"),
-        "cudagraphs": ("skips cudagraphs", "captured", "skips CUDA graphs on", "captured by CUDA graphs on"),
-        "cudagraph-outputs": ("overwritten", "kept", "the next replay overwrites it on",
+        "recompiles": ("recompiles", "stable", "recompiles every call on", "no recompile storm on"),
+        "cudagraphs": ("cg skipped", "captured", "skips CUDA graphs on", "captured by CUDA graphs on"),
+        "cudagraph-outputs": ("overwrites", "kept", "the next replay overwrites it on",
                               "kept values survive replays on"),
     }
     VALID: ClassVar[list[Example]] = []
