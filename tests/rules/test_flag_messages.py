@@ -10,7 +10,7 @@ from breaklint.lint.engine import LintSettings, lint_source
 from breaklint.rules import rule_by_code
 
 torch = pytest.importorskip("torch")
-import torch._dynamo as dynamo  # noqa: E402
+import torch._dynamo as dynamo
 
 HEAD = "import torch\n\n\n@torch.compile\n"
 SCATTER_SIZE = HEAD + """def scatter_sum(src, index):
