@@ -185,16 +185,55 @@ def evaluates_safely(test: ast.AST, ctx: "NodeContext") -> bool:
     for sub in ast.walk(test):
         if not isinstance(sub, ast.BoolOp):
             continue
+        reached = _constant_indexes(sub.values[0], ctx)
         for value in sub.values[1:]:
             if not is_pure(value, ctx):
                 return False
             for inner in ast.walk(value):
-                if isinstance(inner, ast.Subscript) and not _slices_only(inner.slice):
+                if isinstance(inner, ast.Subscript) and not _slices_only(inner.slice) \
+                        and not _index_reached(inner, reached):
                     return False
                 if isinstance(inner, ast.Call) and getattr(inner.func, "attr", getattr(inner.func, "id", "")) \
                         in _FAIL_ON_EMPTY:
                     return False
     return True
+
+
+def _constant_index(node: ast.Subscript) -> Optional[tuple[str, int]]:
+    """(name, how many items `name[k]` needs) for a tensor name indexed by an int constant."""
+    index = node.slice
+    sign = 1
+    if isinstance(index, ast.UnaryOp) and isinstance(index.op, ast.USub):
+        index, sign = index.operand, -1
+    if not (isinstance(node.value, ast.Name) and isinstance(index, ast.Constant) and type(index.value) is int):
+        return None
+    k = sign * index.value
+    return node.value.id, (k + 1 if k >= 0 else -k)
+
+
+def _constant_indexes(first: ast.AST, ctx: "NodeContext") -> dict[str, int]:
+    """Tensor names that the first operand (always evaluated) indexes by a constant, outside any
+    nested `and` / `or` / ternary: when it ran, each has at least this many items along dim 0."""
+    reached: dict[str, int] = {}
+    stack = [first]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, (ast.BoolOp, ast.IfExp, ast.Lambda, ast.NamedExpr)) or \
+                isinstance(node, (ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)):
+            continue
+        if isinstance(node, ast.Subscript):
+            got = _constant_index(node)
+            if got is not None and ctx.is_tensor(node.value):
+                reached[got[0]] = max(reached.get(got[0], 0), got[1])
+        stack.extend(ast.iter_child_nodes(node))
+    return reached
+
+
+def _index_reached(node: ast.Subscript, reached: dict[str, int]) -> bool:
+    """`t[-1]` after `t[0]` ran: a tensor with one item along dim 0 has both (torchdiffeq's
+    `assert time_grid[0] == t[0] and time_grid[-1] == t[-1]`), so `&` evaluating it cannot raise."""
+    got = _constant_index(node)
+    return got is not None and got[1] <= reached.get(got[0], 0)
 
 
 def _slices_only(index: ast.AST) -> bool:

@@ -5,8 +5,10 @@ import ast
 from typing import Optional
 
 from ..analysis.compiling import operands_evaluated_when_compiling
-from ..model import Fix
+from ..model import Fix, Transform
 from ..fix.branch import as_bool, known_bool, ternary_fix, where_fix, _convert
+from ..fix.branch import comments_in
+from ..fix.rewrite import replace_statement, statement_lines
 from ..fix.message import constant_message, device_message, literal
 from ..fix.trap import evaluates_safely, trap_fix
 from ..fix.cond import cond_fix
@@ -123,8 +125,9 @@ class TensorBranch(Rule):
         if boolean:
             word = "not" if isinstance(test, ast.UnaryOp) else "and" if isinstance(test.op, ast.And) else "or"
             symbol = {"not": "~", "and": "&", "or": "|"}[word]
+            fix = _boolean_fix(test, ctx, True) or (_split_assert_fix(node, ctx) if word == "and" else None)
             ctx.report(test, f"`{word}` on a tensor in an assert reads its truth value: Dynamo splits the graph "
-                             f"here (GB0170); use `{symbol}` on bool tensors", _boolean_fix(test, ctx, True))
+                             f"here (GB0170); use `{symbol}` on bool tensors, or one assert per operand", fix)
         if node.msg is not None and not isinstance(node.msg, ast.Constant) and branches_on_tensor(test, ctx):
             # Reported on the whole statement, so that `# noqa` on the assert's first line holds.
             ctx.report(node, "`assert` on a tensor with a computed message is data-dependent control flow: "
@@ -671,6 +674,51 @@ def _constant_message_fix(message: ast.AST, ctx) -> Optional[Fix]:
         return None
     return Fix(message=f"Use a constant message ({COMPILED_ASSERT})", applicability="unsafe",
                edits=(ctx.replace(message, literal(device_message(text))),))
+
+
+def _and_operands(node: ast.AST) -> list[ast.AST]:
+    if isinstance(node, ast.BoolOp) and isinstance(node.op, ast.And):
+        return [part for value in node.values for part in _and_operands(value)]
+    return [node]
+
+
+def split_assert_rewriter(rows: frozenset):
+    """The LibCST transform of the split (fix/cst_assert.py), imported only when a fix is applied."""
+    from ..fix.cst_assert import SplitAssert
+
+    return SplitAssert(rows)
+
+
+def _split_assert_fix(node: ast.Assert, ctx) -> Optional[Fix]:
+    """`assert a and b, msg` -> `assert a, msg` / `assert b, msg`: exact in Python (`b` runs only
+    when `a` held, the message only on failure), so it needs none of `&`'s proofs; offered where `&`
+    is refused (`time_grid[-1]` when `time_grid` is not known to be a tensor). Measured on 2.13: each
+    plain assert on a tensor traces (tests/rules/test_assert_split.py). Only for an assert alone on its
+    lines with no comment inside, and operands that are not themselves `or` / `not` (those would still
+    break)."""
+    parts = _and_operands(node.test)
+    lines = statement_lines(ctx, node)
+    if lines is None or len(parts) < 2 or any(isinstance(n, ast.NamedExpr) for n in ast.walk(node)):
+        return None
+    if any(isinstance(p, ast.BoolOp) or isinstance(p, ast.UnaryOp) and isinstance(p.op, ast.Not) for p in parts):
+        return None
+    if comments_in(ctx.segment(node)) != []:
+        return None
+
+    def standalone(expr: ast.AST) -> str:
+        text = ctx.segment(expr)
+        return f"({text})" if "\n" in text else text  # its line breaks need parentheses of its own
+
+    message = "" if node.msg is None else ", " + standalone(node.msg)
+    indent = lines[0]
+    trailing = ctx.file.lines[node.end_lineno - 1].encode("utf-8")[node.end_col_offset:].decode("utf-8", "ignore")
+    new = [f"{indent}assert {standalone(p)}{message}" for p in parts]
+    new[-1] += trailing
+    edit = replace_statement(ctx, node, new)
+    if edit is None:
+        return None
+    return Fix(message=f"Split the assert into one per `and` operand ({COMPILED_ASSERT})", applicability="unsafe",
+               edits=(edit,), transform=Transform(split_assert_rewriter, (), frozenset({node.lineno})))
 
 
 def _boolean_fix(node: ast.AST, ctx, in_assert: bool = False) -> Optional[Fix]:

@@ -99,8 +99,9 @@ class ItemCall(Rule):
             return
         owner = assert_owner(node, ctx.parents)
         ctx.report(node, f"{what} copies a tensor value into Python and breaks the graph; keep it a "
-                         "tensor, state its range with torch._check, or set "
-                         "torch._dynamo.config.capture_scalar_outputs = True",
+                         "tensor, or set torch._dynamo.config.capture_scalar_outputs = True (torch._check "
+                         "alone does not remove the break; under that flag it states the range that "
+                         "size code needs)",
                    assert_fix(owner, ctx) if owner is not None else scalar_operand_fix(ctx, node))
 
     VALID = [

@@ -29,7 +29,9 @@ class TolistCall(Rule):
         if (ctx.qualify(receiver) or "").startswith(NON_TORCH_ROOTS):
             return
         ctx.report(node, ".tolist() copies tensor values into Python and breaks the graph; keep a "
-                         "tensor, or build the list before the compiled region and pass it in")
+                         "tensor, or build the list before the compiled region and pass it in; for an "
+                         "integer tensor, torch._dynamo.config.capture_scalar_outputs = True absorbs the "
+                         "break (not for a float tensor)")
 
     VALID = [
         Example("""
