@@ -166,3 +166,67 @@ def test_no_progress_output_when_not_a_terminal(big_tree, monkeypatch):
     monkeypatch.setattr(Progress, "DELAY", 0.0)
     result = invoke("check", "--no-cache", "-j", "1", "src")
     assert "linting" not in result.stderr
+
+
+CALLER = """import torch
+from torch import nn
+from pkg.helpers import helper
+
+
+class Net(nn.Module):
+    def forward(self, x):
+        return helper(x) * 2
+"""
+HELPER = """def helper(x):
+    print("in helper")
+    return x + 1
+"""
+
+
+@pytest.fixture
+def cross_file(project):
+    """A finding that exists only through the call graph: helper() is traced from Net.forward."""
+    write(project / "src" / "pkg" / "__init__.py", "")
+    write(project / "src" / "pkg" / "model.py", CALLER)
+    write(project / "src" / "pkg" / "helpers.py", HELPER)
+    write(project / "src" / "pkg" / "other.py", "X = 1\n")
+    return project
+
+
+def _codes(result):
+    return sorted((f["filename"].rsplit("/", 1)[-1], f["code"], f["location"]["row"]) for f in json.loads(result.stdout))
+
+
+def test_unchanged_tree_never_decodes_the_call_graph_summaries(cross_file, monkeypatch):
+    cold = invoke("check", "-j", "1", "--output-format", "json", "src")
+    assert ("helpers.py", "BL201", 2) in _codes(cold)
+
+    def refuse(summary):
+        raise AssertionError("a summary was decoded on an unchanged tree")
+
+    monkeypatch.setattr(breaklint.lint.runner, "load_summary", refuse)
+    warm = invoke("check", "-j", "1", "--output-format", "json", "src")
+    assert type(warm.exception) is SystemExit and warm.exit_code == 1 and _codes(warm) == _codes(cold)
+
+
+def test_a_changed_tree_decodes_cached_summaries_and_a_damaged_one_is_relinted(cross_file, lint_calls):
+    invoke("check", "-j", "1", "src")
+    cache_file, = (cross_file / ".breaklint_cache").glob("results-*.json")
+    data = json.loads(cache_file.read_text())
+    damaged = 0
+    for pair in data["entries"]:
+        if pair[0] == str(cross_file / "src" / "pkg" / "model.py"):
+            entry = json.loads(pair[1])
+            outcome = entry["t"][4]["v"]
+            assert set(outcome["summary"]) == {"s"}  # kept as text inside the entry
+            outcome["summary"] = {"s": "{}"}  # decodes, but is no summary
+            pair[1] = json.dumps(entry)
+            damaged += 1
+    assert damaged == 1
+    cache_file.write_text(json.dumps(data))
+    (cross_file / "src" / "pkg" / "other.py").write_text("X = 2\n")  # the tree changed: the graph is rebuilt
+    lint_calls.clear()
+    warm = invoke("check", "-j", "1", "--output-format", "json", "src")
+    assert str(cross_file / "src" / "pkg" / "model.py") in lint_calls  # linted again, not trusted
+    cold = invoke("check", "--no-cache", "-j", "1", "--output-format", "json", "src")
+    assert _codes(warm) == _codes(cold) and ("helpers.py", "BL201", 2) in _codes(cold)

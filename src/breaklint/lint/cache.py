@@ -26,7 +26,7 @@ from ..analysis.summary import CallRef, ClassSummary, ModuleSummary
 from ..model import Edit, FileError, FileOutcome, Finding, Fix, Location, Transform
 
 CACHE_DIR = ".breaklint_cache"
-FORMAT = 7
+FORMAT = 8
 # Lints of one file with different cross-file contexts kept: one per call-graph round.
 MAX_VARIANTS = 6
 # A file whose mtime is this close to the moment it was cached may change again within the
@@ -61,6 +61,13 @@ def encode(value: Any) -> Any:
         return {"d": [[encode(k), encode(v)] for k, v in value.items()]}
     if kind is types.FunctionType and value.__module__.startswith(_FUNCTION_MODULES) and "." not in value.__qualname__:
         return {"fn": f"{value.__module__}:{value.__qualname__}"}
+    if kind is LazySummary:
+        return {"s": str(value)}
+    if kind is FileOutcome and type(value.summary) is ModuleSummary:
+        # The call-graph summary is kept as its own JSON text inside the entry: a warm run over an
+        # unchanged tree never decodes it (most of a cache's objects are summaries).
+        lazy = LazySummary(json.dumps(encode(value.summary), separators=(",", ":")))
+        value = dataclasses.replace(value, summary=lazy)
     if kind.__name__ in _CLASSES and _CLASSES[kind.__name__] is kind:
         return {"c": kind.__name__, "v": {f.name: encode(getattr(value, f.name)) for f in dataclasses.fields(value)}}
     raise TypeError(f"cannot cache a {kind.__name__}")
@@ -76,6 +83,8 @@ def _decode_object(obj: dict) -> Any:
             return frozenset(items)
         if tag == "fn" and type(items) is str:
             return _function(items)
+        if tag == "s" and type(items) is str:
+            return LazySummary(items)
         if tag == "d" and type(items) is list:
             if not all(type(p) is list and len(p) == 2 for p in items):
                 raise CacheFormatError("bad mapping")
@@ -86,7 +95,7 @@ def _decode_object(obj: dict) -> Any:
             raise CacheFormatError(f"unexpected class {name!r}")
         return _CLASSES[name](**values)
     # A dataclass's field mapping: string keys, kept as they are until its class tag wraps it.
-    if all(type(k) is str for k in obj) and not {"t", "f", "d", "c", "fn"} & set(obj):
+    if all(type(k) is str for k in obj) and not {"t", "f", "d", "c", "fn", "s"} & set(obj):
         return _Fields(obj)
     raise CacheFormatError("unexpected object")
 
@@ -102,6 +111,21 @@ def _function(name: str):
     if type(function) is not types.FunctionType or function.__module__ != module:
         raise CacheFormatError(f"not a function {name!r}")
     return function
+
+
+class LazySummary(str):
+    """A file's ModuleSummary still as the JSON text the cache holds: `load_summary` decodes and
+    validates it when the call graph is built (the tree changed), never on an unchanged tree."""
+
+
+def load_summary(summary):
+    """A ModuleSummary (or None) from what a cached outcome holds; CacheFormatError if the text is bad."""
+    if type(summary) is not LazySummary:
+        return summary
+    value = decode(summary)
+    if type(value) is not ModuleSummary:
+        raise CacheFormatError("bad summary")
+    return value
 
 
 class _Fields(dict):
@@ -126,7 +150,7 @@ def _valid_outcome(value) -> bool:
     are not cached)."""
     return (type(value) is FileOutcome and _is_findings(value.findings) and value.error is None
             and type(value.lines) is int and type(value.suppressed) is int
-            and (value.summary is None or type(value.summary) is ModuleSummary))
+            and (value.summary is None or type(value.summary) in (ModuleSummary, LazySummary)))
 
 
 def _valid_variant(value) -> bool:

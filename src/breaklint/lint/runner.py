@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from typing import Callable, Optional
 
 from . import engine
-from .cache import ResultCache
+from .cache import CacheFormatError, ResultCache, load_summary
 from .config import Settings
 from .engine import LintSettings
 from .files import discover, is_ignored, matching_ignores
@@ -241,14 +241,18 @@ def _check_paths(paths, settings: Settings, workers: "_Workers", use_cache, on_p
     # with those functions as extra scopes (cached by content and by what reaches them). A file
     # linted again knows more argument facts for its own calls, so the graph is redone until
     # nothing new reaches any file.
-    summaries = {path: o.summary for path, o in outcomes.items() if o.summary is not None}
+    # Cached summaries stay JSON text until the graph needs them: an unchanged tree never does.
+    summaries: dict = {}
+    summarised = sum(1 for o in outcomes.values() if o.summary is not None)
     external: dict = {}
     done_keys: dict[str, str] = {}
 
     def take(path: str, again: FileOutcome) -> bool:
         """Keep a second lint's findings; say whether it taught the graph new call facts."""
         outcomes[path] = dataclasses.replace(outcomes[path], findings=again.findings, suppressed=again.suppressed)
-        merged = _merged(summaries[path], again.summary)
+        if known is not None:  # the graph's last answer is reused as it is: nothing more to learn
+            return False
+        merged = _merged(summaries[path], _summary(again))
         learned = (merged.calls, merged.returns_tensor, merged.returns_tensors) != (
             summaries[path].calls, summaries[path].returns_tensor, summaries[path].returns_tensors)
         summaries[path] = merged
@@ -258,8 +262,9 @@ def _check_paths(paths, settings: Settings, workers: "_Workers", use_cache, on_p
     tree_key = _tree_key(cache, files) if cache is not None else None
     known = cache.get_tree(tree_key) if tree_key else None
     graph = None
-    for _round in range(MAX_GRAPH_ROUNDS if len(summaries) > 1 else 0):
+    for _round in range(MAX_GRAPH_ROUNDS if summarised > 1 else 0):
         if known is None and graph is None:
+            summaries.update(_summaries(outcomes, workers))
             # Built once: a round changes only the calls and return facts of summaries (which the
             # graph reads from this same dict), never the classes and imports its indexes hold.
             graph = ProjectGraph(summaries)
@@ -365,6 +370,33 @@ def _size(path: str) -> int:
         return os.path.getsize(path)
     except OSError:
         return 0
+
+
+def _summary(outcome: FileOutcome):
+    """An outcome's summary, decoded if it came from the cache; None when the cached text is damaged."""
+    try:
+        return load_summary(outcome.summary)
+    except CacheFormatError:
+        return None
+
+
+def _summaries(outcomes: dict, workers: "_Workers") -> dict:
+    """Every file's call-graph summary, decoded from the cache where it came from there; a file
+    whose cached summary does not decode is linted again (and its outcome replaced)."""
+    summaries, damaged = {}, []
+    for path, outcome in outcomes.items():
+        if outcome.summary is None:
+            continue
+        summary = _summary(outcome)
+        if summary is None:
+            damaged.append((path, None))
+        else:
+            summaries[path] = summary
+    for path, outcome in workers.run(damaged, None):
+        outcomes[path] = outcome
+        if outcome.summary is not None:
+            summaries[path] = outcome.summary
+    return summaries
 
 
 def _tree_key(cache: ResultCache, files: list[str]) -> Optional[str]:
