@@ -439,7 +439,9 @@ def _module_value(tree: ast.Module, name: str) -> Optional[ast.AST]:
 def _globals_declared(func: ast.AST, ctx) -> frozenset:
     """Names a `global` statement in `func` declares, once per function: walking the function for
     every assignment in it made BL601 quadratic (most of a cold run's time on transformers)."""
-    if "global" not in ctx.file.source:  # most files: no walk at all
+    # Most files have no `global` at all: no walk. The text test itself is once per file (it ran
+    # once per assignment, scanning the whole source each time).
+    if not ctx.file.memo("BL601 says global", lambda: "global" in ctx.file.source):
         return frozenset()
     return ctx.file.memo(("BL601 globals", id(func)), lambda: frozenset(
         name for n in ast.walk(func) if isinstance(n, ast.Global) for name in n.names))

@@ -57,27 +57,42 @@ def _writers(cls, traced: set[str]) -> dict[str, list[tuple[str, str, ast.AST]]]
     return found
 
 
-def _loop_drives(tree: ast.Module, method: Optional[str], attr: str) -> bool:
+def _loop_drives(file, method: Optional[str], attr: str) -> bool:
     """A for/while loop of this file that calls `obj.method(...)` or assigns `obj.attr = ...` and
     also calls `obj(...)`: the value changes between calls, as a training or sampling loop does. A
     loop that only sets the attribute (`for i, block in enumerate(blocks): block.idx = i`, at
     construction) gives each module one value, which never recompiles."""
-    for loop in ast.walk(tree):
-        if not isinstance(loop, LOOPS):
-            continue
-        changed, called = set(), set()
-        for node in ast.walk(loop):
-            if isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
-                called.add(node.func.id)
-            elif method and isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) \
-                    and node.func.attr == method and isinstance(node.func.value, ast.Name):
-                changed.add(node.func.value.id)
-            elif isinstance(node, ast.Assign) and number_literal(node.value) is None:
-                changed.update(t.value.id for t in node.targets if isinstance(t, ast.Attribute) and t.attr == attr
-                               and isinstance(t.value, ast.Name))
+    for called, receivers_of_method, assigned_attr in file.memo("BL604 loops", lambda: _loops(file.tree)):
+        changed = set(receivers_of_method.get(method, ())) if method else set()
+        changed |= assigned_attr.get(attr, set())
         if (changed - {"self", "cls"}) & called:
             return True
     return False
+
+
+def _loops(tree: ast.Module) -> list[tuple[set[str], dict[str, set[str]], dict[str, set[str]]]]:
+    """For each loop of the file (nested loops are read again inside their outer loop): the names it
+    calls, the names it calls each method on, and the names whose attribute it assigns (a value
+    that is not a number literal), once per file."""
+    loops = []
+    for loop in ast.walk(tree):
+        if not isinstance(loop, LOOPS):
+            continue
+        called: set[str] = set()
+        by_method: dict[str, set[str]] = {}
+        by_attr: dict[str, set[str]] = {}
+        for node in ast.walk(loop):
+            if isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
+                called.add(node.func.id)
+            elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) \
+                    and isinstance(node.func.value, ast.Name):
+                by_method.setdefault(node.func.attr, set()).add(node.func.value.id)
+            elif isinstance(node, ast.Assign) and number_literal(node.value) is None:
+                for t in node.targets:
+                    if isinstance(t, ast.Attribute) and isinstance(t.value, ast.Name):
+                        by_attr.setdefault(t.attr, set()).add(t.value.id)
+        loops.append((called, by_method, by_attr))
+    return loops
 
 
 def _is_self(node: ast.AST) -> bool:
@@ -149,13 +164,13 @@ class NumberAttributeChangedBetweenCalls(Rule):
                     hazards[attr] = ("counter", counters[0])
                     continue
                 setters = [m for kind, m, _ in found if kind == "setter"]
-                driven = [m for m in setters if _loop_drives(ctx.file.tree, m, attr)]
+                driven = [m for m in setters if _loop_drives(ctx.file, m, attr)]
                 if driven:
                     hazards[attr] = ("setter", driven[0])
             for attr in {a for info in hierarchy for a in info.assignments.values} - set(hazards) - set(writers):
                 values = [v for info in hierarchy for v, _, _ in info.assignments.values.get(attr, [])]
                 if len(values) == 1 and type(number_literal(values[0])) is int \
-                        and attr not in cls.properties and _loop_drives(ctx.file.tree, None, attr):
+                        and attr not in cls.properties and _loop_drives(ctx.file, None, attr):
                     hazards[attr] = ("setter", None)
             return hazards
 
