@@ -137,3 +137,23 @@ def test_the_test_split_is_the_frozen_one():
     assert [name.split(".")[1].removesuffix("_models") for name in realworld.TEST_SPECS] == [
         "pyro", "zuko", "openclip", "speechbrain", "demucs", "torchsde"]
     assert not set(realworld.TEST_SPECS) & set(realworld.SPECS)
+
+
+def test_import_check_counts_a_torch_import_the_fix_added(tmp_path, monkeypatch):
+    """bench/import_check.py: a guard that added `import torch` to a torch-free module is counted."""
+    import import_check
+
+    original = tmp_path / "site" / "lib"
+    fixed = tmp_path / "fixed" / "lib__1.0" / "lib"
+    for root in (original, fixed):
+        root.mkdir(parents=True)
+        (root / "same.py").write_text("import torch\nx = torch.ones(1)\n")
+    (original / "tok.py").write_text("import logging\nlogger = logging.getLogger()\nlogger.info('x')\n")
+    (fixed / "tok.py").write_text("import logging\nimport torch\nlogger = logging.getLogger()\n"
+                                  "if not torch.compiler.is_compiling():\n    logger.info('x')\n")
+    (original / "cond.py").write_text("try:\n    import torch\nexcept ImportError:\n    pass\nprint(1)\n")
+    (fixed / "cond.py").write_text("try:\n    import torch\nexcept ImportError:\n    pass\nprint(2)\n")
+    monkeypatch.setattr(import_check, "SITE_PACKAGES", (str(tmp_path / "site"),))
+    counts = import_check.check_library(str(tmp_path / "fixed" / "lib__1.0"))
+    assert counts["changed"] == 2 and counts["unparsable"] == 0
+    assert counts["added_top_level_torch"] == 1 and counts["added_any_torch"] == 1
