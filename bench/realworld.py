@@ -37,6 +37,7 @@ from realworld_score import (SourceLines, breaklint_env, compare_traced, dynamo_
                              grep_findings, merge_truth, overall, pattern_groups, run_breaklint, scope_recall,
                              score_library, traced_functions)
 from realworld_truth import TruthError, make_portable, resolve, summarise  # noqa: E402
+from realworld_observe import grad_path  # noqa: E402
 
 SPECS = [
     "models.pyg_models",
@@ -178,7 +179,7 @@ def run_child(spec, model: str, timeout: int, extra_path: list[str] = (), save_o
         command += ["--save-output", save_output]
     if compare_output:
         command += ["--compare-output", compare_output]
-    env = dict(os.environ, OMP_NUM_THREADS="1", MKL_NUM_THREADS="1", HF_HUB_OFFLINE="1",
+    env = dict(os.environ, OMP_NUM_THREADS="1", MKL_NUM_THREADS="1", HF_HUB_OFFLINE="1", BENCH_GRADIENTS="1",
                PYTHONPATH=os.pathsep.join([*extra_path, *getattr(spec, "EXTRA_PATH", [])]))
     started = time.perf_counter()
     try:
@@ -315,7 +316,9 @@ def breaks_removed(truth: dict, specs_by_name: dict, breaklint_python: str, fixe
             key = f"{model['spec']}:{model['model']}"
             spec = specs_by_name[model["spec"]]
             reference = os.path.join(outputs_dir, _safe(key) + ".pt")
-            if not os.path.exists(reference):  # the truth came from another machine: make it again
+            # Reference outputs and gradients of the original (gradients: issue #12 item 5; a truth
+            # made on another machine, or before gradients were compared, has none yet).
+            if not os.path.exists(reference) or not os.path.exists(grad_path(reference)):
                 os.makedirs(outputs_dir, exist_ok=True)
                 run_child(spec, model["model"], timeout, save_output=reference)
             observation = run_child(spec, model["model"], timeout, extra_path=[target],
@@ -327,6 +330,8 @@ def breaks_removed(truth: dict, specs_by_name: dict, breaklint_python: str, fixe
                    "sites_after": len(after_sites) if after["status"] == "ok" else None,
                    "records_before": model.get("break_records"), "records_after": after.get("break_records"),
                    "outputs_match": observation.get("fixed_matches_original"),
+                   "grads_match": observation.get("fixed_grads_match"),
+                   "grads_detail": observation.get("fixed_grads_detail"),
                    "match_detail": observation.get("fixed_match_detail") or after.get("error"),
                    "remaining": [f"{os.path.relpath(s['file'], target)}:{s['line']} {s['gb_types'][:1]}"
                                  for s in after_sites]}
@@ -382,6 +387,10 @@ def removal_summary(fixed: dict) -> dict:
         "fraction_removed": round(1 - after / before, 4) if before else None,
         "outputs_match": sum(1 for r in ok if r["outputs_match"]),
         "outputs_differ": [r["model"] for r in ok if r["outputs_match"] is False],
+        # Gradients (issue #12 item 5): models whose original gives some, compared after the fix.
+        "grads_compared": sum(1 for r in ok if r.get("grads_match") is not None),
+        "grads_match": sum(1 for r in ok if r.get("grads_match")),
+        "grads_differ": [r["model"] for r in ok if r.get("grads_match") is False],
         "remaining_by_gb_type": remaining_by_gb_type(fixed),
     }
 
@@ -502,6 +511,7 @@ def markdown(report: dict) -> str:
         lines += ["", f"Breaks removed by `--fix --unsafe-fixes`: {r['sites_before']} -> {r['sites_after']} break sites "
                       f"on {r['models_rerun_ok']} models that broke (fraction removed {r['fraction_removed']}); "
                       f"outputs allclose on {r['outputs_match']}/{r['models_rerun_ok']}; "
+                      f"gradients allclose on {r.get('grads_match', 0)}/{r.get('grads_compared', 0)} compared; "
                       f"failing after fix: {len(r['models_failing_after_fix'])}"]
         if r.get("remaining_by_gb_type") and report.get("details", True):  # dev only: a hint to tune on
             lines += ["", "Distinct break sites left after the fixes, by gb_type: " + ", ".join(

@@ -159,6 +159,64 @@ def flatten_tensors(value, torch) -> list:
     return []
 
 
+def gradients(spec, model_name: str, torch) -> list | None:
+    """Issue #12 item 5: `torch.where` evaluates both sides, so a fix can keep outputs and still change
+    gradients (NaN from the unselected side). A fresh model (same seeds) runs with grad enabled on its
+    floating inputs; the sum of its floating outputs is backpropagated. Returns the parameters' grads
+    (by name) and the inputs' grads, a zero-size tensor where one has none; None when nothing in the
+    output depends on a parameter or an input (a model that does not train)."""
+    torch.manual_seed(0)
+    model, args, kwargs = spec.build(model_name)
+    if hasattr(model, "eval"):
+        model.eval()
+
+    def with_grad(value):
+        if isinstance(value, torch.Tensor) and value.is_floating_point():
+            return value.detach().clone().requires_grad_(True)
+        return value
+
+    args = [with_grad(a) for a in args]
+    kwargs = {k: with_grad(v) for k, v in kwargs.items()}
+    with torch.enable_grad():
+        torch.manual_seed(1)
+        out = model(*args, **kwargs)
+        live = [t for t in _tensors(out, torch) if t.is_floating_point() and t.requires_grad]
+        if not live:
+            return None
+        sum(t.float().sum() for t in live).backward()
+    named = sorted(model.named_parameters(), key=lambda p: p[0]) if hasattr(model, "named_parameters") else []
+    leaves = [p for _, p in named] + [a for a in [*args, *kwargs.values()]
+                                      if isinstance(a, torch.Tensor) and a.requires_grad]
+    empty = torch.zeros(0)
+    return [leaf.grad.detach().float().cpu() if leaf.grad is not None else empty for leaf in leaves]
+
+
+def _tensors(value, torch) -> list:
+    """Every tensor in a nested output, not detached (flatten_tensors detaches)."""
+    if isinstance(value, torch.Tensor):
+        return [value]
+    if isinstance(value, dict):
+        return [t for k in sorted(value, key=str) for t in _tensors(value[k], torch)]
+    if isinstance(value, (list, tuple)):
+        return [t for v in value for t in _tensors(v, torch)]
+    if hasattr(value, "to_tuple"):
+        return _tensors(value.to_tuple(), torch)
+    if hasattr(value, "__dict__") and not callable(value):
+        return _tensors(vars(value), torch)
+    return []
+
+
+def _gradients_or_error(spec, model_name: str, torch):
+    try:
+        return gradients(spec, model_name, torch)
+    except Exception as error:  # a model that cannot run backward: recorded, not compared
+        return f"{type(error).__name__}: {error}"[:300]
+
+
+def grad_path(output_path: str) -> str:
+    return output_path[:-3] + ".grad.pt" if output_path.endswith(".pt") else output_path + ".grad"
+
+
 def outputs_match(reference: list, candidate: list, torch) -> tuple[bool, str]:
     if len(reference) != len(candidate):
         return False, f"{len(reference)} vs {len(candidate)} tensors"
@@ -223,11 +281,26 @@ def observe(spec_module: str, model_name: str, save_output: str | None, compare_
 
     if save_output:
         torch.save(eager_tensors, save_output)
+        if os.environ.get("BENCH_GRADIENTS"):
+            torch.save(_gradients_or_error(spec, model_name, torch), grad_path(save_output))
     if compare_output:
         reference = torch.load(compare_output)
         ok, detail = outputs_match(reference, eager_tensors, torch)
         result["fixed_matches_original"] = ok
         result["fixed_match_detail"] = detail
+        if os.environ.get("BENCH_GRADIENTS") and os.path.exists(grad_path(compare_output)):
+            reference_grads = torch.load(grad_path(compare_output))
+            grads = _gradients_or_error(spec, model_name, torch)
+            if isinstance(reference_grads, str) or reference_grads is None:
+                result["fixed_grads_match"] = None  # the original has none to compare (or failed)
+                result["fixed_grads_detail"] = reference_grads or "no gradient"
+            elif isinstance(grads, str) or grads is None:
+                result["fixed_grads_match"] = False
+                result["fixed_grads_detail"] = grads or "no gradient after the fix"
+            else:
+                ok, detail = outputs_match(reference_grads, grads, torch)
+                result["fixed_grads_match"] = ok
+                result["fixed_grads_detail"] = detail
 
     # A fresh model (same seed, same weights) for the compiled run: many models set state
     # lazily on their first call (torchvision's poolers, cached graphs), and the eager run

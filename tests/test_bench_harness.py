@@ -157,3 +157,34 @@ def test_import_check_counts_a_torch_import_the_fix_added(tmp_path, monkeypatch)
     counts = import_check.check_library(str(tmp_path / "fixed" / "lib__1.0"))
     assert counts["changed"] == 2 and counts["unparsable"] == 0
     assert counts["added_top_level_torch"] == 1 and counts["added_any_torch"] == 1
+
+
+def test_gradients_tell_a_nan_from_the_unselected_side_of_where():
+    """Issue #12 item 5: outputs can match while backward differs (torch.where runs both sides)."""
+    torch = pytest.importorskip("torch")
+    from realworld_observe import gradients, outputs_match
+
+    class Guarded(torch.nn.Module):
+        def __init__(self, rewritten):
+            super().__init__()
+            self.scale = torch.nn.Parameter(torch.ones(3))
+            self.rewritten = rewritten
+
+        def forward(self, x, count):
+            total = (x * self.scale).sum()
+            if self.rewritten:  # both sides run: 0/0 poisons the gradient
+                return torch.where(count == 0, total * 0, total / count)
+            return total * 0 if count == 0 else total / count
+
+    class Spec:
+        def __init__(self, rewritten):
+            self.rewritten = rewritten
+
+        def build(self, name):
+            return Guarded(self.rewritten), (torch.ones(3), torch.tensor(0.0)), {}
+
+    original, fixed = gradients(Spec(False), "m", torch), gradients(Spec(True), "m", torch)
+    assert original is not None and len(original) == len(fixed) == 3  # scale, x, count
+    ok, detail = outputs_match(original, fixed, torch)
+    assert not ok and "tensor" in detail
+    assert outputs_match(original, gradients(Spec(False), "m", torch), torch)[0]
