@@ -4,7 +4,7 @@ from __future__ import annotations
 import ast
 import re
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Optional
+from typing import TYPE_CHECKING, Optional, Sequence
 
 from ..model import Edit, Fix, Location, Transform
 
@@ -210,6 +210,21 @@ def hoist_transformer(rows: frozenset, specs=()):
     from .cst_hoist import HoistToInit
 
     return HoistToInit(rows, specs)
+
+
+def replace_fix(message: str, applicability: str, edits: "Sequence[Edit]", imports: tuple = ()) -> Fix:
+    """A fix that swaps nodes: its edits are the preview (--diff, JSON), and --fix applies them as a
+    LibCST transform (fix/cst_replace.py) that keeps the statement's comments and layout."""
+    parts = tuple((e.start.row, e.start.column - 1, e.end.row, e.end.column - 1, e.content) for e in edits)
+    return Fix(message, applicability, tuple(edits), imports=imports,
+               transform=Transform(replace_transformer, (), frozenset(e.start.row for e in edits), ("replace",) + parts))
+
+
+def replace_transformer(rows: frozenset, specs=()):
+    """The LibCST transformer of replace_fix, imported only when a fix is applied."""
+    from .cst_replace import ReplaceNodes
+
+    return ReplaceNodes(specs)
 
 
 def report_with_guard(ctx: "NodeContext", node: ast.Call, message: str, what: str) -> None:

@@ -16,7 +16,7 @@ from ..analysis.flow import bindings_of, function_arguments as _arguments
 from ..analysis.torch_api import BOOL_ELEMENTWISE as MASK_METHODS  # an index made of these is a mask
 from ..model import Fix
 from ..fix.masked import masked_reduction_fix
-from ..fix.rewrite import torch_imports, torch_name, torch_prefix
+from ..fix.rewrite import replace_fix, torch_imports, torch_name, torch_prefix
 from .base import Example, Rule
 
 # Non-maximum suppression keeps a data-dependent number of boxes: the torchvision op itself and the
@@ -315,8 +315,8 @@ def _accumulate_fix(node: ast.Subscript, ctx) -> Optional[Fix]:
             arguments[1] = (f"{sign}{torch_prefix(ctx)}.as_tensor(\n{inner}{value},\n{inner}dtype={target}.dtype,\n"
                             f"{inner}device={target}.device,\n{indent}{unit})")
         text = f"{target}.index_put_(\n" + "".join(f"{indent}{unit}{a},\n" for a in arguments) + f"{indent})"
-    return Fix(message="Accumulate with index_put_ instead of reading x[mask]", applicability="unsafe",
-               edits=(ctx.replace(statement, text),), imports=torch_imports(ctx))
+    return replace_fix("Accumulate with index_put_ instead of reading x[mask]", "unsafe",
+                       (ctx.replace(statement, text),), imports=torch_imports(ctx))
 
 
 def _plain_reference(node: ast.AST) -> bool:

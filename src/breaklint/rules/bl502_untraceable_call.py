@@ -9,6 +9,7 @@ from __future__ import annotations
 import ast
 from typing import Optional
 
+from ..fix.rewrite import replace_fix
 from ..model import Edit, Fix
 from .base import Example, Rule
 
@@ -119,8 +120,8 @@ class UntraceableCall(Rule):
         if (ctx.qualify(node.func) or "") != "torch.jit.isinstance" or len(node.args) != 2 or node.keywords \
                 or not _plain_type(node.args[1]) or ctx.file.imports.is_bound("isinstance"):
             return None
-        return Fix("use the builtin isinstance()", "safe",
-                   (Edit(ctx.start(node.func), ctx.end(node.func), "isinstance"),))
+        return replace_fix("use the builtin isinstance()", "safe",
+                           (Edit(ctx.start(node.func), ctx.end(node.func), "isinstance"),))
 
     VALID = [
         Example("""

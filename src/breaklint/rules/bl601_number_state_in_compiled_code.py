@@ -14,7 +14,8 @@ from __future__ import annotations
 import ast
 from typing import Optional
 
-from ..model import Edit, Fix
+from ..fix.rewrite import replace_fix, torch_imports, torch_name, torch_prefix
+from ..model import Fix
 from .base import Example, Rule
 
 COST = "Dynamo guards on its value, so this recompiles on every call; after 8 compiles (recompile_limit) it runs eagerly"
@@ -139,9 +140,12 @@ class NumberStateInCompiledCode(Rule):
             return None
         start = inits[0]
         value = number_literal(start.value)
+        if torch_name(ctx)[0] is None:
+            return None  # torch imported only under a condition: a fix must not make it a hard import
+        torch = torch_prefix(ctx)  # the module's own name for torch (`import torch as th`)
         # float64 keeps a Python float's precision; 0-dim, so it never changes another tensor's dtype.
-        dtype = "torch.float64" if type(value) is float else "torch.long"
-        made = f"torch.zeros((), dtype={dtype})" if value == 0 else f"torch.full((), {value!r}, dtype={dtype})"
+        dtype = f"{torch}.float64" if type(value) is float else f"{torch}.long"
+        made = f"{torch}.zeros((), dtype={dtype})" if value == 0 else f"{torch}.full((), {value!r}, dtype={dtype})"
         call = f'{init_self}.register_buffer("{attr}", {made}, persistent=False)'
         line = ctx.file.lines[start.lineno - 1]
         indent = line[:len(line) - len(line.lstrip())]
@@ -163,7 +167,7 @@ class NumberStateInCompiledCode(Rule):
                     mutated.update(id(n) for n in ast.walk(stmt))
         if not self._other_reads_are_tensor_math(attr, mutated, ctx):
             return None
-        return Fix(f"keep `{attr}` in a 0-dim buffer", "unsafe", tuple(edits), imports=("torch",))
+        return replace_fix(f"keep `{attr}` in a 0-dim buffer", "unsafe", edits, imports=torch_imports(ctx))
 
     @staticmethod
     def _other_reads_are_tensor_math(attr: str, mutated: set[int], ctx) -> bool:

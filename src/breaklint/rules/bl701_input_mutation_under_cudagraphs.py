@@ -11,6 +11,7 @@ from __future__ import annotations
 import ast
 from typing import Optional
 
+from ..fix.rewrite import replace_fix
 from ..model import Fix
 from .base import Example, Rule
 
@@ -132,7 +133,7 @@ class InputMutationUnderCudagraphs(Rule):
         method = node.func.attr
         head = ctx.segment(node.func)
         new_call = head[: -len(method)] + method[:-1] + call[len(head):]
-        return Fix(f"compute `{name.id}` out of place", "unsafe", (ctx.replace(stmt, f"{name.id} = {new_call}"),))
+        return replace_fix(f"compute `{name.id}` out of place", "unsafe", (ctx.replace(stmt, f"{name.id} = {new_call}"),))
 
     VALID = [
         Example("""
