@@ -46,6 +46,10 @@ def known_bool(node: ast.AST, ctx: "NodeContext") -> bool:
         qual = ctx.qualify(node.func) or ""
         if qual.startswith("torch."):
             name = qual.rsplit(".", 1)[-1]
+            if name in ("any", "all"):
+                # `torch.all(t)`: the tensor is the first argument, a dim the second; the result is
+                # bool only for a bool input (uint8 gives uint8), so the argument decides.
+                return len(node.args) == 1 and not node.keywords and known_bool(node.args[0], ctx)
         return name in BOOL_RESULT and not (name in ("any", "all") and _has_dim(node))
     if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Invert):
         return known_bool(node.operand, ctx)

@@ -325,8 +325,7 @@ class SortedSegments(nn.Module):
     def forward(self, x, index):
         if torch.compiler.is_compiling():
             torch._assert_async(
-                torch.all(index[:-1] <= index[1:]).bool(),
-                "ValueError: index must be sorted",
+                torch.all(index[:-1] <= index[1:]), "ValueError: index must be sorted"
             )
         elif not torch.all(index[:-1] <= index[1:]):
             raise ValueError("index must be sorted")
