@@ -9,7 +9,7 @@ from __future__ import annotations
 import ast
 from collections import deque
 from dataclasses import dataclass, field
-from typing import Optional, Union
+from typing import NamedTuple, Optional, Union
 
 from .astwalk import function_nodes, node_memo
 from .names import ImportMap, normalize_torch
@@ -306,6 +306,10 @@ class ModuleScopes:
                         found = self._method(scope.cls, attr)
                         if found is None:
                             foreign.append(attr)
+                        elif attr in _ITEM_METHODS:
+                            owner, method = found
+                            qualname = f"{owner.name}.{attr}"
+                            add(method, qualname, owner, scope.chain + (qualname,), f"item access in {scope.qualname}")
                         elif attr in found[0].properties:
                             owner, getter = found
                             qualname = f"{owner.name}.{attr}"
@@ -590,7 +594,19 @@ def _calls_and_self_reads(func: FunctionNode, with_reads: bool) -> tuple[list[as
             called.add(id(node.func))
         elif isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and isinstance(node.ctx, ast.Load):
             reads.append(node)
+        elif isinstance(node, ast.Subscript) and isinstance(node.value, ast.Name):
+            # `self[k] = v` / `self[k]` runs the class's __setitem__ / __getitem__
+            reads.append(_ItemAccess(node.value, "__getitem__" if isinstance(node.ctx, ast.Load) else "__setitem__"))
     return calls, [r for r in reads if id(r) not in called]
+
+
+_ITEM_METHODS = ("__getitem__", "__setitem__")
+
+
+class _ItemAccess(NamedTuple):
+    """Reads like an attribute read of the special method an item access runs."""
+    value: ast.Name
+    attr: str
 
 
 def _last_attr(node: ast.AST) -> str:

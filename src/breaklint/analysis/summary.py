@@ -24,6 +24,10 @@ GLOBAL, LOCAL, SELF, SUPER, ATTRIBUTE = "g", "l", "s", "S", "a"
 # from what the class hierarchy, in any file, assigns to it; `self.x` read, not called ("x"): a
 # property of a base class in another file runs.
 INSTANCE, MEMBER, READ = "i", "m", "r"
+# A function or `self.method` passed as an argument in traced code (`checkpoint(self._block, x)`,
+# `ratio(err, tol, _linf_norm)`): the callee calls it back, in the same trace. Spelled as GLOBAL /
+# LOCAL names are ("f"), or the method's name ("M"); only functions and methods are followed.
+PASSED, PASSED_METHOD = "f", "M"
 # Roots whose callees are never in a linted tree: not worth a byte of the summary.
 _FOREIGN_ROOTS = {"torch", "numpy", "math", "warnings", "logging", "typing", "os", "sys", "functools",
                   "itertools", "collections", "einops", "re", "copy", "time", "random", "inspect",
@@ -98,8 +102,9 @@ def summarize(scopes: ModuleScopes, imports: ImportMap, env_of: Callable,
             refs = _call_refs(scopes.calls.get(qualname, ()), self_name, scopes, imports, env,
                               scopes.scopes.get(qualname))
             reads = scopes.self_reads.get(qualname, ())
-            if reads:
-                refs = refs + tuple(CallRef(READ, attr) for attr in reads)
+            if reads:  # item access (`self[k] = v`) runs a special method: a call, not a property read
+                refs = refs + tuple(CallRef(SELF if attr in ("__getitem__", "__setitem__") else READ, attr)
+                                    for attr in reads)
             refs = refs + _decorator_refs(func, self_name, scopes, imports)
             if refs:
                 calls[qualname] = refs
@@ -165,7 +170,25 @@ def _call_refs(nodes, self_name: Optional[str], scopes: ModuleScopes, imports: I
         for ref in found:
             if ref is not None:
                 _add_ref(refs, node, ref, env)
+        for arg in (*node.args, *(kw.value for kw in node.keywords)):
+            passed = _passed_callable(arg, self_name, scopes, imports)
+            if passed is not None:
+                refs[CallRef(*passed)] = None
     return tuple(refs)
+
+
+def _passed_callable(arg: ast.AST, self_name: Optional[str], scopes: ModuleScopes, imports: ImportMap):
+    """A function of this file, an imported name or `self.method`, passed as an argument."""
+    if isinstance(arg, ast.Name):
+        if arg.id in scopes.functions and not imports.is_bound(arg.id):
+            return PASSED, arg.id
+        target = imports.aliases.get(arg.id)
+        if target is not None and target.split(".")[0] not in _FOREIGN_ROOTS:
+            return PASSED, target
+    elif isinstance(arg, ast.Attribute) and isinstance(arg.value, ast.Name) and self_name is not None \
+            and arg.value.id == self_name and not arg.attr.startswith("__"):
+        return PASSED_METHOD, arg.attr
+    return None
 
 
 def _indirect_refs(node: ast.Call, self_name, scopes: ModuleScopes, imports: ImportMap, scope) -> list:

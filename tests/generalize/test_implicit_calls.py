@@ -1,0 +1,202 @@
+"""Issue #11, scope: functions traced code runs without naming them in a call: callbacks passed as
+arguments (a function or a bound method, called back by the callee), and the special methods Python
+runs for attribute and item assignment on an object of the tree. Each case is a small package whose
+break sits in a file only the call graph can reach."""
+from .helpers import check_tree
+from .test_objects import MODEL_HEAD
+
+
+def test_a_function_of_another_file_passed_as_an_argument_is_called_back(tmp_path):
+    got = check_tree(tmp_path, {
+        "pkg/__init__.py": "",
+        "pkg/misc.py": """
+            def linf_norm(t):
+                return t.abs().max().item()
+            def ratio(err, tol, norm):
+                return norm(err / tol)
+            def unused(t):
+                return t.abs().max().item()
+            """,
+        "pkg/model.py": MODEL_HEAD + """
+            from .misc import linf_norm, ratio
+            class Net(nn.Module):
+                def forward(self, x):
+                    return ratio(x, 2.0, linf_norm)
+            """,
+    })
+    assert ("pkg/misc.py", 2, "BL103") in got
+    assert not any(path == "pkg/misc.py" and row == 6 for path, row, _ in got)
+
+
+def test_a_bound_method_passed_as_an_argument_is_called_back(tmp_path):
+    got = check_tree(tmp_path, {
+        "pkg/__init__.py": "",
+        "pkg/base.py": MODEL_HEAD + """
+            class Base(nn.Module):
+                def _block(self, x):
+                    print("block")
+                    return x
+                def _other(self, x):
+                    print("other")
+                    return x
+            """,
+        "pkg/model.py": MODEL_HEAD + """
+            from torch.utils.checkpoint import checkpoint
+            from .base import Base
+            class Net(Base):
+                def forward(self, x):
+                    return checkpoint(self._block, x, use_reentrant=False)
+            """,
+    })
+    assert ("pkg/base.py", 5, "BL201") in got
+    assert not any(path == "pkg/base.py" and row == 8 for path, row, _ in got)
+
+
+def test_assignments_on_an_object_of_the_tree_run_its_setattr_and_setitem(tmp_path):
+    got = check_tree(tmp_path, {
+        "pkg/__init__.py": "",
+        "pkg/outputs.py": """
+            from collections import OrderedDict
+            class BaseOutput(OrderedDict):
+                def __post_init__(self):
+                    for key, value in self.__dict__.items():
+                        self[key] = value
+                def __setattr__(self, name, value):
+                    print("setattr", name)
+                    super().__setattr__(name, value)
+                def __setitem__(self, key, value):
+                    print("setitem", key)
+                    super().__setitem__(key, value)
+                def __getitem__(self, key):
+                    print("getitem", key)
+                    return super().__getitem__(key)
+            """,
+        "pkg/model.py": MODEL_HEAD + """
+            from dataclasses import dataclass
+            from .outputs import BaseOutput
+            @dataclass
+            class Output(BaseOutput):
+                sample: torch.Tensor = None
+            class Net(nn.Module):
+                def forward(self, x):
+                    return Output(sample=x)
+            """,
+    })
+    assert ("pkg/outputs.py", 7, "BL201") in got
+    assert ("pkg/outputs.py", 10, "BL201") in got
+    # nothing reads an item
+    assert not any(path == "pkg/outputs.py" and row == 13 for path, row, _ in got)
+
+
+def test_an_object_kept_through_a_setter_from_a_conditional_construction_is_called(tmp_path):
+    # `processor = A() if c else B(); self.set_processor(processor)`, the setter keeps it on self
+    got = check_tree(tmp_path, {
+        "pkg/__init__.py": "",
+        "pkg/others.py": """
+            class Other:
+                def __call__(self, attn, x):
+                    print("other")
+            """,
+        "pkg/processors.py": """
+            class FastProcessor:
+                def __call__(self, attn, x):
+                    print("fast")
+                    return x
+            class SlowProcessor:
+                def __call__(self, attn, x):
+                    return x.max().item()
+            """,
+        "pkg/attention.py": MODEL_HEAD + """
+            from .processors import FastProcessor, SlowProcessor
+            class Attention(nn.Module):
+                def __init__(self, processor=None, fast=True):
+                    super().__init__()
+                    if processor is None:
+                        processor = (
+                            FastProcessor() if fast else SlowProcessor()
+                        )
+                    self.set_processor(processor)
+                def set_processor(self, processor):
+                    self.processor = processor
+                def forward(self, x):
+                    return self.processor(self, x)
+            """,
+    })
+    assert ("pkg/processors.py", 3, "BL201") in got
+    assert ("pkg/processors.py", 7, "BL103") in got
+    assert "pkg/others.py" not in {path for path, _, _ in got}
+
+
+def test_an_object_passed_to_a_constructor_in_another_file_and_kept_on_self_is_called(tmp_path):
+    got = check_tree(tmp_path, {
+        "pkg/__init__.py": "",
+        "pkg/processors.py": """
+            class JointProcessor:
+                def __call__(self, attn, x):
+                    print("joint")
+                    return x
+            class UnusedProcessor:
+                def __call__(self, attn, x):
+                    print("unused")
+                    return x
+            """,
+        "pkg/attention.py": MODEL_HEAD + """
+            class Attention(nn.Module):
+                def __init__(self, dim, processor=None):
+                    super().__init__()
+                    self.processor = processor
+                def forward(self, x):
+                    return self.processor(self, x)
+            """,
+        "pkg/block.py": MODEL_HEAD + """
+            from .attention import Attention
+            from .processors import JointProcessor
+            class Block(nn.Module):
+                def __init__(self):
+                    super().__init__()
+                    self.attn = Attention(
+                        4,
+                        processor=JointProcessor(),
+                    )
+                def forward(self, x):
+                    return self.attn(x)
+            """,
+    })
+    assert ("pkg/processors.py", 3, "BL201") in got
+    assert not any(path == "pkg/processors.py" and row == 7 for path, row, _ in got)
+
+
+def test_a_default_bound_method_and_a_default_class_kept_on_self(tmp_path):
+    got = check_tree(tmp_path, {
+        "pkg/__init__.py": "",
+        "pkg/processors.py": """
+            class DefaultProcessor:
+                def __call__(self, x):
+                    print("default")
+                    return x
+            """,
+        "pkg/base.py": MODEL_HEAD + """
+            from .processors import DefaultProcessor
+            class Pool(nn.Module):
+                default_cls = DefaultProcessor
+                def __init__(self, score_method=None, processor=None):
+                    super().__init__()
+                    if score_method is None:
+                        score_method = self.score_softmax
+                    self.score = score_method
+                    if processor is None:
+                        processor = self.default_cls()
+                    self.processor = processor
+                def score_softmax(self, x):
+                    print("softmax")
+                    return x
+                def score_other(self, x):
+                    print("other")
+                    return x
+                def forward(self, x):
+                    return self.processor(self.score(x))
+            """,
+    })
+    assert ("pkg/base.py", 15, "BL201") in got
+    assert ("pkg/processors.py", 3, "BL201") in got
+    assert not any(path == "pkg/base.py" and row == 18 for path, row, _ in got)
