@@ -200,3 +200,94 @@ def test_a_default_bound_method_and_a_default_class_kept_on_self(tmp_path):
     assert ("pkg/base.py", 15, "BL201") in got
     assert ("pkg/processors.py", 3, "BL201") in got
     assert not any(path == "pkg/base.py" and row == 18 for path, row, _ in got)
+
+
+def test_a_tuple_of_callbacks_passed_as_an_argument_is_called_back(tmp_path):
+    got = check_tree(tmp_path, {
+        "pkg/__init__.py": "",
+        "pkg/dispatch.py": """
+            def dispatch(x, steps):
+                for step in steps:
+                    x = step(x)
+                return x
+            """,
+        "pkg/model.py": MODEL_HEAD + """
+            from typing import Callable, Tuple
+            from .dispatch import dispatch
+            def _brightness(x):
+                print("brightness")
+                return x
+            def _unused(x):
+                print("unused")
+                return x
+            STEPS: Tuple[Callable, ...] = (_brightness,)
+            class Net(nn.Module):
+                def forward(self, x):
+                    steps = (self._hue, self._contrast)
+                    return dispatch(dispatch(x, steps), STEPS)
+                def _hue(self, x):
+                    print("hue")
+                    return x
+                def _contrast(self, x):
+                    return x
+            """,
+    })
+    assert ("pkg/model.py", 6, "BL201") in got
+    assert ("pkg/model.py", 17, "BL201") in got
+    assert not any(path == "pkg/model.py" and row == 9 for path, row, _ in got)
+
+
+def test_a_mixin_setter_keeps_what_the_subclass_and_its_builders_pass(tmp_path):
+    # the mixin assigns `self.processor = processor`; the subclass binds it from a class attribute,
+    # and a builder in another file passes a name bound to an instance
+    got = check_tree(tmp_path, {
+        "pkg/__init__.py": "",
+        "pkg/mixin.py": """
+            class AttentionMixin:
+                def set_processor(self, processor):
+                    self.processor = processor
+                def forward(self, x):
+                    return self.processor(self, x)
+            """,
+        "pkg/processors.py": """
+            class DefaultProcessor:
+                def __call__(self, attn, x):
+                    print("default")
+                    return x
+            class BuiltProcessor:
+                def __call__(self, attn, x):
+                    print("built")
+                    return x
+            class UnusedProcessor:
+                def __call__(self, attn, x):
+                    print("unused")
+                    return x
+            """,
+        "pkg/attention.py": MODEL_HEAD + """
+            from .mixin import AttentionMixin
+            from .processors import DefaultProcessor
+            class FluxAttention(nn.Module, AttentionMixin):
+                _default_processor_cls = DefaultProcessor
+                def __init__(self, processor=None):
+                    super().__init__()
+                    if processor is None:
+                        processor = self._default_processor_cls()
+                    self.set_processor(processor)
+                def forward(self, x):
+                    return self.processor(self, x)
+            """,
+        "pkg/block.py": MODEL_HEAD + """
+            from .attention import FluxAttention
+            from .processors import BuiltProcessor
+            class Block(nn.Module):
+                def __init__(self):
+                    super().__init__()
+                    processor = BuiltProcessor()
+                    self.attn = FluxAttention(processor=processor)
+                def forward(self, x):
+                    return self.attn(x)
+            """,
+    })
+    assert ("pkg/processors.py", 3, "BL201") in got
+    assert ("pkg/processors.py", 7, "BL201") in got
+    assert not any(path == "pkg/processors.py" and row == 11 for path, row, _ in got)

@@ -114,6 +114,9 @@ class ProjectGraph:
         self._attr_table: dict[ClassKey, dict[str, list[tuple[str, str]]]] = {}
         self._returned_memo: dict[tuple[str, str], list[tuple[ClassKey, bool]]] = {}
         self._passed_memo: dict[tuple[ClassKey, str], list[tuple[str, str]]] = {}
+        self._construction_memo: dict[ClassKey, list[tuple[str, int, str]]] = {}
+        self._bindings_memo: dict[tuple[ClassKey, str], list[tuple[str, str]]] = {}
+        self._alias_index: Optional[dict[str, list[str]]] = None
         self._properties = frozenset(p for summary in summaries.values() for info in summary.classes.values()
                                      for p in info.properties)
         self._item_hooks = any("__setitem__" in info.methods or "__getitem__" in info.methods
@@ -595,24 +598,44 @@ class ProjectGraph:
                     found.extend((c, exact, False) for c, exact in self._returned(key[0], f"{key[1]}.{attr}", 0))
                 break
             for kind, spelled in self._assigned(key).get(attr, ()):
-                if kind == "call":
-                    found.extend((c, exact, False) for c, exact in self._classes_named(key[0], spelled, 0))
-                elif kind == "annotation":
+                if kind == "annotation":
                     found.extend((c, exact, False) for c, exact in self._annotated(key[0], spelled))
                 elif kind == "value":
                     hit = self._named(key[0], spelled)
                     if hit is not None and hit[0] == "class":
                         found.append(((hit[1], hit[2]), True, True))
                     elif hit is None and depth == 0:
-                        # a constructor parameter: what the tree's constructions pass for it
-                        for site_path, callee in self._passed_to(key, spelled):
-                            found.extend((c, exact, False) for c, exact in self._classes_named(site_path, callee, 0))
-                elif kind == "self call" and depth < 2:
-                    # `x = self.default_cls()`: an instance of the class a class attribute holds
-                    for c, exact, is_class in self._attribute_classes(cls, spelled, depth + 1):
-                        if is_class:
-                            found.append((c, exact, False))
+                        # a parameter (`def set_processor(self, processor)`): what the object's own class
+                        # binds to that name when it is not the class that assigns, and what the tree's
+                        # constructions of either pass for it
+                        if key != cls:
+                            for kind2, spelled2 in self._body_bindings(cls, spelled):
+                                found.extend(self._bound_classes(cls, cls, kind2, spelled2, depth))
+                        for owner in dict.fromkeys((key, cls)):
+                            for site_path, callee in self._passed_to(owner, spelled):
+                                found.extend((c, exact, False) for c, exact in self._classes_named(site_path, callee, 0))
+                else:
+                    found.extend(self._bound_classes(key, cls, kind, spelled, depth))
         return list(dict.fromkeys(found))
+
+    def _bound_classes(self, key: ClassKey, cls: ClassKey, kind: str, spelled: str,
+                       depth: int) -> list[tuple[ClassKey, bool, bool]]:
+        """Instances a class body's binding makes: `Cls(...)` / `make(...)` spelled in `key`'s file, or
+        `self.default_cls()` (the class a class attribute of the object's class holds, called)."""
+        if kind == "call":
+            return [(c, exact, False) for c, exact in self._classes_named(key[0], spelled, 0)]
+        if kind == "self call" and depth < 2:
+            return [(c, exact, False) for c, exact, is_class in self._attribute_classes(cls, spelled, depth + 1)
+                    if is_class]
+        return []
+
+    def _body_bindings(self, cls: ClassKey, name: str) -> list[tuple[str, str]]:
+        memo_key = (cls, name)
+        if memo_key not in self._bindings_memo:
+            info = self.summaries[cls[0]].classes[cls[1]]
+            text = self._text(cls[0]) if info.lines[0] else None
+            self._bindings_memo[memo_key] = _bound_in(text.lines(*info.lines), name) if text is not None else []
+        return self._bindings_memo[memo_key]
 
     def _bound_methods(self, cls: ClassKey, attr: str) -> list[tuple[ClassKey, str]]:
         """Methods of the class that `self.<attr>` may hold bound (`self.score = score_fn` after
@@ -627,29 +650,61 @@ class ProjectGraph:
         return found
 
     def _passed_to(self, cls: ClassKey, param: str) -> list[tuple[str, str]]:
-        """(file, callee spelled there) for each `Cls(..., param=callee(...))` in the files that name the
-        class (it, or its module, imported): what a constructor parameter kept on self receives."""
+        """(file, callee spelled there) for each `Cls(..., param=callee(...))`, or `param=name` after
+        `name = callee(...)` in the same function, in the files that name the class: what a
+        constructor parameter kept on self receives."""
         memo_key = (cls, param)
         if memo_key in self._passed_memo:
             return self._passed_memo[memo_key]
+        found: list[tuple[str, str]] = []
+        keyword = re.compile(rf"(?<![\w.]){re.escape(param)}\s*=(?!=)\s*([A-Za-z_][\w.]*)\s*([(,)\n])")
+        for path, at, arguments in self._constructions(cls):
+            for callee, after in keyword.findall(arguments):
+                if callee.startswith(("self.", "cls.")) or callee in ("None", "True", "False"):
+                    continue
+                if after == "(":
+                    found.append((path, callee))
+                elif "." not in callee:
+                    # a name bound earlier in the function that builds the object
+                    body = self._enclosing_text(path, at)
+                    found.extend((path, spelled) for kind, spelled in _bound_in(body, callee) if kind == "call")
+        self._passed_memo[memo_key] = found = list(dict.fromkeys(found))
+        return found
+
+    def _constructions(self, cls: ClassKey) -> list[tuple[str, int, str]]:
+        """(file, offset, argument text) of each `Cls(...)` in the files that import the class or its
+        module (by the name's last part), and its own file."""
+        if cls in self._construction_memo:
+            return self._construction_memo[cls]
+        if self._alias_index is None:
+            self._alias_index = {}
+            for path, summary in self.summaries.items():
+                for target in set(summary.aliases.values()):
+                    self._alias_index.setdefault(target.rsplit(".", 1)[-1], []).append(path)
         cname = cls[1].rsplit(".", 1)[-1]
         module_tail = self.module_of[cls[0]].rsplit(".", 1)[-1]
-        files = [cls[0]] + [path for path, summary in self.summaries.items() if path != cls[0] and any(
-            target.rsplit(".", 1)[-1] in (cname, module_tail) for target in summary.aliases.values())]
-        found: list[tuple[str, str]] = []
+        files = dict.fromkeys([cls[0], *self._alias_index.get(cname, ()), *self._alias_index.get(module_tail, ())])
         construct = re.compile(rf"(?<![\w]){re.escape(cname)}\s*\(")
-        keyword = re.compile(rf"(?<![\w.]){re.escape(param)}\s*=(?!=)\s*([A-Za-z_][\w.]*)\s*\(")
+        found = []
         for path in files:
             text = self._text(path)
             if text is None or cname not in text.text:
                 continue
             for site in construct.finditer(text.text):
-                arguments = _balanced(text.text, site.end() - 1)
-                for callee in keyword.findall(arguments):
-                    if not callee.startswith(("self.", "cls.")):
-                        found.append((path, callee))
-        self._passed_memo[memo_key] = found = list(dict.fromkeys(found))
+                found.append((path, site.start(), _balanced(text.text, site.end() - 1)))
+        self._construction_memo[cls] = found
         return found
+
+    def _enclosing_text(self, path: str, offset: int) -> str:
+        """The text of the innermost function of `path` around a character offset."""
+        text = self._text(path)
+        line = text.text.count("\n", 0, offset) + 1
+        best = None
+        for first, last in self.summaries[path].lines.values():
+            if first <= line <= last and (best is None or first >= best[0]):
+                best = (first, last)
+        return text.lines(*best) if best is not None else ""
+
 
     def _assigned(self, cls: ClassKey) -> dict[str, list[tuple[str, str]]]:
         """attribute -> ("call", callee) | ("annotation", text) | ("value", name) for one class, read

@@ -482,6 +482,10 @@ class ModuleScopes:
         """name -> values of `name = value` in a function (read once per function)."""
         return node_memo("local values", scope.func, lambda: _local_values(scope.func))
 
+    def bindings(self, scope: Scope, name: str) -> list[ast.AST]:
+        """The values a name is bound to in a function, else at module level."""
+        return self._local_bindings(scope).get(name) or self._module_bindings().get(name) or []
+
     def _module_bindings(self) -> dict[str, list[ast.AST]]:
         if self._module_values is None:
             self._module_values = {}
@@ -490,6 +494,9 @@ class ModuleScopes:
                     if isinstance(inner, ast.Assign) and len(inner.targets) == 1 \
                             and isinstance(inner.targets[0], ast.Name):
                         self._module_values.setdefault(inner.targets[0].id, []).append(inner.value)
+                    elif isinstance(inner, ast.AnnAssign) and inner.value is not None \
+                            and isinstance(inner.target, ast.Name):  # `_STEPS: Steps = (f, g)`
+                        self._module_values.setdefault(inner.target.id, []).append(inner.value)
         return self._module_values
 
     def _property(self, cls: ClassInfo, name: str) -> Optional[tuple[ClassInfo, FunctionNode]]:
@@ -668,4 +675,6 @@ def _local_values(func: FunctionNode) -> dict[str, list[ast.AST]]:
     for node in function_nodes(func):
         if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
             bindings.setdefault(node.targets[0].id, []).append(node.value)
+        elif isinstance(node, ast.AnnAssign) and node.value is not None and isinstance(node.target, ast.Name):
+            bindings.setdefault(node.target.id, []).append(node.value)
     return bindings

@@ -170,25 +170,34 @@ def _call_refs(nodes, self_name: Optional[str], scopes: ModuleScopes, imports: I
         for ref in found:
             if ref is not None:
                 _add_ref(refs, node, ref, env)
+        # names bound to tuples of callables are looked up only for calls of the tree's own functions
+        ours = scope if found[0] is not None else None
         for arg in (*node.args, *(kw.value for kw in node.keywords)):
-            passed = _passed_callable(arg, self_name, scopes, imports)
-            if passed is not None:
+            for passed in _passed_callables(arg, self_name, scopes, imports, ours, 0):
                 refs[CallRef(*passed)] = None
     return tuple(refs)
 
 
-def _passed_callable(arg: ast.AST, self_name: Optional[str], scopes: ModuleScopes, imports: ImportMap):
-    """A function of this file, an imported name or `self.method`, passed as an argument."""
+def _passed_callables(arg: ast.AST, self_name: Optional[str], scopes: ModuleScopes, imports: ImportMap,
+                      scope, depth: int) -> list:
+    """Functions of this file, imported names and `self.method`s passed as an argument, alone or in a
+    tuple or list of them (`steps = (self._brightness, _hue); dispatch(x, steps)`)."""
+    if isinstance(arg, (ast.Tuple, ast.List)) and depth < 2:
+        return [p for elt in arg.elts for p in _passed_callables(elt, self_name, scopes, imports, scope, depth + 1)]
     if isinstance(arg, ast.Name):
         if arg.id in scopes.functions and not imports.is_bound(arg.id):
-            return PASSED, arg.id
+            return [(PASSED, arg.id)]
         target = imports.aliases.get(arg.id)
-        if target is not None and target.split(".")[0] not in _FOREIGN_ROOTS:
-            return PASSED, target
+        if target is not None:
+            return [(PASSED, target)] if target.split(".")[0] not in _FOREIGN_ROOTS else []
+        if depth == 0 and scope is not None:  # a name bound to a tuple or list of callables
+            bound = scopes.bindings(scope, arg.id)
+            return [p for value in bound if isinstance(value, (ast.Tuple, ast.List))
+                    for p in _passed_callables(value, self_name, scopes, imports, scope, depth + 1)]
     elif isinstance(arg, ast.Attribute) and isinstance(arg.value, ast.Name) and self_name is not None \
             and arg.value.id == self_name and not arg.attr.startswith("__"):
-        return PASSED_METHOD, arg.attr
-    return None
+        return [(PASSED_METHOD, arg.attr)]
+    return []
 
 
 def _indirect_refs(node: ast.Call, self_name, scopes: ModuleScopes, imports: ImportMap, scope) -> list:
