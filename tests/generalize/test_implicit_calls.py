@@ -3,7 +3,7 @@ arguments (a function or a bound method, called back by the callee), and the spe
 runs for attribute and item assignment on an object of the tree. Each case is a small package whose
 break sits in a file only the call graph can reach."""
 from .helpers import check_tree
-from .test_objects import MODEL_HEAD
+from .test_objects import MODEL_HEAD, decoys
 
 
 def test_a_function_of_another_file_passed_as_an_argument_is_called_back(tmp_path):
@@ -291,3 +291,81 @@ def test_a_mixin_setter_keeps_what_the_subclass_and_its_builders_pass(tmp_path):
     assert ("pkg/processors.py", 3, "BL201") in got
     assert ("pkg/processors.py", 7, "BL201") in got
     assert not any(path == "pkg/processors.py" and row == 11 for path, row, _ in got)
+
+
+def test_a_method_of_an_attribute_of_what_a_method_returns(tmp_path):
+    # posterior = self.encode(x).latent_dist; posterior.mode(): the output class names the attribute's
+    # class as a forward reference it does not import
+    got = check_tree(tmp_path, {
+        "pkg/__init__.py": "",
+        "pkg/others.py": decoys("mode", "sample"),
+        "pkg/outputs.py": """
+            from dataclasses import dataclass
+            @dataclass
+            class EncoderOutput:
+                latent_dist: "Gaussian"
+            """,
+        "pkg/vae.py": """
+            class Gaussian:
+                def __init__(self, params):
+                    self.mean = params
+                def mode(self):
+                    print("mode")
+                    return self.mean
+                def sample(self):
+                    print("sample")
+                    return self.mean
+            """,
+        "pkg/model.py": MODEL_HEAD + """
+            from .outputs import EncoderOutput
+            from .vae import Gaussian
+            class AutoEncoder(nn.Module):
+                def encode(self, x) -> EncoderOutput:
+                    return EncoderOutput(latent_dist=Gaussian(x))
+                def forward(self, x):
+                    posterior = self.encode(x).latent_dist
+                    return posterior.mode() + self.encode(x).latent_dist.mode()
+            """,
+    })
+    assert ("pkg/vae.py", 5, "BL201") in got
+    assert not any(path == "pkg/vae.py" and row == 8 for path, row, _ in got)
+    assert "pkg/others.py" not in {path for path, _, _ in got}
+
+
+def test_a_method_of_what_a_submodule_returns_kept_in_a_local(tmp_path):
+    got = check_tree(tmp_path, {
+        "pkg/__init__.py": "",
+        "pkg/others.py": decoys("log_prob"),
+        "pkg/dists.py": """
+            class Normal:
+                def __init__(self, loc):
+                    self.loc = loc
+                def log_prob(self, x):
+                    return (x - self.loc).sum().item()
+            class Laplace:
+                def __init__(self, loc):
+                    self.loc = loc
+                def log_prob(self, x):
+                    print("laplace")
+                    return x
+            def laplace(loc):
+                return Laplace(loc)
+            """,
+        "pkg/model.py": MODEL_HEAD + """
+            from .dists import Normal, laplace
+            class Flow(nn.Module):
+                def forward(self, c):
+                    return Normal(c)
+            class Net(nn.Module):
+                def __init__(self):
+                    super().__init__()
+                    self.flow = Flow()
+                def forward(self, x, c):
+                    d = self.flow(c)
+                    return d.log_prob(x)
+            """,
+    })
+    assert ("pkg/dists.py", 5, "BL103") in got
+    # what the submodule's forward returns is a Normal, not a Laplace
+    assert not any(path == "pkg/dists.py" and row == 10 for path, row, _ in got)
+    assert "pkg/others.py" not in {path for path, _, _ in got}

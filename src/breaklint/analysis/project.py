@@ -19,8 +19,8 @@ from typing import Iterable, Optional
 from .callscan import CallText
 from ..sources import read_source
 from .torch_api import BUILTIN_METHODS, TENSOR_METHODS
-from .summary import (ATTRIBUTE, GLOBAL, INSTANCE, LOCAL, MEMBER, PASSED, PASSED_METHOD, READ, SELF, SUPER,
-                      CallRef, ModuleSummary, text_calls)
+from .summary import (ATTRIBUTE, GLOBAL, INSTANCE, LOCAL, MEMBER, PASSED, PASSED_METHOD, READ, RESULT, SELF,
+                      SUPER, CallRef, ModuleSummary, text_calls)
 
 # obj.method() on an untyped receiver is dispatched by name only when at most this many classes of
 # the same top-level package define the method: a rare name is a real call, a common one a guess.
@@ -117,6 +117,7 @@ class ProjectGraph:
         self._construction_memo: dict[ClassKey, list[tuple[str, int, str]]] = {}
         self._bindings_memo: dict[tuple[ClassKey, str], list[tuple[str, str]]] = {}
         self._alias_index: Optional[dict[str, list[str]]] = None
+        self._class_index: Optional[dict[tuple[str, str], list[ClassKey]]] = None
         self._properties = frozenset(p for summary in summaries.values() for info in summary.classes.values()
                                      for p in info.properties)
         self._item_hooks = any("__setitem__" in info.methods or "__getitem__" in info.methods
@@ -460,6 +461,16 @@ class ProjectGraph:
                 yield from self._by_name(path, method)
         elif ref.kind == ATTRIBUTE:
             yield from self._by_name(path, ref.name)
+        elif ref.kind == RESULT:
+            callee, attrs, method = ref.name.split("|")
+            classes = self._result_classes(path, qualname, dynamic, callee)
+            for attr in attrs.split(".") if attrs else ():
+                classes = [(c, exact) for held, _ in classes
+                           for c, exact, is_class in self._attribute_classes(held, attr) if not is_class]
+            for cls, exact in dict.fromkeys(classes):
+                if method == "__call__" and self._is_module(cls):
+                    continue  # a module's forward is an entry point of its own
+                yield from self._method_targets(cls, method, exact)
         elif ref.kind == PASSED:
             found = (("function", path, ref.name) if ref.name in summary.functions
                      else self.resolve(self._absolute(path, ref.name)))
@@ -475,6 +486,32 @@ class ProjectGraph:
                     for child in self._descendants(start):
                         if ref.name in self.summaries[child[0]].classes[child[1]].methods:
                             yield child[0], f"{child[1]}.{ref.name}", child, True
+
+    def _result_classes(self, path: str, qualname: str, dynamic: Optional[ClassKey],
+                        callee: str) -> list[tuple[ClassKey, bool]]:
+        """Classes of what a call returns: `self.m(...)` (the method's return, or the forward /
+        __call__ of what `self.m` holds), a class of the tree called (an instance), a factory."""
+        if callee.startswith("self."):
+            start = dynamic or self._owner(path, qualname)
+            if start is None:
+                return []
+            name = callee[5:]
+            hit = self._lookup(start, name)
+            if hit is not None:
+                return self._returned(hit[0], f"{hit[1]}.{name}", 0)
+            found = []
+            for held, _exact, is_class in self._attribute_classes(start, name):
+                if is_class:
+                    found.append((held, True))
+                    continue
+                call = self._lookup(held, "forward" if self._is_module(held) else "__call__")
+                if call is not None:
+                    found.extend(self._returned(call[0], f"{call[1]}.{'forward' if self._is_module(held) else '__call__'}", 0))
+            return found
+        kind, _, spelled = callee.partition(":")
+        if kind == GLOBAL:
+            spelled = self._absolute(path, spelled)
+        return self._classes_named(path, spelled, 0)
 
     def _class_attribute_call(self, cls: ClassKey, method: str):
         """`Cls.method(...)`: the method its hierarchy defines; `Fn.apply(...)` of an autograd
@@ -563,7 +600,22 @@ class ProjectGraph:
             hit = self._named(path, name)
             if hit is not None and hit[0] == "class":
                 found.append(((hit[1], hit[2]), False))
+            elif hit is None and "." not in name:
+                # a forward reference the file does not import (`latent_dist: "DiagonalGaussian"`, a
+                # TYPE_CHECKING import): the one class of that name in the package
+                same = self._classes_by_name().get((self.module_of[path].split(".")[0], name), ())
+                if len(same) == 1:
+                    found.append((same[0], False))
         return found
+
+    def _classes_by_name(self) -> dict[tuple[str, str], list[ClassKey]]:
+        if self._class_index is None:
+            self._class_index = {}
+            for path, summary in self.summaries.items():
+                top = self.module_of[path].split(".")[0]
+                for cname in summary.classes:
+                    self._class_index.setdefault((top, cname.rsplit(".", 1)[-1]), []).append((path, cname))
+        return self._class_index
 
     def _returned(self, path: str, qualname: str, depth: int) -> list[tuple[ClassKey, bool]]:
         """Classes of the objects a function returns: its return annotation, and `return Cls(...)` /

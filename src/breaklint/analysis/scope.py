@@ -398,6 +398,10 @@ class ModuleScopes:
             receiver = func.value
             if self._is_self(scope, receiver):
                 pass  # self.fn(...): a callable kept on self, below
+            elif _result_of_call(receiver) and not isinstance(receiver, ast.Call):
+                # make(x).method(), self.encode(x).latent_dist.mode(): what the call returns (project.py)
+                found.append((receiver, func.attr))
+                return found
             elif isinstance(receiver, ast.Name) and receiver.id not in self.functions \
                     and receiver.id not in self.classes and not self.imports.is_bound(receiver.id) \
                     or isinstance(receiver, ast.Attribute) and self._is_self(scope, receiver.value):
@@ -405,6 +409,8 @@ class ModuleScopes:
                 for value in self._values(scope, receiver, 0):
                     if value is not receiver and _constructs(value, self.classes):
                         found.append((value.func, func.attr))
+                    elif value is not receiver and _result_of_call(value):
+                        found.append((value, func.attr))
                     elif value is receiver and isinstance(receiver, ast.Name):
                         # a parameter annotated with a class: any subclass of it (project.py)
                         found.extend((cls, func.attr) for cls in _annotated_classes(scope.func, receiver.id))
@@ -618,6 +624,18 @@ class _ItemAccess(NamedTuple):
 
 def _last_attr(node: ast.AST) -> str:
     return node.attr if isinstance(node, ast.Attribute) else node.id if isinstance(node, ast.Name) else ""
+
+
+def _result_of_call(node: ast.AST) -> bool:
+    """`f(x)` or `f(x).a.b` where f is a dotted name: an object whose class what f returns may tell."""
+    while isinstance(node, ast.Attribute):
+        node = node.value
+    if not isinstance(node, ast.Call):
+        return False
+    func = node.func
+    while isinstance(func, ast.Attribute):
+        func = func.value
+    return isinstance(func, ast.Name) and func.id != "super"
 
 
 def _constructs(value: ast.AST, classes: dict) -> bool:

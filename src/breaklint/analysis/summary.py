@@ -28,6 +28,9 @@ INSTANCE, MEMBER, READ = "i", "m", "r"
 # `ratio(err, tol, _linf_norm)`): the callee calls it back, in the same trace. Spelled as GLOBAL /
 # LOCAL names are ("f"), or the method's name ("M"); only functions and methods are followed.
 PASSED, PASSED_METHOD = "f", "M"
+# A method run on what a call returns, through attributes of it: "<callee>|<attr.attr>|<method>", the
+# callee "self.<name>" (a method or a submodule of self) or "<g|l>:<name>" (a GLOBAL / LOCAL spelling).
+RESULT = "o"
 # Roots whose callees are never in a linted tree: not worth a byte of the summary.
 _FOREIGN_ROOTS = {"torch", "numpy", "math", "warnings", "logging", "typing", "os", "sys", "functools",
                   "itertools", "collections", "einops", "re", "copy", "time", "random", "inspect",
@@ -208,7 +211,10 @@ def _indirect_refs(node: ast.Call, self_name, scopes: ModuleScopes, imports: Imp
     refs = []
     for expr, method in scopes.indirect_callees(scope, node):
         spelled = dotted(expr)
-        if spelled is None:
+        if spelled is None or method is not None and self_name is not None and spelled.startswith(self_name + "."):
+            ref = _result_ref(expr, method, self_name, scopes, imports)
+            if ref is not None:
+                refs.append(ref)
             continue
         if method is not None:
             spelled = f"{spelled}.{method}"
@@ -216,6 +222,35 @@ def _indirect_refs(node: ast.Call, self_name, scopes: ModuleScopes, imports: Imp
         if ref is not None and ref[0] in (GLOBAL, LOCAL):
             refs.append((INSTANCE, ref[1]) if method is not None else ref)
     return refs
+
+
+def _result_ref(expr: ast.AST, method: Optional[str], self_name: Optional[str], scopes: ModuleScopes,
+                imports: ImportMap):
+    """RESULT ref for `method` run on what a call returns, through attributes of it:
+    `self.encode(x).latent_dist.mode()` -> "self.encode|latent_dist|mode"; `d = self.dist(x);
+    d.log_prob(y)` (the callee `self.dist`, no call) -> "self.dist||log_prob"."""
+    if method is None:
+        return None
+    attrs = []
+    while isinstance(expr, ast.Attribute) and not (isinstance(expr.value, ast.Name) and expr.value.id == self_name):
+        attrs.append(expr.attr)
+        expr = expr.value
+    if isinstance(expr, ast.Call):
+        expr = expr.func
+    spelled = dotted(expr)
+    if spelled is None:
+        return None
+    parts = spelled.split(".")
+    if self_name is not None and parts[0] == self_name:
+        if len(parts) != 2:
+            return None
+        callee = f"self.{parts[1]}"
+    else:
+        ref = _classify_spelling(spelled, False, self_name, imports.aliases, scopes.functions, scopes.classes)
+        if ref is None or ref[0] not in (GLOBAL, LOCAL):
+            return None
+        callee = f"{ref[0]}:{ref[1]}"
+    return RESULT, f"{callee}|{'.'.join(reversed(attrs))}|{method}"
 
 
 def _add_ref(refs: dict, node: ast.Call, ref, env) -> None:
