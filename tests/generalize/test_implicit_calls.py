@@ -369,3 +369,22 @@ def test_a_method_of_what_a_submodule_returns_kept_in_a_local(tmp_path):
     # what the submodule's forward returns is a Normal, not a Laplace
     assert not any(path == "pkg/dists.py" and row == 10 for path, row, _ in got)
     assert "pkg/others.py" not in {path for path, _, _ in got}
+
+
+def test_a_callback_registered_as_a_hook_or_a_thread_target_is_not_traced(tmp_path):
+    got = check_tree(tmp_path, {
+        "pkg/__init__.py": "",
+        "pkg/model.py": MODEL_HEAD + """
+            import threading
+            class Net(nn.Module):
+                def forward(self, x):
+                    self.register_forward_hook(self._hook)
+                    threading.Thread(target=self._loop).start()
+                    return x
+                def _hook(self, module, args, out):
+                    print("hook")
+                def _loop(self):
+                    print("loop")
+            """,
+    })
+    assert not any(path == "pkg/model.py" and row in (10, 12) for path, row, _ in got)

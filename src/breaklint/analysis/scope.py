@@ -601,13 +601,14 @@ def _calls_and_self_reads(func: FunctionNode, with_reads: bool) -> tuple[list[as
     if not with_reads:
         return [node for node in function_nodes(func) if isinstance(node, ast.Call)], []
     calls, reads, called = [], [], set()
+    self_name = _self_name(func)
     for node in function_nodes(func):
         if isinstance(node, ast.Call):
             calls.append(node)
             called.add(id(node.func))
         elif isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and isinstance(node.ctx, ast.Load):
             reads.append(node)
-        elif isinstance(node, ast.Subscript) and isinstance(node.value, ast.Name):
+        elif isinstance(node, ast.Subscript) and isinstance(node.value, ast.Name) and node.value.id == self_name:
             # `self[k] = v` / `self[k]` runs the class's __setitem__ / __getitem__
             reads.append(_ItemAccess(node.value, "__getitem__" if isinstance(node.ctx, ast.Load) else "__setitem__"))
     return calls, [r for r in reads if id(r) not in called]

@@ -173,12 +173,24 @@ def _call_refs(nodes, self_name: Optional[str], scopes: ModuleScopes, imports: I
         for ref in found:
             if ref is not None:
                 _add_ref(refs, node, ref, env)
+        if _defers_callbacks(node.func):
+            continue
         # names bound to tuples of callables are looked up only for calls of the tree's own functions
         ours = scope if found[0] is not None else None
         for arg in (*node.args, *(kw.value for kw in node.keywords)):
             for passed in _passed_callables(arg, self_name, scopes, imports, ours, 0):
                 refs[CallRef(*passed)] = None
     return tuple(refs)
+
+
+# Callees that keep a callback for later, outside the trace (hooks, threads, executors, exit handlers).
+_DEFERRING = ("register", "hook", "Thread", "Process", "Timer", "submit", "add_done_callback", "finalize",
+              "connect", "subscribe", "on_")
+
+
+def _defers_callbacks(func: ast.AST) -> bool:
+    name = func.attr if isinstance(func, ast.Attribute) else func.id if isinstance(func, ast.Name) else ""
+    return any(word in name for word in _DEFERRING)
 
 
 def _passed_callables(arg: ast.AST, self_name: Optional[str], scopes: ModuleScopes, imports: ImportMap,
