@@ -388,3 +388,34 @@ def test_a_callback_registered_as_a_hook_or_a_thread_target_is_not_traced(tmp_pa
             """,
     })
     assert not any(path == "pkg/model.py" and row in (10, 12) for path, row, _ in got)
+
+
+def test_a_context_manager_of_another_file_entered_in_traced_code(tmp_path):
+    got = check_tree(tmp_path, {
+        "pkg/__init__.py": "",
+        "pkg/others.py": decoys("__enter__", "__exit__"),
+        "pkg/plates.py": """
+            class Plate:
+                def __init__(self, size):
+                    self.size = size
+                def __enter__(self):
+                    print("enter")
+                    return self
+                def __exit__(self, *exc):
+                    print("exit")
+            def plate(size):
+                return Plate(size)
+            """,
+        "pkg/model.py": MODEL_HEAD + """
+            from .plates import plate
+            def helper(x):
+                with plate(3):
+                    return x
+            class Net(nn.Module):
+                def forward(self, x):
+                    return helper(x)
+            """,
+    })
+    assert ("pkg/plates.py", 5, "BL201") in got
+    assert ("pkg/plates.py", 8, "BL201") in got
+    assert "pkg/others.py" not in {path for path, _, _ in got}

@@ -20,7 +20,7 @@ from .callscan import CallText
 from ..sources import read_source
 from .torch_api import BUILTIN_METHODS, TENSOR_METHODS
 from .summary import (ATTRIBUTE, GLOBAL, INSTANCE, LOCAL, MEMBER, PASSED, PASSED_METHOD, READ, RESULT, SELF,
-                      SUPER, CallRef, ModuleSummary, text_calls)
+                      SUPER, CallRef, ModuleSummary, classify_spelling, text_calls)
 
 # obj.method() on an untyped receiver is dispatched by name only when at most this many classes of
 # the same top-level package define the method: a rare name is a real call, a common one a guess.
@@ -122,6 +122,8 @@ class ProjectGraph:
                                      for p in info.properties)
         self._item_hooks = any("__setitem__" in info.methods or "__getitem__" in info.methods
                                for summary in summaries.values() for info in summary.classes.values())
+        self._managers = any("__enter__" in info.methods for summary in summaries.values()
+                             for info in summary.classes.values())
         self._getattr_hooks = any("__getattr__" in info.methods for summary in summaries.values()
                                   for info in summary.classes.values())
         for path, summary in summaries.items():
@@ -148,6 +150,13 @@ class ProjectGraph:
             text = self._text(path)
             refs = text_calls(summary, qualname, text) if text is not None else ()
             first, last, self_name = summary.spans[qualname]
+            if text is not None and self._managers:
+                # `with Ctx(...):` in a function read off the text: the manager's __enter__ / __exit__
+                for spelled in dict.fromkeys(_WITH_CALL.findall(text.lines(first, last))):
+                    ref = classify_spelling(spelled, False, self_name, summary.aliases, summary.functions,
+                                            summary.classes)
+                    if ref is not None and ref[0] in (GLOBAL, LOCAL):
+                        refs = refs + tuple(CallRef(INSTANCE, f"{ref[1]}.{m}") for m in ("__enter__", "__exit__"))
             if text is not None and self_name and self._item_hooks:
                 # `self[k] = v` / `self[k]`: the class's __setitem__ / __getitem__ run
                 body = text.lines(first, last)
@@ -457,7 +466,8 @@ class ProjectGraph:
             typed = self._attribute_classes(start, attr) if start is not None else []
             for cls, exact, _is_class in typed:
                 yield from self._method_targets(cls, method, exact)
-            if not typed and method not in TENSOR_METHODS and method not in BUILTIN_METHODS:
+            if not typed and method not in TENSOR_METHODS and method not in BUILTIN_METHODS \
+                    and not method.startswith("__"):
                 yield from self._by_name(path, method)
         elif ref.kind == ATTRIBUTE:
             yield from self._by_name(path, ref.name)
@@ -798,6 +808,7 @@ class ProjectGraph:
         return table
 
 
+_WITH_CALL = re.compile(r"(?<![\w.])with\s+([A-Za-z_][\w.]*)\s*\(")
 _CALLED = re.compile(r"([A-Za-z_][\w.]*)\s*\(")
 _SELF_METHOD = re.compile(r"^self\.([A-Za-z_]\w*)$")
 

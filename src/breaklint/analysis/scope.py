@@ -122,6 +122,8 @@ class ModuleScopes:
         # qualname of a traced method -> attributes of self it reads without calling them that no
         # class of this file defines as a method (a base class elsewhere may make them properties)
         self.self_reads: dict[str, tuple[str, ...]] = {}
+        # qualname of a traced scope -> the expressions its `with` statements enter
+        self.context_managers: dict[str, list[ast.expr]] = {}
         self._module_values: Optional[dict[str, list[ast.AST]]] = None
         self._collect_definitions()
         self._mark_modules()
@@ -291,6 +293,10 @@ class ModuleScopes:
                 scope = queue.popleft()
                 calls, reads = _calls_and_self_reads(scope.func, scope.cls is not None)
                 self.calls[scope.qualname] = calls
+                managers = [r.value for r in reads if r.attr == "__enter__"]
+                if managers:
+                    self.context_managers[scope.qualname] = managers
+                    reads = [r for r in reads if r.attr != "__enter__"]
                 for call in calls:
                     target = self.resolve_call(scope, call)
                     targets = [target] if target is not None else \
@@ -599,13 +605,19 @@ def _calls_and_self_reads(func: FunctionNode, with_reads: bool) -> tuple[list[as
     """Calls inside a function body (nested closures included, nested classes not), and, when
     asked, the attribute reads on a plain name that are not called (`self.scale`: a property runs)."""
     if not with_reads:
-        return [node for node in function_nodes(func) if isinstance(node, ast.Call)], []
+        found = [node for node in function_nodes(func) if isinstance(node, (ast.Call, ast.With, ast.AsyncWith))]
+        return ([node for node in found if isinstance(node, ast.Call)],
+                [_ItemAccess(item.context_expr, "__enter__") for node in found
+                 if not isinstance(node, ast.Call) for item in node.items])
     calls, reads, called = [], [], set()
     self_name = _self_name(func)
     for node in function_nodes(func):
         if isinstance(node, ast.Call):
             calls.append(node)
             called.add(id(node.func))
+        elif isinstance(node, (ast.With, ast.AsyncWith)):
+            # `with Ctx(...):` runs the manager's __enter__ and __exit__
+            reads.extend(_ItemAccess(item.context_expr, "__enter__") for item in node.items)
         elif isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and isinstance(node.ctx, ast.Load):
             reads.append(node)
         elif isinstance(node, ast.Subscript) and isinstance(node.value, ast.Name) and node.value.id == self_name:
@@ -618,8 +630,8 @@ _ITEM_METHODS = ("__getitem__", "__setitem__")
 
 
 class _ItemAccess(NamedTuple):
-    """Reads like an attribute read of the special method an item access runs."""
-    value: ast.Name
+    """Reads like an attribute read of the special method an item access or a with statement runs."""
+    value: ast.expr
     attr: str
 
 

@@ -109,6 +109,7 @@ def summarize(scopes: ModuleScopes, imports: ImportMap, env_of: Callable,
                 refs = refs + tuple(CallRef(SELF if attr in ("__getitem__", "__setitem__") else READ, attr)
                                     for attr in reads)
             refs = refs + _decorator_refs(func, self_name, scopes, imports)
+            refs = refs + _manager_refs(scopes.context_managers.get(qualname, ()), self_name, scopes, imports)
             if refs:
                 calls[qualname] = refs
         else:  # untraced: read off the text if and when the call graph reaches it
@@ -129,6 +130,27 @@ def summarize(scopes: ModuleScopes, imports: ImportMap, env_of: Callable,
         returns_tensors=frozenset(n for n, k in kinds.items() if k == "tensors"),
         lines=lines, annotations=annotations,
     )
+
+
+def _manager_refs(managers, self_name: Optional[str], scopes: ModuleScopes, imports: ImportMap) -> tuple:
+    """`with Ctx(...):` / `with make(...):` / `with self.lock:`: the manager's __enter__ and __exit__."""
+    refs = []
+    for expr in managers:
+        if isinstance(expr, ast.Call):
+            spelled = dotted(expr.func)
+            ref = _classify_spelling(spelled, False, self_name, imports.aliases, scopes.functions, scopes.classes) \
+                if spelled else None
+            if ref is not None and ref[0] in (GLOBAL, LOCAL):
+                refs.extend(CallRef(INSTANCE, f"{ref[1]}.{special}") for special in _MANAGER_METHODS)
+        else:
+            spelled = dotted(expr)
+            parts = spelled.split(".") if spelled else []
+            if self_name is not None and len(parts) == 2 and parts[0] == self_name:
+                refs.extend(CallRef(MEMBER, f"{parts[1]}.{special}") for special in _MANAGER_METHODS)
+    return tuple(refs)
+
+
+_MANAGER_METHODS = ("__enter__", "__exit__")
 
 
 def _decorator_refs(func: FunctionNode, self_name: Optional[str], scopes: ModuleScopes,
@@ -350,6 +372,9 @@ def _classify_spelling(spelling: str, on_result: bool, self_name: Optional[str],
     if attr in TENSOR_METHODS or attr in BUILTIN_METHODS or attr.startswith("__"):
         return None
     return ATTRIBUTE, attr
+
+
+classify_spelling = _classify_spelling  # the project reads `with` managers off untraced text the same way
 
 
 def _global(name: Optional[str]):
