@@ -419,3 +419,40 @@ def test_a_context_manager_of_another_file_entered_in_traced_code(tmp_path):
     assert ("pkg/plates.py", 5, "BL201") in got
     assert ("pkg/plates.py", 8, "BL201") in got
     assert "pkg/others.py" not in {path for path, _, _ in got}
+
+
+def test_a_method_of_an_object_built_from_a_registry_of_classes(tmp_path):
+    got = check_tree(tmp_path, {
+        "pkg/__init__.py": "",
+        "pkg/others.py": decoys("integrate"),
+        "pkg/solvers.py": """
+            class Euler:
+                def __init__(self, sde):
+                    self.sde = sde
+                def integrate(self, y):
+                    print("euler")
+                    return y
+            class Milstein:
+                def __init__(self, sde):
+                    self.sde = sde
+                def integrate(self, y):
+                    return y.max().item()
+            """,
+        "pkg/sdeint.py": """
+            from .solvers import Euler, Milstein
+            SOLVERS = {"ito": {"euler": Euler, "milstein": Milstein}}
+            def sdeint(sde, y, kind, method):
+                solver_fn = SOLVERS[kind][method]
+                solver = solver_fn(sde)
+                return solver.integrate(y)
+            """,
+        "pkg/model.py": MODEL_HEAD + """
+            from .sdeint import sdeint
+            class Net(nn.Module):
+                def forward(self, y):
+                    return sdeint(None, y, "ito", "euler")
+            """,
+    })
+    assert ("pkg/solvers.py", 5, "BL201") in got
+    assert ("pkg/solvers.py", 11, "BL103") in got
+    assert "pkg/others.py" not in {path for path, _, _ in got}

@@ -414,7 +414,14 @@ class ModuleScopes:
                 # obj.method(...) where obj holds an object of a known class
                 for value in self._values(scope, receiver, 0):
                     if value is not receiver and _constructs(value, self.classes):
-                        found.append((value.func, func.attr))
+                        if isinstance(value.func, ast.Name) and value.func.id not in self.classes \
+                                and value.func.id not in self.functions and not self.imports.is_bound(value.func.id):
+                            # `solver = solver_cls(...)` with `solver_cls = SOLVERS[method]`: the classes
+                            # (or factories) the name may hold
+                            found.extend((held, func.attr) for held in self._values(scope, value.func, 1)
+                                         if held is not value.func and isinstance(held, (ast.Name, ast.Attribute)))
+                        else:
+                            found.append((value.func, func.attr))
                     elif value is not receiver and _result_of_call(value):
                         found.append((value, func.attr))
                     elif value is receiver and isinstance(receiver, ast.Name):
