@@ -19,8 +19,8 @@ from typing import Iterable, Optional
 from .callscan import CallText
 from ..sources import read_source
 from .torch_api import BUILTIN_METHODS, TENSOR_METHODS
-from .summary import (ATTRIBUTE, GLOBAL, INSTANCE, LOCAL, MEMBER, READ, SELF, SUPER, CallRef, ModuleSummary,
-                      text_calls)
+from .summary import (ATTRIBUTE, GLOBAL, INSTANCE, LOCAL, MEMBER, PASSED, PASSED_METHOD, READ, RESULT, SELF,
+                      SUPER, CallRef, ModuleSummary, classify_spelling, text_calls)
 
 # obj.method() on an untyped receiver is dispatched by name only when at most this many classes of
 # the same top-level package define the method: a rare name is a real call, a common one a guess.
@@ -113,8 +113,17 @@ class ProjectGraph:
         self._module_keys: Optional[set[ClassKey]] = None
         self._attr_table: dict[ClassKey, dict[str, list[tuple[str, str]]]] = {}
         self._returned_memo: dict[tuple[str, str], list[tuple[ClassKey, bool]]] = {}
+        self._passed_memo: dict[tuple[ClassKey, str], list[tuple[str, str]]] = {}
+        self._construction_memo: dict[ClassKey, list[tuple[str, int, str]]] = {}
+        self._bindings_memo: dict[tuple[ClassKey, str], list[tuple[str, str]]] = {}
+        self._alias_index: Optional[dict[str, list[str]]] = None
+        self._class_index: Optional[dict[tuple[str, str], list[ClassKey]]] = None
         self._properties = frozenset(p for summary in summaries.values() for info in summary.classes.values()
                                      for p in info.properties)
+        self._item_hooks = any("__setitem__" in info.methods or "__getitem__" in info.methods
+                               for summary in summaries.values() for info in summary.classes.values())
+        self._managers = any("__enter__" in info.methods for summary in summaries.values()
+                             for info in summary.classes.values())
         self._getattr_hooks = any("__getattr__" in info.methods for summary in summaries.values()
                                   for info in summary.classes.values())
         for path, summary in summaries.items():
@@ -141,6 +150,19 @@ class ProjectGraph:
             text = self._text(path)
             refs = text_calls(summary, qualname, text) if text is not None else ()
             first, last, self_name = summary.spans[qualname]
+            if text is not None and self._managers:
+                # `with Ctx(...):` in a function read off the text: the manager's __enter__ / __exit__
+                for spelled in dict.fromkeys(_WITH_CALL.findall(text.lines(first, last))):
+                    ref = classify_spelling(spelled, False, self_name, summary.aliases, summary.functions,
+                                            summary.classes)
+                    if ref is not None and ref[0] in (GLOBAL, LOCAL):
+                        refs = refs + tuple(CallRef(INSTANCE, f"{ref[1]}.{m}") for m in ("__enter__", "__exit__"))
+            if text is not None and self_name and self._item_hooks:
+                # `self[k] = v` / `self[k]`: the class's __setitem__ / __getitem__ run
+                body = text.lines(first, last)
+                for match in re.finditer(rf"(?<![\w.]){re.escape(self_name)}\s*\[[^\]\n]*\]\s*(=(?!=))?", body):
+                    refs = refs + (CallRef(SELF, "__setitem__" if match.group(1) else "__getitem__"),)
+                refs = tuple(dict.fromkeys(refs))
             if text is not None and self_name and (self._properties or self._getattr_hooks):
                 # `self.x` read where some class of the tree makes `x` a property or has a __getattr__
                 reads = re.findall(rf"(?<![\w.]){re.escape(self_name)}\s*\.\s*([A-Za-z_]\w*)\b(?!\s*\()",
@@ -408,9 +430,12 @@ class ProjectGraph:
                     overridden = True
                     yield child[0], f"{child[1]}.{ref.name}", child, True
             if found is not None and ref.name not in self.summaries[found[0]].classes[found[1]].properties \
-                    or overridden:
+                    or overridden or ref.name.startswith("__"):
                 return
-            # self.x(...) where x holds an object (its __call__ runs) or a class (it is constructed)
+            # self.x(...) where x holds an object (its __call__ runs), a class (it is constructed) or
+            # a bound method of the class
+            for hit, method in self._bound_methods(start, ref.name):
+                yield hit[0], f"{hit[1]}.{method}", start, True
             for cls, exact, is_class in self._attribute_classes(start, ref.name):
                 if is_class:
                     yield from self._construction(cls)
@@ -441,10 +466,62 @@ class ProjectGraph:
             typed = self._attribute_classes(start, attr) if start is not None else []
             for cls, exact, _is_class in typed:
                 yield from self._method_targets(cls, method, exact)
-            if not typed and method not in TENSOR_METHODS and method not in BUILTIN_METHODS:
+            if not typed and method not in TENSOR_METHODS and method not in BUILTIN_METHODS \
+                    and not method.startswith("__"):
                 yield from self._by_name(path, method)
         elif ref.kind == ATTRIBUTE:
             yield from self._by_name(path, ref.name)
+        elif ref.kind == RESULT:
+            callee, attrs, method = ref.name.split("|")
+            classes = self._result_classes(path, qualname, dynamic, callee)
+            for attr in attrs.split(".") if attrs else ():
+                classes = [(c, exact) for held, _ in classes
+                           for c, exact, is_class in self._attribute_classes(held, attr) if not is_class]
+            for cls, exact in dict.fromkeys(classes):
+                if method == "__call__" and self._is_module(cls):
+                    continue  # a module's forward is an entry point of its own
+                yield from self._method_targets(cls, method, exact)
+        elif ref.kind == PASSED:
+            found = (("function", path, ref.name) if ref.name in summary.functions
+                     else self.resolve(self._absolute(path, ref.name)))
+            if found is not None and found[0] != "class":
+                owner = self._owner(found[1], found[2]) if found[0] == "method" else None
+                yield found[1], found[2], owner, False
+        elif ref.kind == PASSED_METHOD:
+            start = dynamic or self._owner(path, qualname)
+            if start is not None:
+                found = self._lookup(start, ref.name)
+                if found is not None and ref.name not in self.summaries[found[0]].classes[found[1]].properties:
+                    yield from self._method_targets(start, ref.name, True)
+                    for child in self._descendants(start):
+                        if ref.name in self.summaries[child[0]].classes[child[1]].methods:
+                            yield child[0], f"{child[1]}.{ref.name}", child, True
+
+    def _result_classes(self, path: str, qualname: str, dynamic: Optional[ClassKey],
+                        callee: str) -> list[tuple[ClassKey, bool]]:
+        """Classes of what a call returns: `self.m(...)` (the method's return, or the forward /
+        __call__ of what `self.m` holds), a class of the tree called (an instance), a factory."""
+        if callee.startswith("self."):
+            start = dynamic or self._owner(path, qualname)
+            if start is None:
+                return []
+            name = callee[5:]
+            hit = self._lookup(start, name)
+            if hit is not None:
+                return self._returned(hit[0], f"{hit[1]}.{name}", 0)
+            found = []
+            for held, _exact, is_class in self._attribute_classes(start, name):
+                if is_class:
+                    found.append((held, True))
+                    continue
+                call = self._lookup(held, "forward" if self._is_module(held) else "__call__")
+                if call is not None:
+                    found.extend(self._returned(call[0], f"{call[1]}.{'forward' if self._is_module(held) else '__call__'}", 0))
+            return found
+        kind, _, spelled = callee.partition(":")
+        if kind == GLOBAL:
+            spelled = self._absolute(path, spelled)
+        return self._classes_named(path, spelled, 0)
 
     def _class_attribute_call(self, cls: ClassKey, method: str):
         """`Cls.method(...)`: the method its hierarchy defines; `Fn.apply(...)` of an autograd
@@ -486,6 +563,10 @@ class ProjectGraph:
             found = self._lookup(cls, special)
             if found is not None:
                 yield found[0], f"{found[1]}.{special}", cls, True
+        # Its __init__ (a dataclass's generated one too) sets attributes: a __setattr__ of the tree runs.
+        found = self._lookup(cls, "__setattr__")
+        if found is not None:
+            yield found[0], f"{found[1]}.__setattr__", cls, True
 
     def _method_targets(self, cls: ClassKey, method: str, exact: bool):
         """`obj.method()` on an object of class `cls`: the method its hierarchy defines, and, when
@@ -529,7 +610,22 @@ class ProjectGraph:
             hit = self._named(path, name)
             if hit is not None and hit[0] == "class":
                 found.append(((hit[1], hit[2]), False))
+            elif hit is None and "." not in name:
+                # a forward reference the file does not import (`latent_dist: "DiagonalGaussian"`, a
+                # TYPE_CHECKING import): the one class of that name in the package
+                same = self._classes_by_name().get((self.module_of[path].split(".")[0], name), ())
+                if len(same) == 1:
+                    found.append((same[0], False))
         return found
+
+    def _classes_by_name(self) -> dict[tuple[str, str], list[ClassKey]]:
+        if self._class_index is None:
+            self._class_index = {}
+            for path, summary in self.summaries.items():
+                top = self.module_of[path].split(".")[0]
+                for cname in summary.classes:
+                    self._class_index.setdefault((top, cname.rsplit(".", 1)[-1]), []).append((path, cname))
+        return self._class_index
 
     def _returned(self, path: str, qualname: str, depth: int) -> list[tuple[ClassKey, bool]]:
         """Classes of the objects a function returns: its return annotation, and `return Cls(...)` /
@@ -552,7 +648,7 @@ class ProjectGraph:
         self._returned_memo[key] = found = list(dict.fromkeys(found))
         return found
 
-    def _attribute_classes(self, cls: ClassKey, attr: str) -> list[tuple[ClassKey, bool, bool]]:
+    def _attribute_classes(self, cls: ClassKey, attr: str, depth: int = 0) -> list[tuple[ClassKey, bool, bool]]:
         """(class, exact, is the class itself rather than an instance) of what `self.<attr>` may hold
         on an object of class `cls`: what the class and its bases, in any file, assign to it, or
         what a property of that name returns."""
@@ -564,15 +660,113 @@ class ProjectGraph:
                     found.extend((c, exact, False) for c, exact in self._returned(key[0], f"{key[1]}.{attr}", 0))
                 break
             for kind, spelled in self._assigned(key).get(attr, ()):
-                if kind == "call":
-                    found.extend((c, exact, False) for c, exact in self._classes_named(key[0], spelled, 0))
-                elif kind == "annotation":
+                if kind == "annotation":
                     found.extend((c, exact, False) for c, exact in self._annotated(key[0], spelled))
                 elif kind == "value":
                     hit = self._named(key[0], spelled)
                     if hit is not None and hit[0] == "class":
                         found.append(((hit[1], hit[2]), True, True))
+                    elif hit is None and depth == 0:
+                        # a parameter (`def set_processor(self, processor)`): what the object's own class
+                        # binds to that name when it is not the class that assigns, and what the tree's
+                        # constructions of either pass for it
+                        if key != cls:
+                            for kind2, spelled2 in self._body_bindings(cls, spelled):
+                                found.extend(self._bound_classes(cls, cls, kind2, spelled2, depth))
+                        for owner in dict.fromkeys((key, cls)):
+                            for site_path, callee in self._passed_to(owner, spelled):
+                                found.extend((c, exact, False) for c, exact in self._classes_named(site_path, callee, 0))
+                else:
+                    found.extend(self._bound_classes(key, cls, kind, spelled, depth))
         return list(dict.fromkeys(found))
+
+    def _bound_classes(self, key: ClassKey, cls: ClassKey, kind: str, spelled: str,
+                       depth: int) -> list[tuple[ClassKey, bool, bool]]:
+        """Instances a class body's binding makes: `Cls(...)` / `make(...)` spelled in `key`'s file, or
+        `self.default_cls()` (the class a class attribute of the object's class holds, called)."""
+        if kind == "call":
+            return [(c, exact, False) for c, exact in self._classes_named(key[0], spelled, 0)]
+        if kind == "self call" and depth < 2:
+            return [(c, exact, False) for c, exact, is_class in self._attribute_classes(cls, spelled, depth + 1)
+                    if is_class]
+        return []
+
+    def _body_bindings(self, cls: ClassKey, name: str) -> list[tuple[str, str]]:
+        memo_key = (cls, name)
+        if memo_key not in self._bindings_memo:
+            info = self.summaries[cls[0]].classes[cls[1]]
+            text = self._text(cls[0]) if info.lines[0] else None
+            self._bindings_memo[memo_key] = _bound_in(text.lines(*info.lines), name) if text is not None else []
+        return self._bindings_memo[memo_key]
+
+    def _bound_methods(self, cls: ClassKey, attr: str) -> list[tuple[ClassKey, str]]:
+        """Methods of the class that `self.<attr>` may hold bound (`self.score = score_fn` after
+        `if score_fn is None: score_fn = self.score_softmax`)."""
+        found = []
+        for key in self._mro(cls):
+            for kind, spelled in self._assigned(key).get(attr, ()):
+                if kind == "self method":
+                    hit = self._lookup(cls, spelled)
+                    if hit is not None:
+                        found.append((hit, spelled))
+        return found
+
+    def _passed_to(self, cls: ClassKey, param: str) -> list[tuple[str, str]]:
+        """(file, callee spelled there) for each `Cls(..., param=callee(...))`, or `param=name` after
+        `name = callee(...)` in the same function, in the files that name the class: what a
+        constructor parameter kept on self receives."""
+        memo_key = (cls, param)
+        if memo_key in self._passed_memo:
+            return self._passed_memo[memo_key]
+        found: list[tuple[str, str]] = []
+        keyword = re.compile(rf"(?<![\w.]){re.escape(param)}\s*=(?!=)\s*([A-Za-z_][\w.]*)\s*([(,)\n])")
+        for path, at, arguments in self._constructions(cls):
+            for callee, after in keyword.findall(arguments):
+                if callee.startswith(("self.", "cls.")) or callee in ("None", "True", "False"):
+                    continue
+                if after == "(":
+                    found.append((path, callee))
+                elif "." not in callee:
+                    # a name bound earlier in the function that builds the object
+                    body = self._enclosing_text(path, at)
+                    found.extend((path, spelled) for kind, spelled in _bound_in(body, callee) if kind == "call")
+        self._passed_memo[memo_key] = found = list(dict.fromkeys(found))
+        return found
+
+    def _constructions(self, cls: ClassKey) -> list[tuple[str, int, str]]:
+        """(file, offset, argument text) of each `Cls(...)` in the files that import the class or its
+        module (by the name's last part), and its own file."""
+        if cls in self._construction_memo:
+            return self._construction_memo[cls]
+        if self._alias_index is None:
+            self._alias_index = {}
+            for path, summary in self.summaries.items():
+                for target in set(summary.aliases.values()):
+                    self._alias_index.setdefault(target.rsplit(".", 1)[-1], []).append(path)
+        cname = cls[1].rsplit(".", 1)[-1]
+        module_tail = self.module_of[cls[0]].rsplit(".", 1)[-1]
+        files = dict.fromkeys([cls[0], *self._alias_index.get(cname, ()), *self._alias_index.get(module_tail, ())])
+        construct = re.compile(rf"(?<![\w]){re.escape(cname)}\s*\(")
+        found = []
+        for path in files:
+            text = self._text(path)
+            if text is None or cname not in text.text:
+                continue
+            for site in construct.finditer(text.text):
+                found.append((path, site.start(), _balanced(text.text, site.end() - 1)))
+        self._construction_memo[cls] = found
+        return found
+
+    def _enclosing_text(self, path: str, offset: int) -> str:
+        """The text of the innermost function of `path` around a character offset."""
+        text = self._text(path)
+        line = text.text.count("\n", 0, offset) + 1
+        best = None
+        for first, last in self.summaries[path].lines.values():
+            if first <= line <= last and (best is None or first >= best[0]):
+                best = (first, last)
+        return text.lines(*best) if best is not None else ""
+
 
     def _assigned(self, cls: ClassKey) -> dict[str, list[tuple[str, str]]]:
         """attribute -> ("call", callee) | ("annotation", text) | ("value", name) for one class, read
@@ -598,6 +792,9 @@ class ProjectGraph:
                 if param is not None:
                     table.setdefault(attr, []).append(("annotation", param.group(1)))
                 table.setdefault(attr, []).append(("value", value))
+                # ... and what the class binds to `x` (`x = A() if c else B()`, `x = self.default_cls()`,
+                # `x = self.method`)
+                table.setdefault(attr, []).extend(_bound_in(body, value))
             elif value:
                 table.setdefault(attr, []).append(("value", value))
 
@@ -609,6 +806,74 @@ class ProjectGraph:
             for attr, annotation, value, called in level.findall(body):
                 note(attr, annotation, value, called)
         return table
+
+
+_WITH_CALL = re.compile(r"(?<![\w.])with\s+([A-Za-z_][\w.]*)\s*\(")
+_CALLED = re.compile(r"([A-Za-z_][\w.]*)\s*\(")
+_SELF_METHOD = re.compile(r"^self\.([A-Za-z_]\w*)$")
+
+
+def _bound_in(body: str, name: str) -> list[tuple[str, str]]:
+    """What a class body binds to a local name (`name = A() if c else B()`, `name = self.make()`,
+    `name = self.method`): ("call", callee), ("self call", attribute), ("self method", method)."""
+    found = []
+    for match in re.finditer(rf"(?<![\w.]){re.escape(name)}\s*=(?!=)[ \t]*", body):
+        rhs = _statement_rest(body, match.end()).strip()
+        while rhs.startswith("(") and len(_balanced(rhs, 0)) == len(rhs):
+            rhs = rhs[1:-1].strip()
+        method = _SELF_METHOD.match(rhs)
+        if method is not None:
+            found.append(("self method", method.group(1)))
+            continue
+        for callee in _top_level_calls(rhs):
+            if callee.startswith("self."):
+                if callee.count(".") == 1:
+                    found.append(("self call", callee[5:]))
+            elif callee not in _TYPING and not callee.startswith(("super", "cls.")):
+                found.append(("call", callee))
+    return found
+
+
+def _statement_rest(text: str, start: int) -> str:
+    """From `start` to the end of the statement: the line, and the lines after while brackets are open."""
+    depth, i = 0, start
+    while i < len(text) and i - start < 2000:
+        ch = text[i]
+        if ch in "([{":
+            depth += 1
+        elif ch in ")]}":
+            depth -= 1
+            if depth < 0:
+                break
+        elif ch == "\n" and depth == 0:
+            break
+        i += 1
+    return text[start:i]
+
+
+def _balanced(text: str, open_at: int) -> str:
+    """The bracketed text that starts at `open_at` (an opening bracket), brackets included."""
+    depth = 0
+    for i in range(open_at, min(len(text), open_at + 4000)):
+        ch = text[i]
+        if ch in "([{":
+            depth += 1
+        elif ch in ")]}":
+            depth -= 1
+            if depth == 0:
+                return text[open_at:i + 1]
+    return text[open_at:open_at + 4000]
+
+
+def _top_level_calls(rhs: str) -> list[str]:
+    """Callees called outside any bracket of an expression (`A(x) if c else B(y)`: A and B, not x's)."""
+    found, depth = [], 0
+    for match in _CALLED.finditer(rhs):
+        before = rhs[:match.start()]
+        depth = sum(before.count(c) for c in "([{") - sum(before.count(c) for c in ")]}")
+        if depth == 0:
+            found.append(match.group(1))
+    return found
 
 
 def _breadth_first(start: Iterable[ClassKey], edges: dict[ClassKey, list[ClassKey]]) -> Iterable[ClassKey]:

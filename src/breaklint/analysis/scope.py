@@ -9,7 +9,7 @@ from __future__ import annotations
 import ast
 from collections import deque
 from dataclasses import dataclass, field
-from typing import Optional, Union
+from typing import NamedTuple, Optional, Union
 
 from .astwalk import function_nodes, node_memo
 from .names import ImportMap, normalize_torch
@@ -122,6 +122,8 @@ class ModuleScopes:
         # qualname of a traced method -> attributes of self it reads without calling them that no
         # class of this file defines as a method (a base class elsewhere may make them properties)
         self.self_reads: dict[str, tuple[str, ...]] = {}
+        # qualname of a traced scope -> the expressions its `with` statements enter
+        self.context_managers: dict[str, list[ast.expr]] = {}
         self._module_values: Optional[dict[str, list[ast.AST]]] = None
         self._collect_definitions()
         self._mark_modules()
@@ -291,6 +293,10 @@ class ModuleScopes:
                 scope = queue.popleft()
                 calls, reads = _calls_and_self_reads(scope.func, scope.cls is not None)
                 self.calls[scope.qualname] = calls
+                managers = [r.value for r in reads if r.attr == "__enter__"]
+                if managers:
+                    self.context_managers[scope.qualname] = managers
+                    reads = [r for r in reads if r.attr != "__enter__"]
                 for call in calls:
                     target = self.resolve_call(scope, call)
                     targets = [target] if target is not None else \
@@ -306,6 +312,10 @@ class ModuleScopes:
                         found = self._method(scope.cls, attr)
                         if found is None:
                             foreign.append(attr)
+                        elif attr in _ITEM_METHODS:
+                            owner, method = found
+                            qualname = f"{owner.name}.{attr}"
+                            add(method, qualname, owner, scope.chain + (qualname,), f"item access in {scope.qualname}")
                         elif attr in found[0].properties:
                             owner, getter = found
                             qualname = f"{owner.name}.{attr}"
@@ -394,13 +404,26 @@ class ModuleScopes:
             receiver = func.value
             if self._is_self(scope, receiver):
                 pass  # self.fn(...): a callable kept on self, below
+            elif _result_of_call(receiver) and not isinstance(receiver, ast.Call):
+                # make(x).method(), self.encode(x).latent_dist.mode(): what the call returns (project.py)
+                found.append((receiver, func.attr))
+                return found
             elif isinstance(receiver, ast.Name) and receiver.id not in self.functions \
                     and receiver.id not in self.classes and not self.imports.is_bound(receiver.id) \
                     or isinstance(receiver, ast.Attribute) and self._is_self(scope, receiver.value):
                 # obj.method(...) where obj holds an object of a known class
                 for value in self._values(scope, receiver, 0):
                     if value is not receiver and _constructs(value, self.classes):
-                        found.append((value.func, func.attr))
+                        if isinstance(value.func, ast.Name) and value.func.id not in self.classes \
+                                and value.func.id not in self.functions and not self.imports.is_bound(value.func.id):
+                            # `solver = solver_cls(...)` with `solver_cls = SOLVERS[method]`: the classes
+                            # (or factories) the name may hold
+                            found.extend((held, func.attr) for held in self._values(scope, value.func, 1)
+                                         if held is not value.func and isinstance(held, (ast.Name, ast.Attribute)))
+                        else:
+                            found.append((value.func, func.attr))
+                    elif value is not receiver and _result_of_call(value):
+                        found.append((value, func.attr))
                     elif value is receiver and isinstance(receiver, ast.Name):
                         # a parameter annotated with a class: any subclass of it (project.py)
                         found.extend((cls, func.attr) for cls in _annotated_classes(scope.func, receiver.id))
@@ -478,6 +501,10 @@ class ModuleScopes:
         """name -> values of `name = value` in a function (read once per function)."""
         return node_memo("local values", scope.func, lambda: _local_values(scope.func))
 
+    def bindings(self, scope: Scope, name: str) -> list[ast.AST]:
+        """The values a name is bound to in a function, else at module level."""
+        return self._local_bindings(scope).get(name) or self._module_bindings().get(name) or []
+
     def _module_bindings(self) -> dict[str, list[ast.AST]]:
         if self._module_values is None:
             self._module_values = {}
@@ -486,6 +513,9 @@ class ModuleScopes:
                     if isinstance(inner, ast.Assign) and len(inner.targets) == 1 \
                             and isinstance(inner.targets[0], ast.Name):
                         self._module_values.setdefault(inner.targets[0].id, []).append(inner.value)
+                    elif isinstance(inner, ast.AnnAssign) and inner.value is not None \
+                            and isinstance(inner.target, ast.Name):  # `_STEPS: Steps = (f, g)`
+                        self._module_values.setdefault(inner.target.id, []).append(inner.value)
         return self._module_values
 
     def _property(self, cls: ClassInfo, name: str) -> Optional[tuple[ClassInfo, FunctionNode]]:
@@ -582,19 +612,50 @@ def _calls_and_self_reads(func: FunctionNode, with_reads: bool) -> tuple[list[as
     """Calls inside a function body (nested closures included, nested classes not), and, when
     asked, the attribute reads on a plain name that are not called (`self.scale`: a property runs)."""
     if not with_reads:
-        return [node for node in function_nodes(func) if isinstance(node, ast.Call)], []
+        found = [node for node in function_nodes(func) if isinstance(node, (ast.Call, ast.With, ast.AsyncWith))]
+        return ([node for node in found if isinstance(node, ast.Call)],
+                [_ItemAccess(item.context_expr, "__enter__") for node in found
+                 if not isinstance(node, ast.Call) for item in node.items])
     calls, reads, called = [], [], set()
+    self_name = _self_name(func)
     for node in function_nodes(func):
         if isinstance(node, ast.Call):
             calls.append(node)
             called.add(id(node.func))
+        elif isinstance(node, (ast.With, ast.AsyncWith)):
+            # `with Ctx(...):` runs the manager's __enter__ and __exit__
+            reads.extend(_ItemAccess(item.context_expr, "__enter__") for item in node.items)
         elif isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and isinstance(node.ctx, ast.Load):
             reads.append(node)
+        elif isinstance(node, ast.Subscript) and isinstance(node.value, ast.Name) and node.value.id == self_name:
+            # `self[k] = v` / `self[k]` runs the class's __setitem__ / __getitem__
+            reads.append(_ItemAccess(node.value, "__getitem__" if isinstance(node.ctx, ast.Load) else "__setitem__"))
     return calls, [r for r in reads if id(r) not in called]
+
+
+_ITEM_METHODS = ("__getitem__", "__setitem__")
+
+
+class _ItemAccess(NamedTuple):
+    """Reads like an attribute read of the special method an item access or a with statement runs."""
+    value: ast.expr
+    attr: str
 
 
 def _last_attr(node: ast.AST) -> str:
     return node.attr if isinstance(node, ast.Attribute) else node.id if isinstance(node, ast.Name) else ""
+
+
+def _result_of_call(node: ast.AST) -> bool:
+    """`f(x)` or `f(x).a.b` where f is a dotted name: an object whose class what f returns may tell."""
+    while isinstance(node, ast.Attribute):
+        node = node.value
+    if not isinstance(node, ast.Call):
+        return False
+    func = node.func
+    while isinstance(func, ast.Attribute):
+        func = func.value
+    return isinstance(func, ast.Name) and func.id != "super"
 
 
 def _constructs(value: ast.AST, classes: dict) -> bool:
@@ -652,4 +713,6 @@ def _local_values(func: FunctionNode) -> dict[str, list[ast.AST]]:
     for node in function_nodes(func):
         if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
             bindings.setdefault(node.targets[0].id, []).append(node.value)
+        elif isinstance(node, ast.AnnAssign) and node.value is not None and isinstance(node.target, ast.Name):
+            bindings.setdefault(node.target.id, []).append(node.value)
     return bindings

@@ -24,6 +24,13 @@ GLOBAL, LOCAL, SELF, SUPER, ATTRIBUTE = "g", "l", "s", "S", "a"
 # from what the class hierarchy, in any file, assigns to it; `self.x` read, not called ("x"): a
 # property of a base class in another file runs.
 INSTANCE, MEMBER, READ = "i", "m", "r"
+# A function or `self.method` passed as an argument in traced code (`checkpoint(self._block, x)`,
+# `ratio(err, tol, _linf_norm)`): the callee calls it back, in the same trace. Spelled as GLOBAL /
+# LOCAL names are ("f"), or the method's name ("M"); only functions and methods are followed.
+PASSED, PASSED_METHOD = "f", "M"
+# A method run on what a call returns, through attributes of it: "<callee>|<attr.attr>|<method>", the
+# callee "self.<name>" (a method or a submodule of self) or "<g|l>:<name>" (a GLOBAL / LOCAL spelling).
+RESULT = "o"
 # Roots whose callees are never in a linted tree: not worth a byte of the summary.
 _FOREIGN_ROOTS = {"torch", "numpy", "math", "warnings", "logging", "typing", "os", "sys", "functools",
                   "itertools", "collections", "einops", "re", "copy", "time", "random", "inspect",
@@ -98,9 +105,11 @@ def summarize(scopes: ModuleScopes, imports: ImportMap, env_of: Callable,
             refs = _call_refs(scopes.calls.get(qualname, ()), self_name, scopes, imports, env,
                               scopes.scopes.get(qualname))
             reads = scopes.self_reads.get(qualname, ())
-            if reads:
-                refs = refs + tuple(CallRef(READ, attr) for attr in reads)
+            if reads:  # item access (`self[k] = v`) runs a special method: a call, not a property read
+                refs = refs + tuple(CallRef(SELF if attr in ("__getitem__", "__setitem__") else READ, attr)
+                                    for attr in reads)
             refs = refs + _decorator_refs(func, self_name, scopes, imports)
+            refs = refs + _manager_refs(scopes.context_managers.get(qualname, ()), self_name, scopes, imports)
             if refs:
                 calls[qualname] = refs
         else:  # untraced: read off the text if and when the call graph reaches it
@@ -121,6 +130,27 @@ def summarize(scopes: ModuleScopes, imports: ImportMap, env_of: Callable,
         returns_tensors=frozenset(n for n, k in kinds.items() if k == "tensors"),
         lines=lines, annotations=annotations,
     )
+
+
+def _manager_refs(managers, self_name: Optional[str], scopes: ModuleScopes, imports: ImportMap) -> tuple:
+    """`with Ctx(...):` / `with make(...):` / `with self.lock:`: the manager's __enter__ and __exit__."""
+    refs = []
+    for expr in managers:
+        if isinstance(expr, ast.Call):
+            spelled = dotted(expr.func)
+            ref = _classify_spelling(spelled, False, self_name, imports.aliases, scopes.functions, scopes.classes) \
+                if spelled else None
+            if ref is not None and ref[0] in (GLOBAL, LOCAL):
+                refs.extend(CallRef(INSTANCE, f"{ref[1]}.{special}") for special in _MANAGER_METHODS)
+        else:
+            spelled = dotted(expr)
+            parts = spelled.split(".") if spelled else []
+            if self_name is not None and len(parts) == 2 and parts[0] == self_name:
+                refs.extend(CallRef(MEMBER, f"{parts[1]}.{special}") for special in _MANAGER_METHODS)
+    return tuple(refs)
+
+
+_MANAGER_METHODS = ("__enter__", "__exit__")
 
 
 def _decorator_refs(func: FunctionNode, self_name: Optional[str], scopes: ModuleScopes,
@@ -165,7 +195,46 @@ def _call_refs(nodes, self_name: Optional[str], scopes: ModuleScopes, imports: I
         for ref in found:
             if ref is not None:
                 _add_ref(refs, node, ref, env)
+        if _defers_callbacks(node.func):
+            continue
+        # names bound to tuples of callables are looked up only for calls of the tree's own functions
+        ours = scope if found[0] is not None else None
+        for arg in (*node.args, *(kw.value for kw in node.keywords)):
+            for passed in _passed_callables(arg, self_name, scopes, imports, ours, 0):
+                refs[CallRef(*passed)] = None
     return tuple(refs)
+
+
+# Callees that keep a callback for later, outside the trace (hooks, threads, executors, exit handlers).
+_DEFERRING = ("register", "hook", "Thread", "Process", "Timer", "submit", "add_done_callback", "finalize",
+              "connect", "subscribe", "on_")
+
+
+def _defers_callbacks(func: ast.AST) -> bool:
+    name = func.attr if isinstance(func, ast.Attribute) else func.id if isinstance(func, ast.Name) else ""
+    return any(word in name for word in _DEFERRING)
+
+
+def _passed_callables(arg: ast.AST, self_name: Optional[str], scopes: ModuleScopes, imports: ImportMap,
+                      scope, depth: int) -> list:
+    """Functions of this file, imported names and `self.method`s passed as an argument, alone or in a
+    tuple or list of them (`steps = (self._brightness, _hue); dispatch(x, steps)`)."""
+    if isinstance(arg, (ast.Tuple, ast.List)) and depth < 2:
+        return [p for elt in arg.elts for p in _passed_callables(elt, self_name, scopes, imports, scope, depth + 1)]
+    if isinstance(arg, ast.Name):
+        if arg.id in scopes.functions and not imports.is_bound(arg.id):
+            return [(PASSED, arg.id)]
+        target = imports.aliases.get(arg.id)
+        if target is not None:
+            return [(PASSED, target)] if target.split(".")[0] not in _FOREIGN_ROOTS else []
+        if depth == 0 and scope is not None:  # a name bound to a tuple or list of callables
+            bound = scopes.bindings(scope, arg.id)
+            return [p for value in bound if isinstance(value, (ast.Tuple, ast.List))
+                    for p in _passed_callables(value, self_name, scopes, imports, scope, depth + 1)]
+    elif isinstance(arg, ast.Attribute) and isinstance(arg.value, ast.Name) and self_name is not None \
+            and arg.value.id == self_name and not arg.attr.startswith("__"):
+        return [(PASSED_METHOD, arg.attr)]
+    return []
 
 
 def _indirect_refs(node: ast.Call, self_name, scopes: ModuleScopes, imports: ImportMap, scope) -> list:
@@ -176,7 +245,10 @@ def _indirect_refs(node: ast.Call, self_name, scopes: ModuleScopes, imports: Imp
     refs = []
     for expr, method in scopes.indirect_callees(scope, node):
         spelled = dotted(expr)
-        if spelled is None:
+        if spelled is None or method is not None and self_name is not None and spelled.startswith(self_name + "."):
+            ref = _result_ref(expr, method, self_name, scopes, imports)
+            if ref is not None:
+                refs.append(ref)
             continue
         if method is not None:
             spelled = f"{spelled}.{method}"
@@ -184,6 +256,35 @@ def _indirect_refs(node: ast.Call, self_name, scopes: ModuleScopes, imports: Imp
         if ref is not None and ref[0] in (GLOBAL, LOCAL):
             refs.append((INSTANCE, ref[1]) if method is not None else ref)
     return refs
+
+
+def _result_ref(expr: ast.AST, method: Optional[str], self_name: Optional[str], scopes: ModuleScopes,
+                imports: ImportMap):
+    """RESULT ref for `method` run on what a call returns, through attributes of it:
+    `self.encode(x).latent_dist.mode()` -> "self.encode|latent_dist|mode"; `d = self.dist(x);
+    d.log_prob(y)` (the callee `self.dist`, no call) -> "self.dist||log_prob"."""
+    if method is None:
+        return None
+    attrs = []
+    while isinstance(expr, ast.Attribute) and not (isinstance(expr.value, ast.Name) and expr.value.id == self_name):
+        attrs.append(expr.attr)
+        expr = expr.value
+    if isinstance(expr, ast.Call):
+        expr = expr.func
+    spelled = dotted(expr)
+    if spelled is None:
+        return None
+    parts = spelled.split(".")
+    if self_name is not None and parts[0] == self_name:
+        if len(parts) != 2:
+            return None
+        callee = f"self.{parts[1]}"
+    else:
+        ref = _classify_spelling(spelled, False, self_name, imports.aliases, scopes.functions, scopes.classes)
+        if ref is None or ref[0] not in (GLOBAL, LOCAL):
+            return None
+        callee = f"{ref[0]}:{ref[1]}"
+    return RESULT, f"{callee}|{'.'.join(reversed(attrs))}|{method}"
 
 
 def _add_ref(refs: dict, node: ast.Call, ref, env) -> None:
@@ -271,6 +372,9 @@ def _classify_spelling(spelling: str, on_result: bool, self_name: Optional[str],
     if attr in TENSOR_METHODS or attr in BUILTIN_METHODS or attr.startswith("__"):
         return None
     return ATTRIBUTE, attr
+
+
+classify_spelling = _classify_spelling  # the project reads `with` managers off untraced text the same way
 
 
 def _global(name: Optional[str]):
