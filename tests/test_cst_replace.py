@@ -106,3 +106,23 @@ def test_bl601_offers_no_fix_where_torch_is_imported_only_under_a_condition(tmp_
                                 "try:\n    import torch as th\n    from torch import nn\nexcept ImportError:\n    th = nn = None\n")
     assert conditional != BL601
     assert _fix(tmp_path, "m.py", conditional) == conditional
+
+
+PARENTHESISED = '''import torch
+from torch import nn
+
+
+class Net(nn.Module):
+    def forward(self, x):
+        assert ((x > 0).all() and (x < 9).all()), "range"  # keep
+        y = (x[x > 0].sum())  # total
+        return x * y
+'''
+
+
+def test_a_parenthesised_expression_keeps_its_parentheses(tmp_path):
+    """`ast` ranges leave parentheses out and LibCST's include them: BL101's `&` and the masked sum
+    still find their node, and the parentheses and comments stay."""
+    fixed = _fix(tmp_path, "m.py", PARENTHESISED)
+    assert '        assert ((x > 0).all() & (x < 9).all()), "range"  # keep\n' in fixed
+    assert "        y = (torch.where(x > 0, x, 0).sum())  # total\n" in fixed

@@ -33,6 +33,24 @@ class ReplaceNodes(cst.CSTTransformer):
 
     def visit_Module(self, node: cst.Module) -> None:
         self.default_indent = node.default_indent
+        self.lines = node.code.split("\n")  # only where a node's parentheses must be told apart
+
+    def _inner_key(self, original: cst.CSTNode, where) -> Optional[tuple]:
+        """The range of a parenthesised expression without its parentheses, as `ast` gives it: the
+        wanted range whose outside, within the node's range, is only parentheses and whitespace."""
+        for key in self.wanted:
+            if (key[0], key[1]) >= (where.start.line, where.start.column) and \
+                    (key[2], key[3]) <= (where.end.line, where.end.column) and \
+                    _only_parens(self._text((where.start.line, where.start.column), key[:2])) and \
+                    _only_parens(self._text(key[2:4], (where.end.line, where.end.column))):
+                return key
+        return None
+
+    def _text(self, start: tuple, end: tuple) -> str:
+        if start[0] == end[0]:
+            return self.lines[start[0] - 1][start[1]:end[1]]
+        middle = self.lines[start[0]:end[0] - 1]
+        return "\n".join([self.lines[start[0] - 1][start[1]:], *middle, self.lines[end[0] - 1][:end[1]]])
 
     def visit_IndentedBlock(self, node: cst.IndentedBlock) -> None:
         self.indents.append(node.indent if node.indent is not None else self.default_indent)
@@ -51,13 +69,21 @@ class ReplaceNodes(cst.CSTTransformer):
             where = self.get_metadata(PositionProvider, original, None)
             if where is not None:
                 key = (where.start.line, where.start.column, where.end.line, where.end.column)
+                if key not in self.wanted and isinstance(original, cst.BaseExpression) and original.lpar:
+                    key = self._inner_key(original, where) or key
                 text = self.wanted.get(key)
                 if text is not None and key not in self.replaced:
                     new = _parsed(original, text, "".join(self.indents))
                     if new is not None:
                         self.replaced.add(key)
+                        if isinstance(original, cst.BaseExpression) and original.lpar:
+                            new = new.with_changes(lpar=original.lpar, rpar=original.rpar)
                         return new
         return super().on_leave(original, updated)
+
+
+def _only_parens(text: str) -> bool:
+    return text.replace("(", "").replace(")", "").replace("\\", "").strip() == ""
 
 
 def _parsed(original: cst.CSTNode, text: str, indent: str) -> Optional[cst.CSTNode]:

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Optional
 
 from ..model import Fix
 from .branch import ATOMIC, is_pure, known_bool
-from .rewrite import torch_imports, torch_name, torch_prefix
+from .rewrite import replace_fix, torch_imports, torch_name, torch_prefix
 from .safety import same_shape
 from .trap import numpy_free
 
@@ -47,5 +47,5 @@ def masked_reduction_fix(ctx: "NodeContext", node: ast.Subscript) -> Optional[Fi
         holder = ctx.parents[-3] if len(ctx.parents) > 2 else None
         alone = isinstance(holder, (ast.Assign, ast.AnnAssign, ast.Return, ast.Expr)) and holder.value is call
         total = f"{total} / {count}" if alone else f"({total} / {count})"
-    return Fix(message="Reduce with torch.where(mask, x, 0) instead of selecting x[mask]",
-               applicability="unsafe", edits=(ctx.replace(call, total),), imports=torch_imports(ctx))
+    return replace_fix("Reduce with torch.where(mask, x, 0) instead of selecting x[mask]", "unsafe",
+                       (ctx.replace(call, total),), imports=torch_imports(ctx))

@@ -8,7 +8,7 @@ from ..analysis.compiling import operands_evaluated_when_compiling
 from ..model import Fix, Transform
 from ..fix.branch import as_bool, known_bool, ternary_fix, where_fix, _convert
 from ..fix.branch import comments_in
-from ..fix.rewrite import replace_statement, statement_lines
+from ..fix.rewrite import replace_fix, replace_statement, statement_lines
 from ..fix.message import constant_message, device_message, literal
 from ..fix.trap import evaluates_safely, trap_fix
 from ..fix.cond import cond_fix
@@ -671,8 +671,8 @@ def _constant_message_fix(message: ast.AST, ctx) -> Optional[Fix]:
     text = constant_message(message, ctx)
     if text is None or isinstance(message, ast.Constant):
         return None
-    return Fix(message=f"Use a constant message ({COMPILED_ASSERT})", applicability="unsafe",
-               edits=(ctx.replace(message, literal(device_message(text))),))
+    return replace_fix(f"Use a constant message ({COMPILED_ASSERT})", "unsafe",
+                       (ctx.replace(message, literal(device_message(text))),))
 
 
 def _and_operands(node: ast.AST) -> list[ast.AST]:
@@ -731,6 +731,5 @@ def _boolean_fix(node: ast.AST, ctx, in_assert: bool = False) -> Optional[Fix]:
     got = _convert(node, ctx, False)
     if got is None:
         return None
-    return Fix(message="Use bitwise operators on bool tensors" + (f" ({COMPILED_ASSERT})" if in_assert else ""),
-               applicability="unsafe",
-               edits=(ctx.replace(node, as_bool(got)),))
+    return replace_fix("Use bitwise operators on bool tensors" + (f" ({COMPILED_ASSERT})" if in_assert else ""),
+                       "unsafe", (ctx.replace(node, as_bool(got)),))

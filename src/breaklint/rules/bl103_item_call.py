@@ -7,6 +7,7 @@ from typing import Optional
 
 from ..fix.branch import tensor_condition
 from ..fix.scalar import scalar_operand_fix
+from ..fix.rewrite import replace_fix
 from ..fix.trap import evaluates_safely, numpy_free
 from ..model import Fix
 from .base import Example, Rule
@@ -59,9 +60,9 @@ def assert_fix(owner: ast.Assert, ctx) -> Optional[Fix]:
         return None
     if "\n" in cond:
         cond = f"({cond})"
-    return Fix(message="Compare the tensor itself in the assert (compiled, a failing assert raises RuntimeError "
+    return replace_fix("Compare the tensor itself in the assert (compiled, a failing assert raises RuntimeError "
                        "instead of AssertionError; the comparison runs in the tensor's dtype)",
-               applicability="unsafe", edits=(ctx.replace(test, cond),))
+                       "unsafe", (ctx.replace(test, cond),))
 
 
 def scalar_extraction(node: ast.Call, ctx) -> Optional[str]:
