@@ -145,18 +145,8 @@ class DynamoCodeRecorder:
 
 
 def flatten_tensors(value, torch) -> list:
-    """Every tensor in a nested output, in a stable order, for allclose."""
-    if isinstance(value, torch.Tensor):
-        return [value.detach().float().cpu()] if value.is_floating_point() else [value.detach().cpu()]
-    if isinstance(value, dict):
-        return [t for k in sorted(value, key=str) for t in flatten_tensors(value[k], torch)]
-    if isinstance(value, (list, tuple)):
-        return [t for v in value for t in flatten_tensors(v, torch)]
-    if hasattr(value, "to_tuple"):  # diffusers/ModelOutput-style dataclasses
-        return flatten_tensors(value.to_tuple(), torch)
-    if hasattr(value, "__dict__") and not callable(value):
-        return flatten_tensors(vars(value), torch)
-    return []
+    """Every tensor in a nested output, in a stable order, detached on the CPU, for allclose."""
+    return [t.detach().float().cpu() if t.is_floating_point() else t.detach().cpu() for t in _tensors(value, torch)]
 
 
 def gradients(spec, model_name: str, torch) -> list | None:
@@ -192,14 +182,14 @@ def gradients(spec, model_name: str, torch) -> list | None:
 
 
 def _tensors(value, torch) -> list:
-    """Every tensor in a nested output, not detached (flatten_tensors detaches)."""
+    """Every tensor in a nested output, in a stable order, as it is (gradients need them attached)."""
     if isinstance(value, torch.Tensor):
         return [value]
     if isinstance(value, dict):
         return [t for k in sorted(value, key=str) for t in _tensors(value[k], torch)]
     if isinstance(value, (list, tuple)):
         return [t for v in value for t in _tensors(v, torch)]
-    if hasattr(value, "to_tuple"):
+    if hasattr(value, "to_tuple"):  # diffusers/ModelOutput-style dataclasses
         return _tensors(value.to_tuple(), torch)
     if hasattr(value, "__dict__") and not callable(value):
         return _tensors(vars(value), torch)
