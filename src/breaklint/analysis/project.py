@@ -117,6 +117,7 @@ class ProjectGraph:
         self._construction_memo: dict[ClassKey, list[tuple[str, int, str]]] = {}
         self._bindings_memo: dict[tuple[ClassKey, str], list[tuple[str, str]]] = {}
         self._alias_index: Optional[dict[str, list[str]]] = None
+        self._call_index: dict[str, dict[str, list[tuple[int, int]]]] = {}
         self._class_index: Optional[dict[tuple[str, str], list[ClassKey]]] = None
         self._properties = frozenset(p for summary in summaries.values() for info in summary.classes.values()
                                      for p in info.properties)
@@ -746,16 +747,26 @@ class ProjectGraph:
         cname = cls[1].rsplit(".", 1)[-1]
         module_tail = self.module_of[cls[0]].rsplit(".", 1)[-1]
         files = dict.fromkeys([cls[0], *self._alias_index.get(cname, ()), *self._alias_index.get(module_tail, ())])
-        construct = re.compile(rf"(?<![\w]){re.escape(cname)}\s*\(")
         found = []
         for path in files:
             text = self._text(path)
-            if text is None or cname not in text.text:
+            if text is None:
                 continue
-            for site in construct.finditer(text.text):
-                found.append((path, site.start(), _balanced(text.text, site.end() - 1)))
+            for start, paren in self._called_names(path, text).get(cname, ()):
+                found.append((path, start, _balanced(text.text, paren)))
         self._construction_memo[cls] = found
         return found
+
+    def _called_names(self, path: str, text: CallText) -> dict[str, list[tuple[int, int]]]:
+        """name -> (offset, offset of its "(") of each `name(` in a file, in text order: one scan of
+        the file instead of one per class constructed (which cost 2.5 s over a 2,000-file tree).
+        A whole word before optional spaces and "(" is exactly what `(?<!\w)Cls\s*\(` finds."""
+        index = self._call_index.get(path)
+        if index is None:
+            index = self._call_index[path] = {}
+            for site in _CALL_SITE.finditer(text.text):
+                index.setdefault(site.group(1), []).append((site.start(), site.end() - 1))
+        return index
 
     def _enclosing_text(self, path: str, offset: int) -> str:
         """The text of the innermost function of `path` around a character offset."""
@@ -808,6 +819,7 @@ class ProjectGraph:
         return table
 
 
+_CALL_SITE = re.compile(r"(?<!\w)(\w+)\s*\(")
 _WITH_CALL = re.compile(r"(?<![\w.])with\s+([A-Za-z_][\w.]*)\s*\(")
 _CALLED = re.compile(r"([A-Za-z_][\w.]*)\s*\(")
 _SELF_METHOD = re.compile(r"^self\.([A-Za-z_]\w*)$")
