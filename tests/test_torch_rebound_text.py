@@ -20,6 +20,12 @@ CASES = {
  "try:\n    import torch\nexcept ImportError:\n    torch = None\n": False,
  "import torch\nglobal torch\n": False,
  "import torch\nx = 'torch'\n": False,
+ "import torch\nfrom torch import nn\nfrom torch import (\n    Tensor,\n)\nx = torch.ones(1)\n": True,
+ "from torch import nn\n": True,
+ "import torch\nfrom torch import torch\n": False,
+ "import torch\nfrom torch import nn as torch\n": False,
+ "import torch\nfrom torch import nn, torch\n": False,
+ "import torch\nfrom torch import (\n    torch,\n)\n": False,
 }
 
 

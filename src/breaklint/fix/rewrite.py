@@ -127,9 +127,11 @@ def _only_attribute_reads(source: str, name: str) -> bool:
             # Only a top-level `import torch` or `import torch.x` (no `as`) keeps the module's torch.
             if line[0].isspace() or " as " in line or not re.match(r"(\.\w+)*\s*(,|#|$)", after):
                 return False
-        elif words[0] == "from":  # `from torch.nn import x` names a module and binds no `torch`
+        elif words[0] == "from":
+            # `from torch import nn` / `from torch.nn import x` names a module and binds no `torch`
+            # (a `torch` among the imported names is another occurrence, tested on its own)
             module = re.match(r"\s*from\s+", line)
-            if line_start + module.end() != match.start() or not after.startswith("."):
+            if line_start + module.end() != match.start():
                 return False
         elif re.search(r"\bimport\b", line) or not re.match(r"\s*\.", after):
             return False
