@@ -75,3 +75,21 @@ def test_emitted_fixes_match_what_the_rule_declares(rule):
         assert {fix.applicability for fix in fixes} == {rule.fix_applicability}
     if rule.fix_availability == "always":
         assert len(fixes) == len(findings), f"{rule.code} declares a fix always, but some findings have none"
+
+
+@pytest.mark.parametrize("rule,index,example", INVALID, ids=[f"{r.code}-invalid-{i}" for r, i, _ in INVALID])
+def test_every_fix_is_a_libcst_transform_that_agrees_with_its_preview(rule, index, example):
+    """Issue #12: fixes are LibCST transformations. The text edits of a fix are only the preview that
+    JSON, SARIF and --diff show; applying the transform alone must give the same text."""
+    from breaklint.fix.cst import apply_transforms
+    from breaklint.fix.edits import apply_edits
+
+    findings, _ = lint_source(example.code, "example.py", _settings(rule))
+    for finding in findings:
+        fix = finding.fix
+        if fix is None:
+            continue
+        assert fix.transform is not None, f"{rule.code} INVALID {index}: a text-edit fix ({fix.message})"
+        preview, _ = apply_edits(example.code, [fix])
+        transformed, applied = apply_transforms(example.code, [fix])
+        assert applied == [fix] and transformed == preview, (preview, transformed)

@@ -91,6 +91,61 @@ def test_trap_text_and_second_fix_changes_nothing():
     assert "~(torch.isnan(out).sum() > 0)" in _fix(MONAI).source
 
 
+# An `elif` trapped, comments above and inside kept, a tab-indented file, a long message.
+LAYOUTS = [
+    """
+import torch
+from torch import nn
+
+
+class Check(nn.Module):
+    def forward(self, x, mode):
+        if mode == "skip":
+            return x
+        # reject negatives
+        elif (x < 0).any():  # why: the log below
+            # the message names the input
+            raise ValueError("negative input")
+        return x.log()
+""",
+    "import torch\n\n\n@torch.compile\ndef f(x):\n\tif (x < 0).any():\n\t\traise ValueError('neg')\n\treturn x\n",
+    """
+import torch
+from torch import nn
+
+
+class Aggregate(nn.Module):
+    def forward(self, x, index):
+        if not torch.all(index[:-1] <= index[1:]):
+            raise ValueError("Can not perform aggregation since the 'index' tensor is not sorted, "
+                             "ensure that 'edge_index' is sorted by destination nodes")
+        return x * 2
+""",
+]
+
+
+@pytest.mark.parametrize("source", [KORNIA, MONAI, PYG, *LAYOUTS])
+def test_the_libcst_trap_writes_exactly_its_preview(source):
+    """--fix applies the trap as a LibCST transform (fix/cst_trap.py); JSON, SARIF and --diff show
+    its text edit. Both must give the same file, untouched lines byte for byte."""
+    from breaklint.fix.cst import apply_transforms
+    from breaklint.fix.edits import apply_edits
+    from breaklint.fix.trap import trap_rewriter
+    from breaklint.lint.engine import lint_source
+
+    source = textwrap.dedent(source)
+    fixes = [f.fix for f in lint_source(source, "case.py", SETTINGS)[0]
+             if f.fix is not None and f.fix.transform.factory is trap_rewriter]
+    assert len(fixes) == 1, source
+    preview, _ = apply_edits(source, fixes)
+    transformed, applied = apply_transforms(source, fixes)
+    assert applied == fixes and transformed == preview, transformed
+    assert "torch._assert_async(" in transformed
+    assert transformed.count("\n") > source.count("\n")
+    kept = [line for line in source.splitlines() if "if " not in line]
+    assert all(line in transformed.splitlines() for line in kept)
+
+
 def test_no_trap_when_the_condition_may_be_a_python_number():
     """`n = n or t.max()`: with an int n the test is a Python bool, and _assert_async would raise."""
     outcome = _fix("""

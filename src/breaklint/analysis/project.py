@@ -759,7 +759,7 @@ class ProjectGraph:
         return found
 
     def _called_names(self, path: str, text: CallText) -> dict[str, list[tuple[int, int]]]:
-        """name -> (offset, offset of its "(") of each `name(` in a file, in text order: one scan of
+        r"""name -> (offset, offset of its "(") of each `name(` in a file, in text order: one scan of
         the file instead of one per class constructed (which cost 2.5 s over a 2,000-file tree).
         A whole word before optional spaces and "(" is exactly what `(?<!\w)Cls\s*\(` finds."""
         index = self._call_index.get(path)
@@ -867,7 +867,7 @@ def _name_sites(body: str) -> dict[str, list[int]]:
 
 
 def _first_match(body: str, pattern: str, name: str):
-    """re.search(pattern, body) for a pattern that starts with `(?<![\w.])name\s*[:=]`."""
+    r"""re.search(pattern, body) for a pattern that starts with `(?<![\w.])name\s*[:=]`."""
     compiled = re.compile(pattern)
     for start in _name_sites(body).get(name, ()):
         match = compiled.match(body, start)

@@ -56,7 +56,7 @@ def _comment_lines(comments: list[str]) -> list[cst.EmptyLine]:
     return [cst.EmptyLine(indent=True, comment=cst.Comment(c)) for c in comments]
 
 
-def _expression(text: str) -> Optional[cst.BaseExpression]:
+def expression_node(text: str) -> Optional[cst.BaseExpression]:
     """An argument text as a node. Parsed inside parentheses, so that a multi-line operand cut from
     inside the original's brackets parses; those parentheses are dropped again, since the new call's
     own brackets hold it."""
@@ -179,7 +179,7 @@ class _BranchRewrite(cst.CSTTransformer):
         spec = self.expressions.get(start)
         if spec is None or not self._means_torch(original):
             return updated
-        args = [_expression(text) for text in spec[3]]
+        args = [expression_node(text) for text in spec[3]]
         if any(a is None for a in args):
             return updated
         self._place(spec, start, end, replaces_text=True)
@@ -239,7 +239,7 @@ class _BranchRewrite(cst.CSTTransformer):
         first = removed[0]
         if not self._means_torch(first.test):
             return None
-        args = [_expression(text) for text in texts]
+        args = [expression_node(text) for text in texts]
         if any(a is None for a in args):
             return None
         comments = minus(_comments(first.with_changes(leading_lines=()), *removed[1:]), _comments(*args))
@@ -284,8 +284,8 @@ class _BranchRewrite(cst.CSTTransformer):
         orelse = updated.orelse
         if orelse is not None and not (isinstance(orelse, cst.Else) and isinstance(orelse.body, cst.IndentedBlock)):
             return None
-        cond = _expression(cond_text)
-        results = [[_expression(t) for t in side] for side in (true_results, false_results)]
+        cond = expression_node(cond_text)
+        results = [[expression_node(t) for t in side] for side in (true_results, false_results)]
         if cond is None or any(r is None for side in results for r in side):
             return None
         moved: list[str] = []

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Optional
 from ..analysis.astwalk import function_nodes
 from ..analysis.torch_api import TENSOR_EVIDENCE_METHODS, TENSOR_ONLY_METHODS
 from ..model import Edit, Fix, Location
+from .rewrite import replace_fix
 from .safety import bindings, surely_tensor
 from .trap import numpy_free
 
@@ -43,11 +44,12 @@ def scalar_operand_fix(ctx: "NodeContext", call: ast.Call) -> Optional[Fix]:
     scope = ctx.scope.func if ctx.scope else None
     if scope is None or not _only_tensor_operand(scope, name, ctx):
         return None
-    # Replace `item()` alone: the receiver's text (parentheses included) stays as it is.
-    start = Location(call.end_lineno, _column(ctx, call.end_lineno, func.end_col_offset - len("item")))
-    end = ctx.end(call)
-    return Fix(message="Keep the value a 0-d tensor (.detach() instead of .item()): it is only used in "
-                       "tensor arithmetic", applicability="unsafe", edits=(Edit(start, end, "detach()"),))
+    # Rename the attribute alone: the receiver's text (parentheses included) stays as it is.
+    row = func.end_lineno
+    start = Location(row, _column(ctx, row, func.end_col_offset - len("item")))
+    end = Location(row, _column(ctx, row, func.end_col_offset))
+    return replace_fix("Keep the value a 0-d tensor (.detach() instead of .item()): it is only used in "
+                       "tensor arithmetic", "unsafe", (Edit(start, end, "detach"),))
 
 
 def _column(ctx: "NodeContext", row: int, byte_offset: int) -> int:

@@ -24,7 +24,7 @@ from __future__ import annotations
 import ast
 from typing import TYPE_CHECKING, Optional
 
-from ..model import Fix
+from ..model import Fix, Transform
 from .branch import is_pure, tensor_condition
 from .message import constant_message, device_message, literal
 from .rewrite import MAX_LINE, indent_unit, torch_name
@@ -71,14 +71,23 @@ def trap_fix(ctx: "NodeContext", node: ast.If, drop_scalars: bool = False) -> Op
     exc, text = raised
     message = _message_literal(device_message(f"{exc}: {text}"), len(call_indent + unit))
     call = _call_lines(call_indent, f"{torch.name}._assert_async", [cond, message])
-    if prefix_test is not None:
-        call = [f"{inner}if {prefix_test}:"] + call
-    new = f"{torch.name}.compiler.is_compiling():\n" + "\n".join(call) + f"\n{indent}elif {ctx.segment(test)}"
+    lines = call if prefix_test is None else [f"{inner}if {prefix_test}:"] + call
+    # The text is the preview (--diff, JSON); --fix applies the same change as fix/cst_trap.py.
+    new = f"{torch.name}.compiler.is_compiling():\n" + "\n".join(lines) + f"\n{indent}elif {ctx.segment(test)}"
+    spec = ("trap", node.lineno, unit, prefix_test, "\n".join(call).lstrip())
     return Fix(message=f"Keep the check in the compiled graph with torch._assert_async (compiled, a failing "
                        f"check raises RuntimeError instead of {exc}, on CUDA a device-side assert that ends "
                        f"the CUDA context; eager code is unchanged)",
                applicability="unsafe", edits=(ctx.replace(test, new),),
-               imports=("torch",) if torch.add_import else ())
+               imports=("torch",) if torch.add_import else (),
+               transform=Transform(trap_rewriter, (torch.name,), frozenset({node.lineno}), spec))
+
+
+def trap_rewriter(rows: frozenset, torch_name: str, specs=()):
+    """The LibCST transformer of trap_fix, imported only when a fix is applied."""
+    from .cst_trap import TrapRewrite
+
+    return TrapRewrite(rows, torch_name, specs)
 
 
 def _python_prefix(test: ast.AST, ctx: "NodeContext") -> Optional[tuple[Optional[str], ast.AST]]:
