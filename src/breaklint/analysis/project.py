@@ -120,6 +120,16 @@ class ProjectGraph:
         self._alias_index: Optional[dict[str, list[str]]] = None
         self._call_index: dict[str, dict[str, list[tuple[int, int]]]] = {}
         self._class_index: Optional[dict[tuple[str, str], list[ClassKey]]] = None
+        # Hierarchy answers, asked hundreds of thousands of times on a big tree (a base class's
+        # `self.x()` looks at every subclass). Like the memos above, they read only what a graph
+        # round never changes (classes, bases, imports, class bodies), so they outlive a round.
+        self._mro_memo: dict[ClassKey, tuple[ClassKey, ...]] = {}
+        self._descendants_memo: dict[ClassKey, tuple[ClassKey, ...]] = {}
+        self._lookup_memo: dict[tuple[ClassKey, str, bool], Optional[ClassKey]] = {}
+        self._overrides_memo: dict[tuple[ClassKey, str], tuple[ClassKey, ...]] = {}
+        self._attribute_memo: dict[tuple[ClassKey, str, int], list[tuple[ClassKey, bool, bool]]] = {}
+        self._bound_memo: dict[tuple[ClassKey, str], list[tuple[ClassKey, str]]] = {}
+        self._targets_memo: dict[tuple, tuple] = {}
         self._properties = frozenset(p for summary in summaries.values() for info in summary.classes.values()
                                      for p in info.properties)
         self._item_hooks = any("__setitem__" in info.methods or "__getitem__" in info.methods
@@ -258,17 +268,26 @@ class ProjectGraph:
         return None
 
     # -- classes -----------------------------------------------------------------------------------
-    def _mro(self, cls: ClassKey) -> Iterable[ClassKey]:
+    def _mro(self, cls: ClassKey) -> tuple[ClassKey, ...]:
         """The class and its bases, breadth first (close enough to Python's MRO for lookup)."""
-        return _breadth_first([cls], self._bases)
+        found = self._mro_memo.get(cls)
+        if found is None:
+            found = self._mro_memo[cls] = tuple(_breadth_first([cls], self._bases))
+        return found
 
     def _lookup(self, cls: ClassKey, method: str, skip_first: bool = False) -> Optional[ClassKey]:
+        memo_key = (cls, method, skip_first)
+        if memo_key in self._lookup_memo:
+            return self._lookup_memo[memo_key]
+        found = None
         for i, key in enumerate(self._mro(cls)):
             if skip_first and i == 0:
                 continue
             if method in self.summaries[key[0]].classes[key[1]].methods:
-                return key
-        return None
+                found = key
+                break
+        self._lookup_memo[memo_key] = found
+        return found
 
     def modules(self) -> dict[ClassKey, str]:
         """Classes that reach nn.Module through bases in any file, at any depth, and that their own
@@ -304,8 +323,20 @@ class ProjectGraph:
                 found[key] = reason
         return found
 
-    def _descendants(self, cls: ClassKey) -> Iterable[ClassKey]:
-        return _breadth_first(self._children.get(cls, ()), self._children)
+    def _descendants(self, cls: ClassKey) -> tuple[ClassKey, ...]:
+        found = self._descendants_memo.get(cls)
+        if found is None:
+            found = self._descendants_memo[cls] = tuple(_breadth_first(self._children.get(cls, ()), self._children))
+        return found
+
+    def _overrides(self, cls: ClassKey, method: str) -> tuple[ClassKey, ...]:
+        """The subclasses of `cls`, at any depth, that define `method` themselves."""
+        memo_key = (cls, method)
+        found = self._overrides_memo.get(memo_key)
+        if found is None:
+            found = self._overrides_memo[memo_key] = tuple(
+                child for child in self._descendants(cls) if method in self.summaries[child[0]].classes[child[1]].methods)
+        return found
 
     # -- what each file learns -----------------------------------------------------------------------
     def contexts(self) -> dict[str, FileContext]:
@@ -386,9 +417,16 @@ class ProjectGraph:
                 return path, cls
         return None
 
-    def _targets(self, path: str, qualname: str, dynamic: Optional[ClassKey], ref: CallRef):
+    def _targets(self, path: str, qualname: str, dynamic: Optional[ClassKey], ref: CallRef) -> tuple:
         """(path, qualname, class the method runs on, bound: the first parameter is implicit) of each
-        function a call may run."""
+        function a call may run. Kept for the next graph round, which asks again for every call."""
+        memo_key = (path, qualname, dynamic, ref.kind, ref.name)
+        found = self._targets_memo.get(memo_key)
+        if found is None:
+            found = self._targets_memo[memo_key] = tuple(self._find_targets(path, qualname, dynamic, ref))
+        return found
+
+    def _find_targets(self, path: str, qualname: str, dynamic: Optional[ClassKey], ref: CallRef):
         summary = self.summaries[path]
         if ref.kind == LOCAL:
             if ref.name in summary.functions:
@@ -426,11 +464,10 @@ class ProjectGraph:
             if found is not None:
                 yield found[0], f"{found[1]}.{ref.name}", start, True
             # The object may be any subclass of the one we know: its overrides run too.
-            overridden = False
-            for child in self._descendants(start):
-                if ref.name in self.summaries[child[0]].classes[child[1]].methods:
-                    overridden = True
-                    yield child[0], f"{child[1]}.{ref.name}", child, True
+            overrides = self._overrides(start, ref.name)
+            overridden = bool(overrides)
+            for child in overrides:
+                yield child[0], f"{child[1]}.{ref.name}", child, True
             if found is not None and ref.name not in self.summaries[found[0]].classes[found[1]].properties \
                     or overridden or ref.name.startswith("__"):
                 return
@@ -495,9 +532,8 @@ class ProjectGraph:
                 found = self._lookup(start, ref.name)
                 if found is not None and ref.name not in self.summaries[found[0]].classes[found[1]].properties:
                     yield from self._method_targets(start, ref.name, True)
-                    for child in self._descendants(start):
-                        if ref.name in self.summaries[child[0]].classes[child[1]].methods:
-                            yield child[0], f"{child[1]}.{ref.name}", child, True
+                    for child in self._overrides(start, ref.name):
+                        yield child[0], f"{child[1]}.{ref.name}", child, True
 
     def _result_classes(self, path: str, qualname: str, dynamic: Optional[ClassKey],
                         callee: str) -> list[tuple[ClassKey, bool]]:
@@ -577,9 +613,8 @@ class ProjectGraph:
         if found is not None:
             yield found[0], f"{found[1]}.{method}", cls, True
         if not exact:
-            for child in self._descendants(cls):
-                if method in self.summaries[child[0]].classes[child[1]].methods:
-                    yield child[0], f"{child[1]}.{method}", child, True
+            for child in self._overrides(cls, method):
+                yield child[0], f"{child[1]}.{method}", child, True
 
     def _named(self, path: str, spelled: str) -> Optional[tuple[str, str, str]]:
         """What a name spelled in `path` (local, through its imports, or already qualified) means."""
@@ -654,6 +689,13 @@ class ProjectGraph:
         """(class, exact, is the class itself rather than an instance) of what `self.<attr>` may hold
         on an object of class `cls`: what the class and its bases, in any file, assign to it, or
         what a property of that name returns."""
+        memo_key = (cls, attr, depth)
+        if memo_key not in self._attribute_memo:
+            self._attribute_memo[memo_key] = []  # a cycle through `self.default_cls()` sees nothing
+            self._attribute_memo[memo_key] = self._find_attribute_classes(cls, attr, depth)
+        return self._attribute_memo[memo_key]
+
+    def _find_attribute_classes(self, cls: ClassKey, attr: str, depth: int) -> list[tuple[ClassKey, bool, bool]]:
         found: list[tuple[ClassKey, bool, bool]] = []
         for key in self._mro(cls):
             info = self.summaries[key[0]].classes[key[1]]
@@ -704,7 +746,10 @@ class ProjectGraph:
     def _bound_methods(self, cls: ClassKey, attr: str) -> list[tuple[ClassKey, str]]:
         """Methods of the class that `self.<attr>` may hold bound (`self.score = score_fn` after
         `if score_fn is None: score_fn = self.score_softmax`)."""
-        found = []
+        memo_key = (cls, attr)
+        if memo_key in self._bound_memo:
+            return self._bound_memo[memo_key]
+        found = self._bound_memo[memo_key] = []
         for key in self._mro(cls):
             for kind, spelled in self._assigned(key).get(attr, ()):
                 if kind == "self method":
