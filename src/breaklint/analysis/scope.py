@@ -559,7 +559,8 @@ def _external_reason(entry) -> str:
     if reason:
         return reason
     chain = tuple(entry.chain)
-    return f"called from {chain[-2]} (another file)" if len(chain) > 1 else "an entry point found in another file"
+    # The caller may be in this file too (a construction the file alone does not follow).
+    return f"called from {chain[-2]} (through the call graph)" if len(chain) > 1 else "an entry point found in another file"
 
 
 def _unsubscripted(base: ast.AST) -> ast.AST:
