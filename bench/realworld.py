@@ -335,6 +335,11 @@ def breaks_removed(truth: dict, specs_by_name: dict, breaklint_python: str, fixe
                    "match_detail": observation.get("fixed_match_detail") or after.get("error"),
                    "remaining": [f"{os.path.relpath(s['file'], target)}:{s['line']} {s['gb_types'][:1]}"
                                  for s in after_sites]}
+            if row["outputs_match"] is False or row["grads_match"] is False:
+                # Blame the fix only if the original repeats itself: run it again against its reference.
+                again = run_child(spec, model["model"], timeout, compare_output=reference)
+                row["original_repeats"] = bool(again.get("fixed_matches_original")) and \
+                    again.get("fixed_grads_match") is not False
             if per_model:
                 print(f"[fix] {key}: {row['sites_before']} -> {row['sites_after']} sites, "
                       f"outputs match: {row['outputs_match']}", flush=True)
@@ -386,11 +391,14 @@ def removal_summary(fixed: dict) -> dict:
         "sites_before": before, "sites_after": after,
         "fraction_removed": round(1 - after / before, 4) if before else None,
         "outputs_match": sum(1 for r in ok if r["outputs_match"]),
-        "outputs_differ": [r["model"] for r in ok if r["outputs_match"] is False],
+        # A difference counts against the fix only when the original, run again, gives its own
+        # reference back; an original that differs from itself (an unseeded RNG) is listed apart.
+        "outputs_differ": [r["model"] for r in ok if r["outputs_match"] is False and r.get("original_repeats", True)],
+        "original_nondeterministic": [r["model"] for r in ok if r.get("original_repeats") is False],
         # Gradients (issue #12 item 5): models whose original gives some, compared after the fix.
         "grads_compared": sum(1 for r in ok if r.get("grads_match") is not None),
         "grads_match": sum(1 for r in ok if r.get("grads_match")),
-        "grads_differ": [r["model"] for r in ok if r.get("grads_match") is False],
+        "grads_differ": [r["model"] for r in ok if r.get("grads_match") is False and r.get("original_repeats", True)],
         "remaining_by_gb_type": remaining_by_gb_type(fixed),
     }
 
@@ -510,7 +518,9 @@ def markdown(report: dict) -> str:
     if r:
         lines += ["", f"Breaks removed by `--fix --unsafe-fixes`: {r['sites_before']} -> {r['sites_after']} break sites "
                       f"on {r['models_rerun_ok']} models that broke (fraction removed {r['fraction_removed']}); "
-                      f"outputs allclose on {r['outputs_match']}/{r['models_rerun_ok']}; "
+                      f"outputs allclose on {r['outputs_match']}/{r['models_rerun_ok']} "
+                      f"(differ because of the fix: {len(r['outputs_differ'])}; the original differs from "
+                      f"itself on a second run: {len(r.get('original_nondeterministic', []))}); "
                       f"gradients allclose on {r.get('grads_match', 0)}/{r.get('grads_compared', 0)} compared; "
                       f"failing after fix: {len(r['models_failing_after_fix'])}"]
         if r.get("remaining_by_gb_type") and report.get("details", True):  # dev only: a hint to tune on

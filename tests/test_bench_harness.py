@@ -188,3 +188,19 @@ def test_gradients_tell_a_nan_from_the_unselected_side_of_where():
     ok, detail = outputs_match(original, fixed, torch)
     assert not ok and "tensor" in detail
     assert outputs_match(original, gradients(Spec(False), "m", torch), torch)[0]
+
+
+def test_an_output_difference_counts_against_the_fix_only_when_the_original_repeats_itself():
+    def row(model, match, repeats=None):
+        r = {"model": model, "status": "ok", "sites_before": 2, "sites_after": 1, "outputs_match": match,
+             "grads_match": None, "remaining": []}
+        if repeats is not None:
+            r["original_repeats"] = repeats
+        return r
+
+    fixed = {"lib": {"models": [row("a", True), row("b", False, repeats=True), row("c", False, repeats=False),
+                                row("d", False)]}}
+    summary = realworld.removal_summary(fixed)
+    assert summary["outputs_match"] == 1
+    assert summary["outputs_differ"] == ["b", "d"]  # d: recorded before the second run existed
+    assert summary["original_nondeterministic"] == ["c"]
