@@ -230,3 +230,17 @@ def test_a_changed_tree_decodes_cached_summaries_and_a_damaged_one_is_relinted(c
     assert str(cross_file / "src" / "pkg" / "model.py") in lint_calls  # linted again, not trusted
     cold = invoke("check", "--no-cache", "-j", "1", "--output-format", "json", "src")
     assert _codes(warm) == _codes(cold) and ("helpers.py", "BL201", 2) in _codes(cold)
+
+
+def test_the_called_from_chain_is_the_same_warm_after_an_edit_as_cold(cross_file):
+    """Two callers reach helper(): the chain a finding names must not depend on which files came
+    from the cache (they used to come back first, and the graph walked files in that order)."""
+    write(cross_file / "src" / "pkg" / "a_model.py", CALLER.replace("class Net", "class NetA"))
+    write(cross_file / "src" / "pkg" / "b_model.py", CALLER.replace("class Net", "class NetB"))
+    invoke("check", "-j", "1", "src")
+    (cross_file / "src" / "pkg" / "a_model.py").write_text(CALLER.replace("class Net", "class NetA") + "# edited\n")
+    warm = json.loads(invoke("check", "-j", "1", "--output-format", "json", "src").stdout)
+    cold = json.loads(invoke("check", "--no-cache", "-j", "1", "--output-format", "json", "src").stdout)
+    helper = [f["message"] for f in cold if f["filename"].endswith("helpers.py")]
+    assert helper and "called from" in helper[0], helper
+    assert [f["message"] for f in warm] == [f["message"] for f in cold]

@@ -396,7 +396,10 @@ def _summaries(outcomes: dict, workers: "_Workers") -> dict:
         outcomes[path] = outcome
         if outcome.summary is not None:
             summaries[path] = outcome.summary
-    return summaries
+    # In path order, not in the order files came back (cache hits first, then workers): the graph
+    # walks summaries in this order, and the "called from" chain it reports must not depend on -j,
+    # on the cache, or on which file was edited.
+    return {path: summaries[path] for path in sorted(summaries)}
 
 
 def _tree_key(cache: ResultCache, files: list[str]) -> Optional[str]:
