@@ -123,6 +123,11 @@ COMPILE_DECORATORS = {
 DISABLE_DECORATORS = {
     "torch._disable_dynamo", "torch._dynamo.disable", "torch.compiler.disable"
 }
+# Recurrent modules Dynamo refuses to trace (GB0014 "Attempted to wrap RNN, GRU, or LSTM": an
+# isinstance test in torch/_dynamo/variables/builder.py, so subclasses too; the cells are traced).
+RNN_MODULES = {
+    "torch.nn.GRU", "torch.nn.LSTM", "torch.nn.RNN"
+}
 # Context managers Dynamo traces through: a break inside them is one split, not a frame skip.
 TORCH_CONTEXT_MANAGERS = (
     "torch.no_grad", "torch.enable_grad", "torch.set_grad_enabled", "torch.inference_mode",
@@ -310,6 +315,7 @@ def _check_curated(torch) -> list[str]:
     dotted("NON_TENSOR_TORCH_FUNCS", NON_TENSOR_TORCH_FUNCS)
     dotted("COMPILE_DECORATORS", COMPILE_DECORATORS)
     dotted("DISABLE_DECORATORS", DISABLE_DECORATORS)
+    dotted("RNN_MODULES", RNN_MODULES)
     dotted("TORCH_CONTEXT_MANAGERS", TORCH_CONTEXT_MANAGERS)
 
     x = torch.randn(2, 3)

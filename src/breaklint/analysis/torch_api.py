@@ -211,6 +211,11 @@ COMPILE_DECORATORS = frozenset({
 DISABLE_DECORATORS = frozenset({
     "torch._disable_dynamo", "torch._dynamo.disable", "torch.compiler.disable",
 })
+# Recurrent modules Dynamo refuses to trace (GB0014 "Attempted to wrap RNN, GRU, or LSTM": an
+# isinstance test in torch/_dynamo/variables/builder.py, so subclasses too; the cells are traced).
+RNN_MODULES = frozenset({
+    "torch.nn.GRU", "torch.nn.LSTM", "torch.nn.RNN",
+})
 # Context managers Dynamo traces through: a break inside them is one split, not a frame skip.
 TORCH_CONTEXT_MANAGERS = (
     "torch.no_grad", "torch.enable_grad", "torch.set_grad_enabled", "torch.inference_mode",

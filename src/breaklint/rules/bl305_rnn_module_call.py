@@ -1,0 +1,140 @@
+"""BL305: an nn.LSTM / nn.GRU / nn.RNN held on self and called in traced code.
+
+Found through the dev split (issue #11): timm's Sequencer2d and PyG's GRU / LSTM aggregations broke
+there and nothing flagged them. Measured on torch 2.13 (CPU, backend="eager"): calling any of the
+three in a compiled forward skips the frame (GB0014 "Attempted to wrap RNN, GRU, or LSTM");
+with torch._dynamo.config.allow_rnn = True it traces with no break and allclose outputs.
+"""
+from __future__ import annotations
+
+import ast
+from typing import Optional
+
+from ..analysis.names import normalize_torch
+from ..analysis.torch_api import RNN_MODULES
+from .base import Example, Rule
+
+
+class RnnModuleCall(Rule):
+    code = "BL305"
+    name = "rnn-module-call"
+    summary = "an nn.LSTM / GRU / RNN module called in traced code"
+    gb_ids = ("GB0014",)
+    fix_availability = "never"
+    node_types = (ast.Call,)
+    verdicts = {"2.13": True}
+
+    def check(self, node: ast.Call, ctx) -> None:
+        func = node.func
+        scope = ctx.scope
+        if not (isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) and scope is not None
+                and scope.cls is not None and func.value.id == _self_name(scope.func)):
+            return
+        kind = ctx.file.memo(("BL305", scope.cls.name, func.attr), lambda: _rnn_held(ctx, scope.cls, func.attr))
+        if kind is None:
+            return
+        ctx.report(node, f"self.{func.attr} holds an {kind}: Dynamo does not trace recurrent modules and "
+                         f"skips the whole frame (GB0014); set torch._dynamo.config.allow_rnn = True, or "
+                         f"keep the recurrent layer outside the compiled region")
+
+    VALID = [
+        Example("""
+import torch
+from torch import nn
+
+
+class Tagger(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.cell = nn.LSTMCell(4, 8)  # the cells are traced
+        self.proj = nn.Linear(8, 2)
+
+    def forward(self, x):
+        h, _ = self.cell(x)
+        return self.proj(h)
+
+
+def factory():
+    return Tagger(), (torch.randn(3, 4),)
+"""),
+    ]
+    INVALID = [
+        Example("""
+import torch
+from torch import nn
+
+
+class Tagger(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.rnn = nn.LSTM(4, 8, batch_first=True)
+        self.proj = nn.Linear(8, 2)
+
+    def forward(self, x):
+        out, _ = self.rnn(x)
+        return self.proj(out)
+
+
+def factory():
+    return Tagger(), (torch.randn(2, 3, 4),)
+""", at=((13, 18),)),
+        Example("""
+import torch
+from torch.nn import GRU, Module
+
+
+class Base(Module):
+    def forward(self, x):
+        return self.rnn(x)[0][:, -1]
+
+
+class GRUPool(Base):
+    def __init__(self):
+        super().__init__()
+        self.rnn = GRU(4, 4, batch_first=True)  # the subclass decides what the base calls
+
+
+def factory():
+    return GRUPool(), (torch.randn(2, 3, 4),)
+""", at=((8, 16),)),
+    ]
+
+
+def _self_name(func) -> Optional[str]:
+    args = func.args.posonlyargs + func.args.args
+    return args[0].arg if args else None
+
+
+def _rnn_held(ctx, cls, attr: str) -> Optional[str]:
+    """"nn.LSTM" (or "nn.LSTM or nn.GRU") when the class, a base or a subclass of it in this file
+    assigns one to `self.<attr>`."""
+    kinds = []
+    for info in _related(ctx.file.scopes.classes, cls):
+        for value, _self, _annotated in info.assignments.values.get(attr, ()):
+            if isinstance(value, ast.Call):
+                qual = normalize_torch(ctx.qualify(value.func)) or ""
+                if qual in RNN_MODULES and "nn." + qual.rsplit(".", 1)[-1] not in kinds:
+                    kinds.append("nn." + qual.rsplit(".", 1)[-1])
+    return " or ".join(kinds) or None
+
+
+def _related(classes: dict, cls) -> list:
+    """The class and the classes of this file above and below it in the hierarchy."""
+    def local_bases(name: str) -> list[str]:
+        return [b for b in classes[name].bases if b in classes] if name in classes else []
+
+    names, queue = [], [cls.name]
+    while queue:  # the class and its bases
+        name = queue.pop()
+        if name not in names:
+            names.append(name)
+            queue.extend(local_bases(name))
+    below, changed = {cls.name}, True
+    while changed:  # its subclasses, at any depth
+        changed = False
+        for name in classes:
+            if name not in below and below.intersection(local_bases(name)):
+                below.add(name)
+                changed = True
+    names += sorted(below - set(names))
+    return [classes[name] if name in classes else cls for name in names]
