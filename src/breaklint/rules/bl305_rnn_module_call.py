@@ -10,6 +10,7 @@ from __future__ import annotations
 import ast
 from typing import Optional
 
+from ..analysis.astwalk import walk
 from ..analysis.names import normalize_torch
 from ..analysis.torch_api import RNN_MODULES
 from .base import Example, Rule
@@ -33,9 +34,15 @@ class RnnModuleCall(Rule):
         kind = ctx.file.memo(("BL305", scope.cls.name, func.attr), lambda: _rnn_held(ctx, scope.cls, func.attr))
         if kind is None:
             return
+        # The first recurrent call skips the frame: Dynamo never reaches a later one in the same
+        # function (measured: two LSTM calls in one forward give one break), so only it is reported.
+        first = ctx.file.memo(("BL305 first", id(scope.func)), lambda: _first_rnn_call(ctx, scope))
+        if first is not node:
+            return
         ctx.report(node, f"self.{func.attr} holds an {kind}: Dynamo does not trace recurrent modules and "
-                         f"skips the whole frame (GB0014); set torch._dynamo.config.allow_rnn = True, or "
-                         f"keep the recurrent layer outside the compiled region")
+                         f"skips the whole frame (GB0014), later recurrent calls in it included; set "
+                         f"torch._dynamo.config.allow_rnn = True, or keep the recurrent layer outside the "
+                         f"compiled region")
 
     VALID = [
         Example("""
@@ -97,12 +104,41 @@ class GRUPool(Base):
 def factory():
     return GRUPool(), (torch.randn(2, 3, 4),)
 """, at=((8, 16),)),
+        Example("""
+import torch
+from torch import nn
+
+
+class Mixer(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.rows = nn.LSTM(4, 4, batch_first=True)
+        self.cols = nn.LSTM(4, 4, batch_first=True)
+
+    def forward(self, x):
+        r, _ = self.rows(x)
+        c, _ = self.cols(x.flip(1))  # never reached by Dynamo: the frame was skipped at self.rows
+        return r + c
+
+
+def factory():
+    return Mixer(), (torch.randn(2, 3, 4),)
+""", at=((13, 16),)),
     ]
 
 
 def _self_name(func) -> Optional[str]:
     args = func.args.posonlyargs + func.args.args
     return args[0].arg if args else None
+
+
+def _first_rnn_call(ctx, scope) -> Optional[ast.Call]:
+    """The recurrent call of `scope` that comes first in the source."""
+    self_name = _self_name(scope.func)
+    calls = [n for n in walk(scope.func) if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute)
+             and isinstance(n.func.value, ast.Name) and n.func.value.id == self_name
+             and ctx.file.memo(("BL305", scope.cls.name, n.func.attr), lambda n=n: _rnn_held(ctx, scope.cls, n.func.attr))]
+    return min(calls, key=lambda n: (n.lineno, n.col_offset), default=None)
 
 
 def _rnn_held(ctx, cls, attr: str) -> Optional[str]:
