@@ -211,6 +211,14 @@ ELEMENTWISE = {
     "signbit", "silu", "sin", "sinh", "softplus", "square", "sub", "subtract", "tan", "tanh",
     "to", "trunc", "type_as", "where", "zeros_like"
 }
+# Tensor methods that move, repeat or select elements and keep the dtype (a bool mask stays one:
+# `mask.unsqueeze(1).repeat(1, c, 1, 1)` still indexes as a mask). `view` is left out: `view(dtype)`
+# reinterprets. Checked on a bool (2, 3) tensor with the arguments in _REARRANGE_ARGS.
+REARRANGE_METHODS = {
+    "clone", "contiguous", "detach", "expand", "expand_as", "flatten", "flip", "movedim", "narrow",
+    "permute", "repeat", "reshape", "roll", "squeeze", "swapaxes", "t", "tile", "transpose",
+    "unflatten", "unsqueeze"
+}
 # Ops along a dim that keep the shape of their input.
 KEEP_SHAPE = {
     "cummax", "cummin", "cumprod", "cumsum", "flip", "layer_norm", "log_softmax",
@@ -237,6 +245,9 @@ NOT_IN_THIS_TORCH = frozenset({
     "names",  # named tensors' Tensor.names: absent from torch 2.13's Tensor
 })
 # Arguments that make an op callable on one tensor for the checks (clamp needs a bound).
+_REARRANGE_ARGS = {"expand": (2, 3), "expand_as": "self", "flip": (0,), "movedim": (0, 1), "narrow": (1, 0, 2),
+                   "permute": (1, 0), "repeat": (2, 1), "reshape": (-1,), "roll": (1,), "swapaxes": (0, 1), "tile": (2,),
+                   "transpose": (0, 1), "unflatten": (1, (3, 1)), "unsqueeze": (0,)}
 _CHECK_ARGS = {"clamp": {"min": 0.0}, "clip": {"min": 0.0}, "clamp_min": {"min": 0.0}, "clamp_max": {"max": 0.0}}
 
 
@@ -354,6 +365,16 @@ def _check_curated(torch) -> list[str]:
         expect("SAME_DTYPE", name, call("SAME_DTYPE", name, x), x.dtype)
     for name in sorted(FLOAT_RESULT):
         expect("FLOAT_RESULT", name, call("FLOAT_RESULT", name, x), x.dtype)
+    mask = x > 0
+    for name in sorted(REARRANGE_METHODS):
+        args = _REARRANGE_ARGS.get(name, ())
+        try:
+            got = getattr(mask, name)(*((mask,) if args == "self" else args))
+        except Exception as exc:  # noqa: BLE001 - reported, not raised
+            problems.append(f"REARRANGE_METHODS: {name} cannot be called on a bool (2, 3) tensor ({exc})")
+        else:
+            if got.dtype != torch.bool:
+                problems.append(f"REARRANGE_METHODS: {name} turns a bool tensor into {got.dtype}")
     for name, dtype in CASTS.items():
         expect("CASTS", name, call("CASTS", name, n), getattr(torch, dtype))
     for name in sorted(REDUCE_SAME):

@@ -302,6 +302,14 @@ ELEMENTWISE = frozenset({
     "softplus", "square", "sub", "subtract", "tan", "tanh", "to", "trunc", "type_as", "where",
     "zeros_like",
 })
+# Tensor methods that move, repeat or select elements and keep the dtype (a bool mask stays one:
+# `mask.unsqueeze(1).repeat(1, c, 1, 1)` still indexes as a mask). `view` is left out: `view(dtype)`
+# reinterprets. Checked on a bool (2, 3) tensor with the arguments in _REARRANGE_ARGS.
+REARRANGE_METHODS = frozenset({
+    "clone", "contiguous", "detach", "expand", "expand_as", "flatten", "flip", "movedim", "narrow",
+    "permute", "repeat", "reshape", "roll", "squeeze", "swapaxes", "t", "tile", "transpose",
+    "unflatten", "unsqueeze",
+})
 # Ops along a dim that keep the shape of their input.
 KEEP_SHAPE = frozenset({
     "cummax", "cummin", "cumprod", "cumsum", "flip", "layer_norm", "log_softmax", "logcumsumexp",

@@ -13,7 +13,8 @@ from typing import Optional
 
 from ..analysis.astwalk import function_nodes
 from ..analysis.flow import bindings_of, function_arguments as _arguments
-from ..analysis.torch_api import BOOL_ELEMENTWISE as MASK_METHODS  # an index made of these is a mask
+from ..analysis.torch_api import BOOL_RESULT as MASK_METHODS  # an index made of these is a mask (any dtype in, bool out)
+from ..analysis.torch_api import REARRANGE_METHODS
 from ..model import Fix
 from ..fix.masked import masked_reduction_fix
 from ..fix.rewrite import replace_fix, torch_imports, torch_name, torch_prefix
@@ -281,6 +282,20 @@ def detect(boxes, scores, labels):
     keep = batched_nms(boxes, scores, labels, 0.5)
     return boxes[keep]
 """, runnable=False, at=((8, 12),)),
+        # A mask moved and repeated to the input's shape is still a mask (kornia's CutMix).
+        Example("""
+import torch
+
+
+@torch.compile
+def paste(images, boxes):
+    mask = (boxes > 0).all(-1).unsqueeze(1).repeat(1, images.shape[1])
+    return images[mask].sum()
+
+
+def factory():
+    return paste, (torch.randn(3, 2), torch.randn(3, 4))
+""", at=((8, 12),)),
     ]
 
 
@@ -459,6 +474,9 @@ class _MaskFacts:
         if qual.startswith("torch.") and any(
                 k.arg == "dtype" and (ctx.qualify(k.value) or "") == "torch.bool" for k in call.keywords):
             return True
+        if isinstance(func, ast.Attribute) and func.attr in REARRANGE_METHODS:
+            # `mask.unsqueeze(1).repeat(1, c, 1, 1)`: moved and repeated, still a bool mask
+            return self.is_mask(func.value, ctx, 1)
         if isinstance(func, ast.Attribute):
             receiver_ok = ctx.is_tensor(func.value) or (
                 func.attr == "bool" and not ctx.is_known_non_tensor(func.value))
