@@ -57,6 +57,7 @@ class AttributeAssignments:
         self.registered: set[str] = set()
         for method in info.methods.values():
             self_name = _self_name(method)
+            self._locals = _plain_locals(method)
             for node in function_nodes(method):
                 if isinstance(node, ast.Assign):
                     for target in node.targets:
@@ -70,7 +71,29 @@ class AttributeAssignments:
 
     def _add(self, target: ast.AST, value: ast.AST, self_name: Optional[str], annotated: bool) -> None:
         if isinstance(target, ast.Attribute) and isinstance(target.value, ast.Name) and target.value.id == self_name:
-            self.values.setdefault(target.attr, []).append((value, self_name, annotated))
+            # `a = torch.ones(...)` (or another value on each branch), then `self.a = a`: what the
+            # local was given is what the attribute holds.
+            values = self._locals.get(value.id, [value]) if isinstance(value, ast.Name) else [value]
+            for each in values:
+                self.values.setdefault(target.attr, []).append((each, self_name, annotated))
+
+
+def _plain_locals(method) -> dict[str, list[ast.AST]]:
+    """Names a method binds only by plain `name = value` statements (no parameter, loop target,
+    `with ... as`, augmented, annotated or tuple assignment): name -> every value it is given."""
+    found: dict[str, list[ast.AST]] = {}
+    plain: set[int] = set()
+    for node in function_nodes(method):
+        if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
+            found.setdefault(node.targets[0].id, []).append(node.value)
+            plain.add(id(node.targets[0]))
+    args = method.args
+    for arg in args.posonlyargs + args.args + args.kwonlyargs + [a for a in (args.vararg, args.kwarg) if a]:
+        found.pop(arg.arg, None)
+    for node in function_nodes(method):
+        if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store) and id(node) not in plain:
+            found.pop(node.id, None)
+    return found
 
 
 @dataclass
