@@ -77,7 +77,7 @@ class FileFacts:
         if scope.cls is None:
             return None
         if scope.cls.name not in self._class_facts:
-            self._class_facts[scope.cls.name] = ClassFacts(scope.cls, self.imports)
+            self._class_facts[scope.cls.name] = ClassFacts(scope.cls, self.imports, _local_bases(self.scopes, scope.cls))
         return self._class_facts[scope.cls.name]
 
     def return_kind(self, name: str) -> Optional[str]:
@@ -111,4 +111,17 @@ def returns_of(func) -> list[ast.Return]:
         if isinstance(node, ast.Return):
             found.append(node)
         stack.extend(children(node))
+    return found
+
+
+def _local_bases(scopes, cls) -> list:
+    """The classes of this file that `cls` inherits from, at any depth: `self.x` set in a base's
+    __init__ (through `super().__init__()`) is an attribute of the subclass too."""
+    found, queue = [], list(cls.bases)
+    while queue:
+        name = queue.pop(0)
+        info = scopes.classes.get(name)
+        if info is not None and info is not cls and all(info is not f for f in found):
+            found.append(info)
+            queue.extend(info.bases)
     return found

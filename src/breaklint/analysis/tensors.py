@@ -40,14 +40,24 @@ def _last(name: Optional[str]) -> str:
 class ClassFacts:
     """What a module class's attributes hold, read from assignments anywhere in the class."""
 
-    def __init__(self, info: ClassInfo, imports: ImportMap):
+    def __init__(self, info: ClassInfo, imports: ImportMap, bases: tuple = ()):
         self.tensor_attrs: set[str] = set(info.assignments.registered)
         self.layer_attrs: set[str] = set()
         for attr, assigned in info.assignments.values.items():
             for value, _self, _annotated in assigned:
                 self._learn(attr, value, imports)
+        # What the class's bases in the same file assign, for the attributes the class never does.
+        own = set(info.assignments.values) | self.tensor_attrs
+        for base in bases:
+            base_facts = ClassFacts(base, imports)
+            self.tensor_attrs |= base_facts.tensor_attrs - own
+            self.layer_attrs |= base_facts.layer_attrs - own
 
     def _learn(self, attr: str, value, imports: ImportMap) -> None:
+        if isinstance(value, ast.IfExp):  # `torch.ones(n) if code is None else torch.as_tensor(code)`
+            self._learn(attr, value.body, imports)
+            self._learn(attr, value.orelse, imports)
+            return
         if not isinstance(value, ast.Call):
             return
         qual = normalize_torch(imports.qualify(value.func)) or ""
