@@ -74,6 +74,13 @@ GROWTH = {
     "VoxelMorphUNet": ("N.VoxelMorphUNet(spatial_dims=2, in_channels=2, unet_out_channels=4, channels=(4, 8, 8, 8), final_conv_channels=(4, 4))", (1, 2, 32, 32)),
     "EfficientNet": ("N.EfficientNet(['r1_k3_s11_e1_i32_o16_se0.25', 'r1_k3_s22_e6_i16_o24_se0.25'], spatial_dims=2, in_channels=1, num_classes=3, image_size=32)", X2),
     "DiNTS": ("N.DiNTS(N.TopologyInstance(channel_mul=0.25, num_blocks=2, num_depths=2, spatial_dims=2, use_downsample=True), in_channels=1, num_classes=2, spatial_dims=2)", X2),
+    "SEResNet152": ("N.SEResNet152(layers=(1, 1, 1, 1), spatial_dims=2, in_channels=1, num_classes=3)", (1, 1, 64, 64)),
+    "SEResNeXt101": ("N.SEResNeXt101(layers=(1, 1, 1, 1), spatial_dims=2, in_channels=1, num_classes=3)", (1, 1, 64, 64)),
+    "SENet": ("N.SENet(spatial_dims=2, in_channels=1, block='se_bottleneck', layers=(1, 1, 1, 1), groups=4, reduction=4, inplanes=16, num_classes=3)", (1, 1, 64, 64)),
+    "ResNetFeatures": ("N.ResNetFeatures('resnet10', pretrained=False, spatial_dims=2, in_channels=1)", X2),
+    "ResNetEncoder": ("N.ResNetEncoder('resnet10', pretrained=False, spatial_dims=2, in_channels=1)", X2),
+    "EfficientNetEncoder": ("N.EfficientNetEncoder('efficientnet-b0', pretrained=False, spatial_dims=2, in_channels=1)", X2),
+    "HyenaNDUNETR": ("N.HyenaNDUNETR(in_channels=1, out_channels=2, hyena_stages=(True, False, False, False), feature_size=12, spatial_dims=2)", (1, 1, 64, 64)),
 }
 assert not set(GROWTH) & set(SPECS)
 SPECS.update(GROWTH)
