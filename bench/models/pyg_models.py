@@ -79,6 +79,57 @@ SPECS = {
     "DeepGCNLayer": ("n.DeepGCNLayer(n.GENConv(F, F), torch.nn.LayerNorm(F), torch.nn.ReLU(), block='res+')", "x_ei"),
 }
 
+# Dev split growth (bench/SPLITS.md, 2026-11-25): every class of torch_geometric.nn.conv, .pool and .aggr
+# not yet above (bases, KNNIndex, CUDA-only, heterogeneous and mesh convolutions left out), and the
+# molecular models that take (z, pos, batch).
+DEG = "torch.tensor([0, 4, 8, 6, 2])"
+GROWTH = {
+    "SimpleConv": ("n.SimpleConv()", "x_ei"),
+    "GravNetConv": ("n.GravNetConv(F, H, space_dimensions=3, propagate_dimensions=8, k=4)", "x_batch"),
+    "GINConv": ("n.GINConv(torch.nn.Sequential(torch.nn.Linear(F, H), torch.nn.ReLU(), torch.nn.Linear(H, H)))", "x_ei"),
+    "RGATConv": ("n.RGATConv(F, H, num_relations=3)", "x_ei_type"),
+    "SplineConv": ("n.SplineConv(F, H, dim=3, kernel_size=3)", "x_ei_ea3"),
+    "EdgeConv": ("n.EdgeConv(torch.nn.Linear(2 * F, H))", "x_ei"),
+    "DynamicEdgeConv": ("n.DynamicEdgeConv(torch.nn.Linear(2 * F, H), k=4)", "x_batch"),
+    "XConv": ("n.XConv(F, H, dim=3, kernel_size=4)", "x_pos_batch"),
+    "PNAConv": ("n.PNAConv(F, H, aggregators=['mean', 'max'], scalers=['identity', 'amplification'], deg=" + DEG + ")", "x_ei"),
+    "PANConv": ("n.PANConv(F, H, filter_size=2)", "x_ei"),
+    "WLConv": ("n.WLConv()", "xint_ei"),
+    "WLConvContinuous": ("n.WLConvContinuous()", "x_ei"),
+    "LGConv": ("n.LGConv()", "x_ei"),
+    "PointGNNConv": ("n.PointGNNConv(mlp_h=torch.nn.Linear(F, 3), mlp_f=torch.nn.Linear(F + 3, F), mlp_g=torch.nn.Linear(F, F))", "x_pos_ei"),
+    "ClusterPooling": ("n.ClusterPooling(F)", "x_ei_batch"),
+    "MultiAggregation": ("n.aggr.MultiAggregation(['mean', 'max', 'std'])", "x_batch"),
+    "SumAggregation": ("n.aggr.SumAggregation()", "x_batch"),
+    "MeanAggregation": ("n.aggr.MeanAggregation()", "x_batch"),
+    "MaxAggregation": ("n.aggr.MaxAggregation()", "x_batch"),
+    "MinAggregation": ("n.aggr.MinAggregation()", "x_batch"),
+    "MulAggregation": ("n.aggr.MulAggregation()", "x_batch"),
+    "VarAggregation": ("n.aggr.VarAggregation()", "x_batch"),
+    "StdAggregation": ("n.aggr.StdAggregation()", "x_batch"),
+    "SoftmaxAggregation": ("n.aggr.SoftmaxAggregation(learn=True)", "x_batch"),
+    "PowerMeanAggregation": ("n.aggr.PowerMeanAggregation(learn=True)", "x_batch"),
+    "MedianAggregation": ("n.aggr.MedianAggregation()", "x_batch"),
+    "QuantileAggregation": ("n.aggr.QuantileAggregation(0.25)", "x_batch"),
+    "LSTMAggregation": ("n.aggr.LSTMAggregation(F, H)", "x_batch"),
+    "GRUAggregation": ("n.aggr.GRUAggregation(F, H)", "x_batch"),
+    "DegreeScalerAggregation": ("n.aggr.DegreeScalerAggregation('mean', 'amplification', deg=" + DEG + ")", "x_batch"),
+    "GraphMultisetTransformer": ("n.aggr.GraphMultisetTransformer(F, k=4, heads=2)", "x_batch"),
+    "EquilibriumAggregation": ("n.aggr.EquilibriumAggregation(F, H, num_layers=[8], grad_iter=2)", "x_batch"),
+    "MLPAggregation": ("n.aggr.MLPAggregation(F, H, max_num_elements=8, num_layers=1)", "x_batch"),
+    "DeepSetsAggregation": ("n.aggr.DeepSetsAggregation(torch.nn.Linear(F, H), torch.nn.Linear(H, H))", "x_batch"),
+    "SetTransformerAggregation": ("n.aggr.SetTransformerAggregation(F, heads=2)", "x_batch"),
+    "LCMAggregation": ("n.aggr.LCMAggregation(F, H)", "x_batch"),
+    "VariancePreservingAggregation": ("n.aggr.VariancePreservingAggregation()", "x_batch"),
+    "PatchTransformerAggregation": ("n.aggr.PatchTransformerAggregation(F, H, patch_size=4, hidden_channels=8)", "x_batch"),
+    "SchNet": ("m.SchNet(hidden_channels=16, num_filters=16, num_interactions=2, num_gaussians=10, cutoff=3.0)", "mol_radius"),
+    "DimeNet": ("m.DimeNet(hidden_channels=16, out_channels=1, num_blocks=1, num_bilinear=4, num_spherical=3, num_radial=4, cutoff=3.0)", "mol_radius"),
+    "DimeNetPlusPlus": ("m.DimeNetPlusPlus(hidden_channels=16, out_channels=1, num_blocks=1, int_emb_size=8, basis_emb_size=4, out_emb_channels=16, num_spherical=3, num_radial=4, cutoff=3.0)", "mol_radius"),
+    "ViSNet": ("m.ViSNet(num_heads=2, num_layers=1, hidden_channels=16, num_rbf=8, cutoff=3.0)", "mol_radius"),
+}
+assert not set(GROWTH) & set(SPECS)
+SPECS.update(GROWTH)
+
 MODELS = sorted(SPECS)
 
 
@@ -112,6 +163,10 @@ def _inputs(kind):
         return (torch.randn(NODES, HIDDEN, generator=generator), edge_index)
     if kind == "x3_ei":
         return (torch.randn(NODES, 3, FEATURES, generator=generator), edge_index)
+    if kind == "xint_ei":
+        return (torch.randint(0, 5, (NODES,), generator=generator), edge_index)
+    if kind == "x_pos_batch":
+        return (x, torch.randn(NODES, 3, generator=generator), batch)
     if kind == "x_ei_batch":
         return (x, edge_index, batch)
     if kind == "x_batch":
