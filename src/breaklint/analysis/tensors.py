@@ -17,7 +17,7 @@ from .names import ImportMap, normalize_torch
 from .scope import ClassInfo, ModuleScopes, Scope, _self_name
 from .torch_api import (META_ATTRIBUTES, NON_TENSOR_LAYERS, NON_TENSOR_METHODS, NON_TENSOR_NAMESPACES,
                         NON_TENSOR_TORCH_FUNCS, TENSOR_ATTRIBUTES, TENSOR_EVIDENCE_METHODS, TENSOR_NAMESPACES,
-                        TENSOR_ONLY_METHODS, TENSOR_TUPLE_FUNCS)
+                        TENSOR_METHODS, TENSOR_ONLY_METHODS, TENSOR_TUPLE_FUNCS)
 
 TENSOR_ANNOTATIONS = re.compile(r"\b(Tensor|FloatTensor|LongTensor|BoolTensor|Parameter)\b")
 NON_TENSOR_ANNOTATIONS = re.compile(
@@ -59,6 +59,12 @@ class ClassFacts:
             self._learn(attr, value.orelse, imports)
             return
         if not isinstance(value, ast.Call):
+            return
+        func = value.func
+        if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Call) \
+                and func.attr in TENSOR_METHODS and func.attr not in NON_TENSOR_METHODS:
+            # `torch.ones(n).to(device)`, `nn.Linear(a, b).to(device)`: what the receiver is
+            self._learn(attr, func.value, imports)
             return
         qual = normalize_torch(imports.qualify(value.func)) or ""
         if qual in ("torch.nn.Parameter", "torch.nn.parameter.Parameter") or (
