@@ -79,8 +79,9 @@ class AttributeAssignments:
 
 
 def _plain_locals(method) -> dict[str, list[ast.AST]]:
-    """Names a method binds only by plain `name = value` statements (no parameter, loop target,
-    `with ... as`, augmented, annotated or tuple assignment): name -> every value it is given."""
+    """Names a method binds only by plain `name = value` statements (and `name += ...`; no
+    parameter, loop target, `with ... as`, annotated or tuple assignment): name -> every value it is
+    given."""
     found: dict[str, list[ast.AST]] = {}
     plain: set[int] = set()
     for node in function_nodes(method):
@@ -90,8 +91,10 @@ def _plain_locals(method) -> dict[str, list[ast.AST]]:
     args = method.args
     for arg in args.posonlyargs + args.args + args.kwonlyargs + [a for a in (args.vararg, args.kwarg) if a]:
         found.pop(arg.arg, None)
+    augmented = {id(node.target) for node in function_nodes(method) if isinstance(node, ast.AugAssign)}
     for node in function_nodes(method):
-        if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store) and id(node) not in plain:
+        # `grid += noise` keeps what grid is; any other binding makes it unknown
+        if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store) and id(node) not in plain | augmented:
             found.pop(node.id, None)
     return found
 

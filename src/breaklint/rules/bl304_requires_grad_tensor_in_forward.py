@@ -7,25 +7,37 @@ from `torch.zeros(..., requires_grad=True)` in forward, and nothing flagged it. 
 `torch.no_grad()`; `requires_grad=False` does not, and neither does the method form
 `x.new_zeros(..., requires_grad=True)` (not flagged). `torch.zeros(...).requires_grad_()` breaks too,
 so it is no fix.
+
+The same rule covers assigning the flag of an existing tensor, measured the same way:
+`t.requires_grad = ...` breaks whatever the value (GB0206 "setattr() on Tensor.requires_grad"), while
+`t.requires_grad_(False)` on a tensor that does not require grad is traced with no break (on one that
+does, it breaks as the assignment does). `requires_grad_()` itself is not flagged: whether it breaks
+depends on what the graph does with the tensor (GB0125, GB8985). So `t.requires_grad = False` becomes `t.requires_grad_(False)`: the same flag, the same error
+on a non-leaf tensor, and no break in the common case (monai's warp grid, a dev miss). Safe.
 """
 from __future__ import annotations
 
 import ast
 
 from ..analysis.names import normalize_torch
+from ..fix.rewrite import replace_fix
 from .base import Example, Rule
 
 
 class RequiresGradTensorInForward(Rule):
     code = "BL304"
     name = "requires-grad-tensor-in-forward"
-    summary = "a tensor created with requires_grad=True inside traced code"
-    gb_ids = ("GB0225",)
-    fix_availability = "never"
-    node_types = (ast.Call,)
+    summary = "a tensor created with, or switched to, requires_grad inside traced code"
+    gb_ids = ("GB0225", "GB0206")
+    fix_availability = "sometimes"
+    fix_applicability = "safe"
+    node_types = (ast.Call, ast.Assign)
     verdicts = {"2.13": True}
 
-    def check(self, node: ast.Call, ctx) -> None:
+    def check(self, node, ctx) -> None:
+        if isinstance(node, ast.Assign):
+            self._assigned_flag(node, ctx)
+            return
         if not any(k.arg == "requires_grad" and isinstance(k.value, ast.Constant) and k.value.value is True
                    for k in node.keywords):
             return
@@ -37,6 +49,20 @@ class RequiresGradTensorInForward(Rule):
         ctx.report(node, f"{qual}(..., requires_grad=True) in traced code breaks the graph (GB0225); create "
                          f"the tensor outside the compiled region and pass it in, or drop requires_grad")
 
+    def _assigned_flag(self, node: ast.Assign, ctx) -> None:
+        target = node.targets[0] if len(node.targets) == 1 else None
+        if not (isinstance(target, ast.Attribute) and target.attr == "requires_grad" and ctx.is_tensor(target.value)):
+            return
+        fix = None
+        owner = ctx.segment(target.value)
+        if isinstance(node.value, ast.Constant) and node.value.value is False and "\n" not in owner \
+                and isinstance(target.value, (ast.Name, ast.Attribute, ast.Subscript, ast.Call)):
+            fix = replace_fix("Switch the flag with requires_grad_(False), which Dynamo traces", "safe",
+                              (ctx.replace(node, f"{owner}.requires_grad_(False)"),))
+        ctx.report(node, "setting .requires_grad on a tensor in traced code breaks the graph (GB0206); "
+                         "requires_grad_(False) is traced on a tensor that does not require grad, else set "
+                         "the flag before the compiled region", fix)
+
     VALID = [
         Example("""
 import torch
@@ -47,6 +73,7 @@ class Shift(nn.Module):
     def forward(self, x):
         offset = torch.zeros(x.shape[-1], requires_grad=False)
         start = x.new_zeros(x.shape[-1], requires_grad=True)  # the method form is traced
+        offset.requires_grad_(False)  # traced: the tensor does not require grad
         return x + offset + start
 
 
@@ -69,4 +96,43 @@ class Equilibrium(nn.Module):
 def factory():
     return Equilibrium(), (torch.randn(2, 4),)
 """, at=((8, 13),)),
+        Example("""
+import torch
+from torch import nn
+
+
+class Warp(nn.Module):
+    def reference_grid(self, ddf):
+        grid = torch.stack(torch.meshgrid(torch.arange(4.0), torch.arange(4.0), indexing="ij"))
+        grid = grid.to(ddf)
+        self.ref_grid = grid
+        self.ref_grid.requires_grad = False  # a reference grid, never learned
+        return self.ref_grid
+
+    def forward(self, image, ddf):
+        return image + self.reference_grid(ddf).sum() * ddf
+
+
+def factory():
+    return Warp(), (torch.randn(1, 2, 4, 4), torch.randn(1, 2, 4, 4))
+""", at=((11, 9),), fixed="""
+import torch
+from torch import nn
+
+
+class Warp(nn.Module):
+    def reference_grid(self, ddf):
+        grid = torch.stack(torch.meshgrid(torch.arange(4.0), torch.arange(4.0), indexing="ij"))
+        grid = grid.to(ddf)
+        self.ref_grid = grid
+        self.ref_grid.requires_grad_(False)  # a reference grid, never learned
+        return self.ref_grid
+
+    def forward(self, image, ddf):
+        return image + self.reference_grid(ddf).sum() * ddf
+
+
+def factory():
+    return Warp(), (torch.randn(1, 2, 4, 4), torch.randn(1, 2, 4, 4))
+"""),
     ]
