@@ -12,6 +12,7 @@ from typing import Optional
 
 from ..analysis.astwalk import walk
 from ..analysis.names import normalize_torch
+from ..analysis.scope import _self_name
 from ..analysis.torch_api import RNN_MODULES
 from .base import Example, Rule
 
@@ -125,11 +126,6 @@ def factory():
     return Mixer(), (torch.randn(2, 3, 4),)
 """, at=((13, 16),)),
     ]
-
-
-def _self_name(func) -> Optional[str]:
-    args = func.args.posonlyargs + func.args.args
-    return args[0].arg if args else None
 
 
 def _first_rnn_call(ctx, scope) -> Optional[ast.Call]:
