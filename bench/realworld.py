@@ -345,8 +345,21 @@ def breaks_removed(truth: dict, specs_by_name: dict, breaklint_python: str, fixe
                       f"outputs match: {row['outputs_match']}", flush=True)
             rows.append(row)
         results[library] = {"fix_run": fix_run, "models": rows}
-    save_json(fixed_path, load_json(fixed_path, {}) | results)
+    save_json(fixed_path, merged_fix_results(load_json(fixed_path, {}), results, bool(only_models)))
     return results
+
+
+def merged_fix_results(saved: dict, results: dict, partial: bool) -> dict:
+    """The saved per-library fix results with this run's. A run of some models (`partial`) updates
+    their rows and keeps the library's other rows; a whole run replaces the library."""
+    merged = dict(saved)
+    for library, result in results.items():
+        rows = result["models"]
+        if partial:
+            ran = {r["model"] for r in rows}
+            rows = [r for r in saved.get(library, {}).get("models", []) if r["model"] not in ran] + rows
+        merged[library] = dict(result, models=rows)
+    return merged
 
 
 def with_dynamo_config(truth: dict, specs_by_name: dict, config: str, timeout: int, path: str) -> dict:

@@ -204,3 +204,14 @@ def test_an_output_difference_counts_against_the_fix_only_when_the_original_repe
     assert summary["outputs_match"] == 1
     assert summary["outputs_differ"] == ["b", "d"]  # d: recorded before the second run existed
     assert summary["original_nondeterministic"] == ["c"]
+
+
+def test_a_partial_fix_run_keeps_the_rows_of_the_models_it_did_not_run():
+    saved = {"lib": {"fix_run": {"rc": 0}, "models": [{"model": "a", "v": 1}, {"model": "b", "v": 1}]},
+             "other": {"fix_run": {}, "models": [{"model": "z", "v": 1}]}}
+    new = {"lib": {"fix_run": {"rc": 0}, "models": [{"model": "b", "v": 2}, {"model": "c", "v": 2}]}}
+    partial = realworld.merged_fix_results(saved, new, partial=True)
+    assert [(r["model"], r["v"]) for r in partial["lib"]["models"]] == [("a", 1), ("b", 2), ("c", 2)]
+    assert partial["other"] == saved["other"]
+    whole = realworld.merged_fix_results(saved, new, partial=False)
+    assert [r["model"] for r in whole["lib"]["models"]] == ["b", "c"]
