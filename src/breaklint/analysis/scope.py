@@ -57,7 +57,7 @@ class AttributeAssignments:
         self.registered: set[str] = set()
         for method in info.methods.values():
             self_name = _self_name(method)
-            self._locals = _plain_locals(method)
+            self._method, self._locals = method, None  # the method's plain locals, read when needed
             for node in function_nodes(method):
                 if isinstance(node, ast.Assign):
                     for target in node.targets:
@@ -73,7 +73,11 @@ class AttributeAssignments:
         if isinstance(target, ast.Attribute) and isinstance(target.value, ast.Name) and target.value.id == self_name:
             # `a = torch.ones(...)` (or another value on each branch), then `self.a = a`: what the
             # local was given is what the attribute holds.
-            values = self._locals.get(value.id, [value]) if isinstance(value, ast.Name) else [value]
+            values = [value]
+            if isinstance(value, ast.Name):
+                if self._locals is None:
+                    self._locals = _plain_locals(self._method)
+                values = self._locals.get(value.id, values)
             for each in values:
                 self.values.setdefault(target.attr, []).append((each, self_name, annotated))
 
@@ -83,20 +87,22 @@ def _plain_locals(method) -> dict[str, list[ast.AST]]:
     parameter, loop target, `with ... as`, annotated or tuple assignment): name -> every value it is
     given."""
     found: dict[str, list[ast.AST]] = {}
-    plain: set[int] = set()
+    kept: set[int] = set()  # the Name nodes of `name = ...` and `name += ...`
+    other: set[str] = set()
+    args = method.args
+    for arg in args.posonlyargs + args.args + args.kwonlyargs + [a for a in (args.vararg, args.kwarg) if a]:
+        other.add(arg.arg)
+    stores = []
     for node in function_nodes(method):
         if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
             found.setdefault(node.targets[0].id, []).append(node.value)
-            plain.add(id(node.targets[0]))
-    args = method.args
-    for arg in args.posonlyargs + args.args + args.kwonlyargs + [a for a in (args.vararg, args.kwarg) if a]:
-        found.pop(arg.arg, None)
-    augmented = {id(node.target) for node in function_nodes(method) if isinstance(node, ast.AugAssign)}
-    for node in function_nodes(method):
-        # `grid += noise` keeps what grid is; any other binding makes it unknown
-        if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store) and id(node) not in plain | augmented:
-            found.pop(node.id, None)
-    return found
+            kept.add(id(node.targets[0]))
+        elif isinstance(node, ast.AugAssign):
+            kept.add(id(node.target))
+        elif isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
+            stores.append(node)
+    other.update(node.id for node in stores if id(node) not in kept)
+    return {name: values for name, values in found.items() if name not in other}
 
 
 @dataclass

@@ -32,7 +32,7 @@ class RnnModuleCall(Rule):
         if not (isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) and scope is not None
                 and scope.cls is not None and func.value.id == _self_name(scope.func)):
             return
-        kind = ctx.file.memo(("BL305", scope.cls.name, func.attr), lambda: _rnn_held(ctx, scope.cls, func.attr))
+        kind = _rnn_attributes(ctx, scope.cls).get(func.attr)
         if kind is None:
             return
         # The first recurrent call skips the frame: Dynamo never reaches a later one in the same
@@ -131,23 +131,29 @@ def factory():
 def _first_rnn_call(ctx, scope) -> Optional[ast.Call]:
     """The recurrent call of `scope` that comes first in the source."""
     self_name = _self_name(scope.func)
+    held = _rnn_attributes(ctx, scope.cls)
     calls = [n for n in walk(scope.func) if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute)
-             and isinstance(n.func.value, ast.Name) and n.func.value.id == self_name
-             and ctx.file.memo(("BL305", scope.cls.name, n.func.attr), lambda n=n: _rnn_held(ctx, scope.cls, n.func.attr))]
+             and isinstance(n.func.value, ast.Name) and n.func.value.id == self_name and n.func.attr in held]
     return min(calls, key=lambda n: (n.lineno, n.col_offset), default=None)
 
 
-def _rnn_held(ctx, cls, attr: str) -> Optional[str]:
-    """"nn.LSTM" (or "nn.LSTM or nn.GRU") when the class, a base or a subclass of it in this file
-    assigns one to `self.<attr>`."""
-    kinds = []
+def _rnn_attributes(ctx, cls) -> dict[str, str]:
+    """attribute -> "nn.LSTM" (or "nn.LSTM or nn.GRU") for each `self.<attribute>` that the class, a
+    base or a subclass of it in this file assigns a recurrent module to; once per class and file."""
+    return ctx.file.memo(("BL305", cls.name), lambda: _find_rnn_attributes(ctx, cls))
+
+
+def _find_rnn_attributes(ctx, cls) -> dict[str, str]:
+    kinds: dict[str, list[str]] = {}
     for info in _related(ctx.file.scopes.classes, cls):
-        for value, _self, _annotated in info.assignments.values.get(attr, ()):
-            if isinstance(value, ast.Call):
-                qual = normalize_torch(ctx.qualify(value.func)) or ""
-                if qual in RNN_MODULES and "nn." + qual.rsplit(".", 1)[-1] not in kinds:
-                    kinds.append("nn." + qual.rsplit(".", 1)[-1])
-    return " or ".join(kinds) or None
+        for attr, assigned in info.assignments.values.items():
+            for value, _self, _annotated in assigned:
+                if isinstance(value, ast.Call):
+                    qual = normalize_torch(ctx.qualify(value.func)) or ""
+                    kind = "nn." + qual.rsplit(".", 1)[-1]
+                    if qual in RNN_MODULES and kind not in kinds.setdefault(attr, []):
+                        kinds[attr].append(kind)
+    return {attr: " or ".join(found) for attr, found in kinds.items() if found}
 
 
 def _related(classes: dict, cls) -> list:
