@@ -25,11 +25,13 @@ class FileFacts:
         self._envs: dict[str, Optional[TensorEnv]] = {}
         self._returns: dict[str, bool] = {}
         self._class_facts: dict[str, ClassFacts] = {}
+        self._own_facts: dict[str, ClassFacts] = {}
 
     def close(self) -> None:
         self._envs.clear()
         self._returns.clear()
         self._class_facts.clear()
+        self._own_facts.clear()
 
     def env_of(self, scope: Scope) -> Optional[TensorEnv]:
         envs = self._envs
@@ -74,11 +76,21 @@ class FileFacts:
         return self._returns[qualname]
 
     def class_facts_of(self, scope: Scope) -> Optional[ClassFacts]:
+        """The class's attribute facts, with what its bases in this file assign (`self.x` set in a
+        base's __init__, through `super().__init__()`, is an attribute of the subclass too)."""
         if scope.cls is None:
             return None
-        if scope.cls.name not in self._class_facts:
-            self._class_facts[scope.cls.name] = ClassFacts(scope.cls, self.imports, _local_bases(self.scopes, scope.cls))
-        return self._class_facts[scope.cls.name]
+        name = scope.cls.name
+        if name not in self._class_facts:
+            bases = [self._own_class_facts(base) for base in self.scopes.local_ancestors(scope.cls)]
+            self._class_facts[name] = self._own_class_facts(scope.cls).with_bases(bases)
+        return self._class_facts[name]
+
+    def _own_class_facts(self, info) -> ClassFacts:
+        """What one class's own methods assign, read once per file however many subclasses ask."""
+        if info.name not in self._own_facts:
+            self._own_facts[info.name] = ClassFacts(info, self.imports)
+        return self._own_facts[info.name]
 
     def return_kind(self, name: str) -> Optional[str]:
         """What a top-level function returns on every path: "tensor", "tensors" (a tuple of
@@ -113,15 +125,3 @@ def returns_of(func) -> list[ast.Return]:
         stack.extend(children(node))
     return found
 
-
-def _local_bases(scopes, cls) -> list:
-    """The classes of this file that `cls` inherits from, at any depth: `self.x` set in a base's
-    __init__ (through `super().__init__()`) is an attribute of the subclass too."""
-    found, queue = [], list(cls.bases)
-    while queue:
-        name = queue.pop(0)
-        info = scopes.classes.get(name)
-        if info is not None and info is not cls and all(info is not f for f in found):
-            found.append(info)
-            queue.extend(info.bases)
-    return found

@@ -254,6 +254,21 @@ class ModuleScopes:
                     found.append(base)
         return found
 
+    def local_ancestors(self, cls: ClassInfo) -> list[ClassInfo]:
+        """The classes of this file that `cls` inherits from, at any depth, nearest first."""
+        found, queue = [], list(cls.bases)
+        while queue:
+            info = self.classes.get(queue.pop(0))
+            if info is not None and info is not cls and all(info is not f for f in found):
+                found.append(info)
+                queue.extend(info.bases)
+        return found
+
+    def local_descendants(self, cls: ClassInfo) -> list[ClassInfo]:
+        """The classes of this file that inherit from `cls`, at any depth."""
+        return [info for info in self.classes.values() if info is not cls
+                and any(base is cls for base in self.local_ancestors(info))]
+
     def _method(self, cls: ClassInfo, name: str, skip_self: bool = False) -> Optional[tuple[ClassInfo, FunctionNode]]:
         """Find a method on a class or its same-file bases (a plain depth-first MRO)."""
         seen = set()

@@ -8,6 +8,7 @@ comparisons on those, module attributes that hold parameters or buffers, and cal
 from __future__ import annotations
 
 import ast
+import copy
 import re
 from typing import Optional
 
@@ -40,18 +41,22 @@ def _last(name: Optional[str]) -> str:
 class ClassFacts:
     """What a module class's attributes hold, read from assignments anywhere in the class."""
 
-    def __init__(self, info: ClassInfo, imports: ImportMap, bases: tuple = ()):
+    def __init__(self, info: ClassInfo, imports: ImportMap):
         self.tensor_attrs: set[str] = set(info.assignments.registered)
         self.layer_attrs: set[str] = set()
         for attr, assigned in info.assignments.values.items():
             for value, _self, _annotated in assigned:
                 self._learn(attr, value, imports)
-        # What the class's bases in the same file assign, for the attributes the class never does.
-        own = set(info.assignments.values) | self.tensor_attrs
+        self.own: frozenset[str] = frozenset(info.assignments.values) | self.tensor_attrs
+
+    def with_bases(self, bases: list["ClassFacts"]) -> "ClassFacts":
+        """These facts, plus what the bases' own facts say of attributes this class never assigns."""
+        merged = copy.copy(self)
+        merged.tensor_attrs, merged.layer_attrs = set(self.tensor_attrs), set(self.layer_attrs)
         for base in bases:
-            base_facts = ClassFacts(base, imports)
-            self.tensor_attrs |= base_facts.tensor_attrs - own
-            self.layer_attrs |= base_facts.layer_attrs - own
+            merged.tensor_attrs |= base.tensor_attrs - self.own
+            merged.layer_attrs |= base.layer_attrs - self.own
+        return merged
 
     def _learn(self, attr: str, value, imports: ImportMap) -> None:
         if isinstance(value, ast.IfExp):  # `torch.ones(n) if code is None else torch.as_tensor(code)`

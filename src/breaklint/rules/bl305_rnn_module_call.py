@@ -144,8 +144,9 @@ def _rnn_attributes(ctx, cls) -> dict[str, str]:
 
 
 def _find_rnn_attributes(ctx, cls) -> dict[str, str]:
+    scopes = ctx.file.scopes
     kinds: dict[str, list[str]] = {}
-    for info in _related(ctx.file.scopes.classes, cls):
+    for info in [cls, *scopes.local_ancestors(cls), *scopes.local_descendants(cls)]:
         for attr, assigned in info.assignments.values.items():
             for value, _self, _annotated in assigned:
                 if isinstance(value, ast.Call):
@@ -154,25 +155,3 @@ def _find_rnn_attributes(ctx, cls) -> dict[str, str]:
                     if qual in RNN_MODULES and kind not in kinds.setdefault(attr, []):
                         kinds[attr].append(kind)
     return {attr: " or ".join(found) for attr, found in kinds.items() if found}
-
-
-def _related(classes: dict, cls) -> list:
-    """The class and the classes of this file above and below it in the hierarchy."""
-    def local_bases(name: str) -> list[str]:
-        return [b for b in classes[name].bases if b in classes] if name in classes else []
-
-    names, queue = [], [cls.name]
-    while queue:  # the class and its bases
-        name = queue.pop()
-        if name not in names:
-            names.append(name)
-            queue.extend(local_bases(name))
-    below, changed = {cls.name}, True
-    while changed:  # its subclasses, at any depth
-        changed = False
-        for name in classes:
-            if name not in below and below.intersection(local_bases(name)):
-                below.add(name)
-                changed = True
-    names += sorted(below - set(names))
-    return [classes[name] if name in classes else cls for name in names]
