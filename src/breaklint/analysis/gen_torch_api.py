@@ -245,10 +245,11 @@ NOT_IN_THIS_TORCH = frozenset({
     "names",  # named tensors' Tensor.names: absent from torch 2.13's Tensor
 })
 # Arguments that make an op callable on one tensor for the checks (clamp needs a bound).
+_CHECK_ARGS = {"clamp": {"min": 0.0}, "clip": {"min": 0.0}, "clamp_min": {"min": 0.0}, "clamp_max": {"max": 0.0}}
+# Positional arguments for REARRANGE_METHODS' check on a bool (2, 3) tensor ("self": the tensor itself).
 _REARRANGE_ARGS = {"expand": (2, 3), "expand_as": "self", "flip": (0,), "movedim": (0, 1), "narrow": (1, 0, 2),
                    "permute": (1, 0), "repeat": (2, 1), "reshape": (-1,), "roll": (1,), "swapaxes": (0, 1), "tile": (2,),
                    "transpose": (0, 1), "unflatten": (1, (3, 1)), "unsqueeze": (0,)}
-_CHECK_ARGS = {"clamp": {"min": 0.0}, "clip": {"min": 0.0}, "clamp_min": {"min": 0.0}, "clamp_max": {"max": 0.0}}
 
 
 def curated_names() -> list[str]:

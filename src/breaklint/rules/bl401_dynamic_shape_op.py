@@ -455,7 +455,7 @@ class _MaskFacts:
                     return self._memo[key]
             return self._name_is_mask(expr.id, ctx, depth)
         if isinstance(expr, ast.Call):
-            return self._call_is_mask(expr, ctx)
+            return self._call_is_mask(expr, ctx, depth)
         return False
 
     def _name_is_mask(self, name: str, ctx, depth: int) -> bool:
@@ -466,7 +466,7 @@ class _MaskFacts:
                 v is not None and self.is_mask(v, ctx, depth + 1) for v in values)
         return self._memo[name]
 
-    def _call_is_mask(self, call: ast.Call, ctx) -> bool:
+    def _call_is_mask(self, call: ast.Call, ctx, depth: int = 0) -> bool:
         func = call.func
         qual = ctx.qualify(func) or ""
         if qual in MASK_FUNCTIONS:
@@ -476,7 +476,7 @@ class _MaskFacts:
             return True
         if isinstance(func, ast.Attribute) and func.attr in REARRANGE_METHODS:
             # `mask.unsqueeze(1).repeat(1, c, 1, 1)`: moved and repeated, still a bool mask
-            return self.is_mask(func.value, ctx, 1)
+            return self.is_mask(func.value, ctx, depth + 1)
         if isinstance(func, ast.Attribute):
             receiver_ok = ctx.is_tensor(func.value) or (
                 func.attr == "bool" and not ctx.is_known_non_tensor(func.value))
