@@ -92,3 +92,29 @@ def test_fix_transforms_round_trip_and_only_breaklint_functions_are_named():
                  "breaklint.confirm.worker:main", "subprocess:run"):
         with pytest.raises(cache.CacheFormatError):
             cache.decode(text.replace("breaklint.fix.rewrite:guard_transformer", name))
+
+
+def test_results_of_old_settings_are_pruned_but_links_and_other_files_kept(project, tmp_path):
+    """Every settings fingerprint (a breaklint upgrade, another --select) writes its own results
+    file; without pruning a long-lived checkout collected one per upgrade, tens of MB each."""
+    write(project / "model.py", HAZARD)
+    cache_dir = project / ".breaklint_cache"
+    written = {}
+    for select in ("BL1", "BL2", "BL3", "BL4"):
+        before = set(cache_dir.glob("results-*.json"))
+        invoke("check", "model.py", "--select", select)
+        (written[select],) = set(cache_dir.glob("results-*.json")) - before
+        for path in cache_dir.glob("results-*.json"):  # older writes look older to mtime
+            stamp = path.stat().st_mtime_ns
+            os.utime(path, ns=(stamp - 10**9, stamp - 10**9))
+    target = tmp_path / "kept.json"
+    target.write_text("{}")
+    os.symlink(target, cache_dir / "results-0123456789abcdef.json")
+    (cache_dir / "notes.txt").write_text("mine")
+    invoke("check", "model.py", "--select", "BL5")
+    kept = {p for p in cache_dir.glob("results-*.json") if not p.is_symlink()}
+    assert len(kept) == 3  # the current settings and the two newest others
+    assert {written["BL3"], written["BL4"]} < kept
+    assert not {written["BL1"], written["BL2"]} & kept
+    assert (cache_dir / "results-0123456789abcdef.json").is_symlink() and target.exists()
+    assert (cache_dir / "notes.txt").read_text() == "mine"

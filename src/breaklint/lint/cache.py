@@ -15,6 +15,7 @@ import hashlib
 import importlib
 import json
 import os
+import re
 import stat as stat_module
 import tempfile
 import time
@@ -26,9 +27,13 @@ from ..analysis.summary import CallRef, ClassSummary, ModuleSummary
 from ..model import Edit, FileError, FileOutcome, Finding, Fix, Location, Transform
 
 CACHE_DIR = ".breaklint_cache"
+_RESULTS_NAME = re.compile(r"results-[0-9a-f]{16}\.json")
 FORMAT = 8
 # Lints of one file with different cross-file contexts kept: one per call-graph round.
 MAX_VARIANTS = 6
+# Results files of other settings kept beside the current one (another --select, the previous
+# breaklint version); older ones are deleted, or every upgrade would leave tens of MB behind.
+KEEP_OTHER_SETTINGS = 2
 # A file whose mtime is this close to the moment it was cached may change again within the
 # filesystem's mtime granularity without its stamp moving: its content hash is always checked.
 RACY_SECONDS = 2.0
@@ -332,8 +337,29 @@ class ResultCache:
             with os.fdopen(fd, "w", encoding="utf-8") as handle:
                 handle.write(text)
             os.replace(tmp, self.path)
+            self._prune()
         except (OSError, TypeError):
             pass  # a read-only tree still lints; it just is not cached
+
+    def _prune(self) -> None:
+        """Delete the results files of other settings but the KEEP_OTHER_SETTINGS newest. Only plain
+        files named like ours are touched, never a link."""
+        others = []
+        for name in os.listdir(self.directory):
+            path = os.path.join(self.directory, name)
+            if path == self.path or not _RESULTS_NAME.fullmatch(name):
+                continue
+            try:
+                info = os.lstat(path)
+            except OSError:
+                continue
+            if stat_module.S_ISREG(info.st_mode):
+                others.append((info.st_mtime_ns, path))
+        for _mtime, path in sorted(others, reverse=True)[KEEP_OTHER_SETTINGS:]:
+            try:
+                os.unlink(path)
+            except OSError:
+                pass
 
 
 def _racy(mtime_ns: int) -> bool:
