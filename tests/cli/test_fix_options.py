@@ -52,6 +52,17 @@ def test_diff_writes_nothing_and_exits_1(project):
     assert "Would fix 1 problem in 1 file." in result.stderr
 
 
+def test_diff_names_a_file_outside_the_current_folder_by_its_absolute_path(project, tmp_path):
+    """`a/../other/a.py` applied nowhere; `patch -p0` applies an absolute path from anywhere."""
+    other = tmp_path / "other"
+    other.mkdir()
+    write(other / "a.py", HAZARD)
+    result = invoke("check", "--diff", str(other / "a.py"))
+    assert result.exit_code == 1
+    assert result.stdout.startswith(f"--- {other / 'a.py'}\n+++ {other / 'a.py'}\n")
+    assert "../" not in result.stdout
+
+
 def test_diff_with_fix_still_writes_nothing(project):
     write(project / "a.py", HAZARD)
     assert invoke("check", "--diff", "--fix", "a.py").exit_code == 1

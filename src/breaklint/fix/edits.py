@@ -183,11 +183,16 @@ NO_NEWLINE = "\\ No newline at end of file\n"
 
 def unified_diff(path: str, before: str, after: str) -> str:
     """A patch that `git apply` and `patch -p1` accept, with the marker that a last line lacks its
-    newline (without it the next file's header is glued to that line)."""
+    newline (without it the next file's header is glued to that line). A file outside the current
+    folder is named by its absolute path, as ruff does (`a/../../x.py` applies nowhere)."""
     name = os.path.relpath(path).replace(os.sep, "/")
+    if name == ".." or name.startswith("../"):
+        fromfile = tofile = os.path.abspath(path).replace(os.sep, "/")
+    else:
+        fromfile, tofile = f"a/{name}", f"b/{name}"
     out = []
     for line in difflib.unified_diff(lines_keepends(before), lines_keepends(after),
-                                     fromfile=f"a/{name}", tofile=f"b/{name}"):
+                                     fromfile=fromfile, tofile=tofile):
         out.append(line)
         if not line.endswith(("\n", "\r")):
             out.append("\n" + NO_NEWLINE)
