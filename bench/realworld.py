@@ -53,6 +53,8 @@ SPECS = [
     "models.pyg_old_models",
     "models.diffusers_old_models",
     "models.timm_old_models",
+    # New dev libraries (bench/SPLITS.md, "Dev split growth with new libraries (2026-11-26)").
+    "models.torchdist_models",
 ]
 # The frozen test split (bench/SPLITS.md): never tuned on; only its aggregates are ever reported.
 TEST_SPECS = [
