@@ -55,6 +55,7 @@ SPECS = [
     "models.timm_old_models",
     # New dev libraries (bench/SPLITS.md, "Dev split growth with new libraries (2026-11-26)").
     "models.torchdist_models",
+    "models.pml_models",
 ]
 # The frozen test split (bench/SPLITS.md): never tuned on; only its aggregates are ever reported.
 TEST_SPECS = [
