@@ -56,6 +56,7 @@ SPECS = [
     # New dev libraries (bench/SPLITS.md, "Dev split growth with new libraries (2026-11-26)").
     "models.torchdist_models",
     "models.pml_models",
+    "models.torchmetrics_models",
 ]
 # The frozen test split (bench/SPLITS.md): never tuned on; only its aggregates are ever reported.
 TEST_SPECS = [
