@@ -53,6 +53,10 @@ SPECS = [
     "models.pyg_old_models",
     "models.diffusers_old_models",
     "models.timm_old_models",
+    # New dev libraries (bench/SPLITS.md, "Dev split growth with new libraries (2026-11-26)").
+    "models.torchdist_models",
+    "models.pml_models",
+    "models.torchmetrics_models",
 ]
 # The frozen test split (bench/SPLITS.md): never tuned on; only its aggregates are ever reported.
 TEST_SPECS = [
@@ -135,14 +139,30 @@ def resolve_truth(truth: dict, specs_by_name: dict) -> dict:
             located[spec.__name__] = locate(spec)
         found = located[spec.__name__]
         for dist, version in model["versions"].items():
-            if dist == "torch":
-                continue  # the static side reads library source only
+            if dist == "torch" and not is_torch_subpackage(spec):
+                continue  # the static side reads library source only (torch's own, for torch.distributions)
             if found["versions"].get(dist) != version:
                 raise TruthError(f"{key}: the truth was recorded on {dist}=={version}, the benchmark venv "
                                  f"{ENV_PYTHON[spec.ENV]} has {found['versions'].get(dist, 'none')} "
                                  f"(bench/README-realworld.md pins it)")
-        resolved[key] = resolve(model, found["packages"])
+        resolved[key] = resolve(model, root_locations(found["packages"]))
     return resolved
+
+
+def root_locations(packages: dict[str, str]) -> dict[str, str]:
+    """Package name -> its folder, keyed as the portable truth names a root: by the folder's own name
+    (make_portable keeps `os.path.basename(root)`), so that a sub-package given as a library root
+    (`torch.distributions`, stored as `distributions/normal.py`) resolves like a top-level one."""
+    return {name.rsplit(".", 1)[-1]: path for name, path in packages.items()}
+
+
+def is_subpackage(spec) -> bool:
+    """A library root that is a sub-package of another distribution (`torch.distributions`)."""
+    return any("." in package for package in spec.PACKAGES)
+
+
+def is_torch_subpackage(spec) -> bool:
+    return any(package.split(".")[0] == "torch" for package in spec.PACKAGES)
 
 
 def src_commit(repo: str) -> str:
@@ -220,7 +240,9 @@ def _safe(key: str) -> str:
 
 def library_key(model: dict) -> str:
     versions = model["versions"]
-    version = versions.get(model["library"]) or next(v for k, v in versions.items() if k != "torch")
+    # A sub-package of torch (torch.distributions) has no distribution of its own: torch's version is its.
+    version = versions.get(model["library"]) or next((v for k, v in versions.items() if k != "torch"),
+                                                     versions.get("torch"))
     return f"{model['library']}=={version} (torch {model['torch']})"
 
 
@@ -308,6 +330,11 @@ def breaks_removed(truth: dict, specs_by_name: dict, breaklint_python: str, fixe
         broken = [m for m in models if any(not s.get("outside_library") for s in m["sites"])
                   and (not only_models or m["model"] in only_models)]
         if not broken:
+            continue
+        if is_subpackage(specs_by_name[models[0]["spec"]]):
+            # A fixed copy of torch/distributions cannot go first on PYTHONPATH without shadowing all of
+            # torch: no breaks-removed figure for a sub-package library.
+            print(f"[fix] {library}: skipped (a sub-package cannot be replaced by a copy on PYTHONPATH)", flush=True)
             continue
         target, fix_run = make_fixed_copy(models, breaklint_python, fixed_root)
         print(f"[fix] {library}: {fix_run['files_changed']} files changed", flush=True)

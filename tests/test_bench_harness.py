@@ -215,3 +215,27 @@ def test_a_partial_fix_run_keeps_the_rows_of_the_models_it_did_not_run():
     assert partial["other"] == saved["other"]
     whole = realworld.merged_fix_results(saved, new, partial=False)
     assert [r["model"] for r in whole["lib"]["models"]] == ["b", "c"]
+
+
+def test_a_sub_package_as_library_root_is_stored_and_resolved(tmp_path):
+    """torch.distributions as a library: root torch/distributions only, stored as `distributions/...`."""
+    sub = tmp_path / "site-packages" / "pkg" / "sub"
+    sub.mkdir(parents=True)
+    (sub.parent / "__init__.py").write_text("")
+    (sub / "__init__.py").write_text("")
+    (sub / "net.py").write_text(LIB)
+    net = str(sub / "net.py")
+    model = {"model": "Net", "library": "pkg.sub", "status": "ok", "torch": "2.13", "versions": {"torch": "2.13"},
+             "roots": [str(sub)], "executed": {net: ["5"]},
+             "sites": [{"file": net, "line": 5, "gb_types": ["item"], "frame_skipped": False, "via": None}]}
+    portable = make_portable(model)
+    assert portable["roots"] == ["sub"] and list(portable["executed"]) == ["sub/net.py"]
+    resolved = resolve(portable, realworld.root_locations({"pkg.sub": str(sub)}))
+    assert resolved["roots"] == [str(sub)] and resolved["sites"][0]["file"] == os.path.realpath(net)
+    assert realworld.library_key(portable) == "pkg.sub==2.13 (torch 2.13)"
+
+    class Spec:
+        PACKAGES = ["torch.distributions"]
+    assert realworld.is_subpackage(Spec) and realworld.is_torch_subpackage(Spec)
+    Spec.PACKAGES = ["kornia"]
+    assert not realworld.is_subpackage(Spec) and not realworld.is_torch_subpackage(Spec)
