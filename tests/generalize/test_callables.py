@@ -102,3 +102,90 @@ def test_a_property_read_in_forward_is_traced():
                 return x * self.limit
         """)
     assert (7, "BL201") in got
+
+
+def test_a_bound_method_chosen_by_a_conditional_in_a_base_class_elsewhere(tmp_path):
+    """pytorch-metric-learning's GenericPairLoss: `self.loss_method = (self.mat_based_loss if m else
+    self.pair_based_loss)` in the base's __init__, and each subclass's `_compute_loss` behind it."""
+    got = check_tree(tmp_path, {
+        "losses/__init__.py": "",
+        "losses/base.py": """
+            import torch
+            from torch import nn
+            class GenericPair(nn.Module):
+                def __init__(self, mat_based):
+                    super().__init__()
+                    self.loss_method = (
+                        self.mat_loss if mat_based else self.pair_loss
+                    )
+                def forward(self, x):
+                    return self.loss_method(x)
+                def mat_loss(self, x):
+                    return self._compute_loss(x)
+                def pair_loss(self, x):
+                    return self._compute_loss(x)
+                def _compute_loss(self, x):
+                    raise NotImplementedError
+            """,
+        "losses/contrastive.py": """
+            from .base import GenericPair
+            class Contrastive(GenericPair):
+                def _compute_loss(self, x):
+                    if x.sum() > 0:
+                        return x
+                    return -x
+            """,
+    })
+    assert ("losses/contrastive.py", 4, "BL101") in got
+
+
+def test_methods_named_by_a_getattr_template_on_self(tmp_path):
+    """pytorch-metric-learning's reducers: `getattr(self, "{}_reduction".format(kind))` and
+    `getattr(self, f"assert_sizes_{kind}")` run methods of the object's class or its subclasses; a
+    method the template does not match, and getattr with a plain variable, reach nothing."""
+    got = check_tree(tmp_path, {
+        "reducers/__init__.py": "",
+        "reducers/base.py": """
+            from torch import nn
+            class BaseReducer(nn.Module):
+                def forward(self, losses, kind, name):
+                    getattr(self, f"assert_sizes_{kind}")(losses)
+                    getattr(self, name)
+                    return self.get_reduction_func(kind)(losses)
+                def get_reduction_func(self, kind):
+                    return getattr(self, "{}_reduction".format(kind))
+                def assert_sizes_pair(self, losses):
+                    print("checked", losses.shape)
+                def log_stats(self, losses):
+                    print(losses)
+            """,
+        "reducers/divisor.py": """
+            from .base import BaseReducer
+            class DivisorReducer(BaseReducer):
+                def pair_reduction(self, losses):
+                    if losses.sum() != 0:
+                        return losses / 2
+                    return losses
+                def unrelated(self, losses):
+                    print(losses)
+            """,
+    })
+    assert ("reducers/base.py", 10, "BL201") in got
+    assert ("reducers/divisor.py", 4, "BL101") in got
+    assert not {row for path, row, _ in got if (path, row) in {("reducers/base.py", 12), ("reducers/divisor.py", 8)}}
+
+
+def test_getattr_templates_read_as_patterns():
+    import ast
+    from breaklint.analysis.summary import getattr_template
+
+    def template(text):
+        return getattr_template(ast.parse(text, mode="eval").body, "self")
+
+    assert template('getattr(self, f"{kind}_reduction")') == r"\w+_reduction"
+    assert template('getattr(self, "assert_sizes_{}".format(kind))') == r"assert_sizes_\w+"
+    assert template('getattr(self, "forward_" + mode)') == r"forward_\w+"
+    assert template('getattr(self, "%s_hook" % name)') == r"\w+_hook"
+    assert template('getattr(self, name)') is None               # nothing constant: any method
+    assert template('getattr(self, "weight")') is None           # a constant: an attribute read
+    assert template('getattr(other, f"{kind}_x")') is None       # not the object's own class

@@ -9,6 +9,7 @@ argument facts.
 """
 from __future__ import annotations
 
+import ast
 import re
 
 # Strings and comments (no groups), then a call (two groups). Matching both in one left-to-right
@@ -61,6 +62,37 @@ class CallText:
             elif method:
                 out.append((_SPACE.sub("", method), True))
         return out
+
+
+    def getattr_calls(self, first_line: int, last_line: int) -> list[ast.Call]:
+        """The `getattr(...)` calls on lines first..last, parsed (the few that exist: a name
+        template's constant parts are string text, which the call scan treats as noise)."""
+        body = self.lines(first_line, last_line)
+        if "getattr" not in body:
+            return []
+        found = []
+        for match in _GETATTR.finditer(body):
+            depth, end = 0, None
+            for i in range(match.end() - 1, min(len(body), match.end() + 400)):
+                if body[i] in "([{":
+                    depth += 1
+                elif body[i] in ")]}":
+                    depth -= 1
+                    if depth == 0:
+                        end = i + 1
+                        break
+            if end is None:
+                continue
+            try:
+                node = ast.parse(body[match.start():end].replace("\n", " "), mode="eval").body
+            except SyntaxError:
+                continue
+            if isinstance(node, ast.Call):
+                found.append(node)
+        return found
+
+
+_GETATTR = re.compile(r"(?<![\w.])getattr\s*\(")
 
 
 def _has_space(name: str) -> bool:

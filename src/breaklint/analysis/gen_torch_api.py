@@ -128,6 +128,12 @@ DISABLE_DECORATORS = {
 RNN_MODULES = {
     "torch.nn.GRU", "torch.nn.LSTM", "torch.nn.RNN"
 }
+# Methods that torch.distributions' base classes call on a subclass ("kind.method"): traced when a
+# model calls the public method that runs them (`t(x)` runs `t._call(x)`, `t.inv(y)` `t._inverse(y)`).
+DISTRIBUTION_HOOKS = {
+    "constraint.__init__", "distribution.__init__", "transform.__call__", "transform.__init__",
+    "transform._call", "transform._inverse"
+}
 # Context managers Dynamo traces through: a break inside them is one split, not a frame skip.
 TORCH_CONTEXT_MANAGERS = (
     "torch.no_grad", "torch.enable_grad", "torch.set_grad_enabled", "torch.inference_mode",
@@ -285,7 +291,33 @@ def read_torch_facts(torch) -> dict:
         "PYTHON_VERSION": platform.python_version(),
         "TENSOR_METHODS": frozenset(n for n in dir(torch.Tensor) if not n.startswith("__")),
         "BUILTIN_METHODS": frozenset(builtin),
+        "DISTRIBUTION_CLASSES": distribution_classes(torch),
     }
+
+
+def distribution_classes(torch) -> dict:
+    """Every spelling of a class of torch.distributions (`torch.distributions.Normal`,
+    `torch.distributions.normal.Normal`) -> "distribution", "transform" or "constraint"."""
+    import importlib
+    import pkgutil
+
+    import torch.distributions as package
+    from torch.distributions import constraints, transforms
+
+    kinds = ((package.Distribution, "distribution"), (transforms.Transform, "transform"),
+             (constraints.Constraint, "constraint"))
+    modules = [package] + [importlib.import_module(f"{package.__name__}.{info.name}")
+                           for info in pkgutil.iter_modules(package.__path__)]
+    found = {}
+    for module in modules:
+        for name, value in vars(module).items():
+            if not isinstance(value, type) or not value.__module__.startswith(package.__name__):
+                continue
+            for base, kind in kinds:
+                if issubclass(value, base):
+                    found[f"{module.__name__}.{name}"] = kind
+                    break
+    return dict(sorted(found.items()))
 
 
 def _resolve(torch, name: str):
@@ -329,6 +361,13 @@ def _check_curated(torch) -> list[str]:
     dotted("DISABLE_DECORATORS", DISABLE_DECORATORS)
     dotted("RNN_MODULES", RNN_MODULES)
     dotted("TORCH_CONTEXT_MANAGERS", TORCH_CONTEXT_MANAGERS)
+    from torch.distributions import Distribution, constraints, transforms
+
+    bases = {"distribution": Distribution, "transform": transforms.Transform, "constraint": constraints.Constraint}
+    for hook in sorted(DISTRIBUTION_HOOKS):
+        kind, _, method = hook.partition(".")
+        if kind not in bases or not hasattr(bases[kind], method):
+            problems.append(f"DISTRIBUTION_HOOKS: {hook} is not a method of torch.distributions' {kind} base")
 
     x = torch.randn(2, 3)
     n = torch.arange(6).reshape(2, 3)
@@ -460,6 +499,9 @@ def render(torch) -> str:
         "TENSOR_METHODS = " + _literal(read["TENSOR_METHODS"]),
         "# Methods of Python's builtin value types (dict, list, str, set, tuple, int, float, bytes, complex).",
         "BUILTIN_METHODS = " + _literal(read["BUILTIN_METHODS"]),
+        "# The classes of torch.distributions, every spelling, by kind. A subclass's methods are model code:",
+        "# a model's forward builds distributions and transforms and calls them, so Dynamo traces them.",
+        "DISTRIBUTION_CLASSES = " + _literal(read["DISTRIBUTION_CLASSES"]),
     ]
     for name in curated_names():
         out.extend(_comment_above(source_lines, name))

@@ -10,6 +10,7 @@ with the chain of calls that reaches it and the tensor facts of its arguments at
 """
 from __future__ import annotations
 
+import ast
 import functools
 import os
 import re
@@ -19,8 +20,9 @@ from typing import Iterable, Optional
 
 from .callscan import CallText
 from ..sources import read_source
-from .torch_api import BUILTIN_METHODS, TENSOR_METHODS
-from .summary import (ATTRIBUTE, GLOBAL, INSTANCE, LOCAL, MEMBER, PASSED, PASSED_METHOD, READ, RESULT, SELF,
+from .scope import distribution_entries, distribution_reason
+from .torch_api import BUILTIN_METHODS, DISTRIBUTION_CLASSES, TENSOR_METHODS
+from .summary import (ATTRIBUTE, GETATTR, GLOBAL, INSTANCE, LOCAL, MEMBER, PASSED, PASSED_METHOD, READ, RESULT, SELF,
                       SUPER, CallRef, ModuleSummary, classify_spelling, text_calls)
 
 # obj.method() on an untyped receiver is dispatched by name only when at most this many classes of
@@ -130,6 +132,9 @@ class ProjectGraph:
         self._attribute_memo: dict[tuple[ClassKey, str, int], list[tuple[ClassKey, bool, bool]]] = {}
         self._bound_memo: dict[tuple[ClassKey, str], list[tuple[ClassKey, str]]] = {}
         self._targets_memo: dict[tuple, tuple] = {}
+        # Which classes reach nn.Module / a torch.distributions class: bases only, fixed for the run.
+        self._modules_memo: Optional[dict[ClassKey, str]] = None
+        self._distributions_memo: Optional[dict[ClassKey, tuple[str, str]]] = None
         self._properties = frozenset(p for summary in summaries.values() for info in summary.classes.values()
                                      for p in info.properties)
         self._item_hooks = any("__setitem__" in info.methods or "__getitem__" in info.methods
@@ -292,21 +297,35 @@ class ProjectGraph:
     def modules(self) -> dict[ClassKey, str]:
         """Classes that reach nn.Module through bases in any file, at any depth, and that their own
         file did not take for modules: class -> the path of bases, for the reason."""
-        found: dict[ClassKey, str] = {}
-        known = {key for key in self._bases if self.summaries[key[0]].classes[key[1]].is_module}
+        def torch_base(base: str) -> bool:
+            short = base.rsplit(".", 1)[-1]
+            return base.startswith("torch.nn.") and short.lstrip("_")[:1].isupper() and short != "Parameter"
 
-        def torch_base(key: ClassKey) -> str:
-            for base in self.summaries[key[0]].classes[key[1]].bases:
-                short = base.rsplit(".", 1)[-1]
-                if base.startswith("torch.nn.") and short.lstrip("_")[:1].isupper() and short != "Parameter":
-                    return base
-            return ""
+        if self._modules_memo is None:
+            found = self._reaching(torch_base)
+            self._modules_memo = {key: reason for key, reason in found.items()
+                                  if not self.summaries[key[0]].classes[key[1]].is_module}
+        return self._modules_memo
 
+    def distribution_classes(self) -> dict[ClassKey, tuple[str, str]]:
+        """Classes that reach a torch.distributions class through bases in other files, and that
+        their own file did not see as such: class -> (kind, the path of bases)."""
+        if self._distributions_memo is None:
+            found = self._reaching(lambda base: base in DISTRIBUTION_CLASSES)
+            self._distributions_memo = {
+                key: (DISTRIBUTION_CLASSES[reason.rsplit("subclass of ", 1)[-1]], reason)
+                for key, reason in found.items() if not self.summaries[key[0]].classes[key[1]].distribution_kind}
+        return self._distributions_memo
+
+    def _reaching(self, is_torch_base) -> dict[ClassKey, str]:
+        """Classes with a torch base that `is_torch_base` accepts, at any depth of bases in any file:
+        class -> "subclass of A (module), subclass of <torch base>"."""
         reasons: dict[ClassKey, str] = {}
         for key in self._bases:
-            base = torch_base(key)
-            if base:
-                reasons[key] = f"subclass of {base}"
+            for base in self.summaries[key[0]].classes[key[1]].bases:
+                if is_torch_base(base):
+                    reasons[key] = f"subclass of {base}"
+                    break
         changed = True
         while changed:
             changed = False
@@ -318,10 +337,7 @@ class ProjectGraph:
                         reasons[key] = f"subclass of {base[1]} ({self.module_of[base[0]]}), " + reasons[base]
                         changed = True
                         break
-        for key, reason in reasons.items():
-            if key not in known:
-                found[key] = reason
-        return found
+        return reasons
 
     def _descendants(self, cls: ClassKey) -> tuple[ClassKey, ...]:
         found = self._descendants_memo.get(cls)
@@ -385,6 +401,18 @@ class ProjectGraph:
                 if entry in summary.classes[cname].methods and qualname not in summary.scopes:
                     result.setdefault(path, {})[qualname] = ExternalEntry(
                         chain=(qualname,), reason=f"{entry} of {cname}: {reason}")
+                    state = (path, qualname, (path, cname))
+                    if state not in seen:
+                        seen.add(state)
+                        queue.append((*state, (qualname,)))
+        # Subclasses of torch.distributions' classes through bases in other files: their API methods.
+        for (path, cname), (kind, reason) in self.distribution_classes().items():
+            summary = self.summaries[path]
+            for method in distribution_entries(summary.classes[cname].methods, kind):
+                qualname = f"{cname}.{method}"
+                if qualname not in summary.scopes:
+                    result.setdefault(path, {})[qualname] = ExternalEntry(
+                        chain=(qualname,), reason=distribution_reason(method, cname, kind, reason))
                     state = (path, qualname, (path, cname))
                     if state not in seen:
                         seen.add(state)
@@ -529,11 +557,28 @@ class ProjectGraph:
         elif ref.kind == PASSED_METHOD:
             start = dynamic or self._owner(path, qualname)
             if start is not None:
-                found = self._lookup(start, ref.name)
-                if found is not None and ref.name not in self.summaries[found[0]].classes[found[1]].properties:
-                    yield from self._method_targets(start, ref.name, True)
-                    for child in self._overrides(start, ref.name):
-                        yield child[0], f"{child[1]}.{ref.name}", child, True
+                yield from self._named_method(start, ref.name, inherited_only=True)
+        elif ref.kind == GETATTR:
+            start = dynamic or self._owner(path, qualname)
+            if start is not None:
+                pattern = re.compile(ref.name)
+                names = {name for key in self._mro(start) + self._descendants(start)
+                         for name in self.summaries[key[0]].classes[key[1]].methods if pattern.fullmatch(name)}
+                for name in sorted(names):
+                    yield from self._named_method(start, name, inherited_only=False)
+
+    def _named_method(self, start: ClassKey, name: str, inherited_only: bool):
+        """`self.<name>` taken as a value (passed, or looked up by getattr): the method the object's
+        class defines, and the overrides of subclasses; a property is no callable. inherited_only: the
+        class's hierarchy must define it (a passed `self.weight` is a tensor unless a method says so)."""
+        found = self._lookup(start, name)
+        if found is None and inherited_only \
+                or found is not None and name in self.summaries[found[0]].classes[found[1]].properties:
+            return
+        if found is not None:
+            yield from self._method_targets(start, name, True)
+        for child in self._overrides(start, name):
+            yield child[0], f"{child[1]}.{name}", child, True
 
     def _result_classes(self, path: str, qualname: str, dynamic: Optional[ClassKey],
                         callee: str) -> list[tuple[ClassKey, bool]]:
@@ -855,7 +900,15 @@ class ProjectGraph:
             elif value:
                 table.setdefault(attr, []).append(("value", value))
 
-        for attr, annotation, value, called in _SELF_ASSIGN.findall(body):
+        for match in _SELF_ASSIGN.finditer(body):
+            attr, annotation, value, called = match.groups(default="")
+            if not value or value.startswith("self.") and not called:
+                # `self.f = (self.a if c else self.b)`, `self.r = (self.make() if r is None else copy(r))`
+                start = match.start(3) if value else match.start(4) if called else match.end()
+                for kind, spelled in _rhs_bindings(_statement_rest(body, start)):
+                    table.setdefault(attr, []).append((kind, spelled))
+                if not value:
+                    continue
             note(attr, annotation, value, called)
         indent = _INDENT.search(body)
         if indent is not None:
@@ -880,19 +933,41 @@ def _bound_in(body: str, name: str) -> list[tuple[str, str]]:
         match = assignment.match(body, start)
         if match is None:
             continue
-        rhs = _statement_rest(body, match.end()).strip()
-        while rhs.startswith("(") and len(_balanced(rhs, 0)) == len(rhs):
-            rhs = rhs[1:-1].strip()
-        method = _SELF_METHOD.match(rhs)
-        if method is not None:
-            found.append(("self method", method.group(1)))
-            continue
-        for callee in _top_level_calls(rhs):
-            if callee.startswith("self."):
-                if callee.count(".") == 1:
-                    found.append(("self call", callee[5:]))
-            elif callee not in _TYPING and not callee.startswith(("super", "cls.")):
-                found.append(("call", callee))
+        found.extend(_rhs_bindings(_statement_rest(body, match.end())))
+    return found
+
+
+def _rhs_bindings(rhs: str) -> list[tuple[str, str]]:
+    """What the right-hand side of a binding holds: ("self method", m) for `self.m`, alone or as a
+    branch of `a if c else b` / `a or b`, ("self call", m) for `self.m(...)`, ("call", callee) for
+    another call outside any bracket."""
+    rhs = rhs.strip()
+    while rhs.startswith("(") and len(_balanced(rhs, 0)) == len(rhs):
+        rhs = rhs[1:-1].strip()
+    method = _SELF_METHOD.match(rhs)
+    if method is not None:
+        return [("self method", method.group(1))]
+    found = []
+    if "self." in rhs and (" if " in rhs or " or " in rhs):
+        try:
+            tree = ast.parse(" ".join(rhs.split()), mode="eval").body
+        except SyntaxError:
+            tree = None
+        stack = [tree]
+        while stack:
+            node = stack.pop()
+            if isinstance(node, ast.IfExp):
+                stack += [node.orelse, node.body]
+            elif isinstance(node, ast.BoolOp):
+                stack += reversed(node.values)
+            elif isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id == "self":
+                found.append(("self method", node.attr))
+    for callee in _top_level_calls(rhs):
+        if callee.startswith("self."):
+            if callee.count(".") == 1:
+                found.append(("self call", callee[5:]))
+        elif callee not in _TYPING and not callee.startswith(("super", "cls.")):
+            found.append(("call", callee))
     return found
 
 

@@ -1,7 +1,8 @@
 """Which functions of a file Dynamo will trace.
 
-Entry points are `forward` of nn.Module subclasses and functions compiled with `torch.compile`
-(as a decorator or a call). Every function or method of the same file that an entry point calls,
+Entry points are `forward` of nn.Module subclasses, functions compiled with `torch.compile`
+(as a decorator or a call), and the API methods of subclasses of torch.distributions' classes
+(a model's forward builds distributions and transforms and calls them). Every function or method of the same file that an entry point calls,
 transitively, is traced too; it keeps the chain of calls that reaches it, for the message.
 """
 from __future__ import annotations
@@ -13,7 +14,7 @@ from typing import NamedTuple, Optional, Union
 
 from .astwalk import function_nodes, node_memo
 from .names import ImportMap, normalize_torch
-from .torch_api import COMPILE_DECORATORS, DISABLE_DECORATORS
+from .torch_api import COMPILE_DECORATORS, DISABLE_DECORATORS, DISTRIBUTION_CLASSES, DISTRIBUTION_HOOKS
 
 FunctionNode = Union[ast.FunctionDef, ast.AsyncFunctionDef]
 
@@ -36,6 +37,10 @@ class ClassInfo:
     module_reason: str = ""
     # Methods read as attributes (`@property`, `@cached_property`): reading `self.x` runs them.
     properties: set[str] = field(default_factory=set)
+    # "distribution" / "transform" / "constraint" for a subclass of a torch.distributions class,
+    # with the path of bases that makes it one: its API methods are entry points.
+    distribution_kind: str = ""
+    distribution_reason: str = ""
     _assignments: Optional["AttributeAssignments"] = field(default=None, repr=False, compare=False)
 
     @property
@@ -211,6 +216,15 @@ class ModuleScopes:
                     if reason:
                         info.is_module, info.module_reason = True, reason
                         changed = True
+        changed = True
+        while changed:  # the same for subclasses of torch.distributions' classes
+            changed = False
+            for info in self.classes.values():
+                if not info.distribution_kind:
+                    kind, reason = self._distribution_base(info)
+                    if kind:
+                        info.distribution_kind, info.distribution_reason = kind, reason
+                        changed = True
         # A class whose hierarchy leaves this file through a base we cannot see (a library's
         # PreTrainedModel two files away): decided by the evidence of its forward.
         for info in self.classes.values():
@@ -235,6 +249,15 @@ class ModuleScopes:
             if local is not None and local.is_module and local is not info:
                 return f"subclass of {base}, " + local.module_reason
         return ""
+
+    def _distribution_base(self, info: ClassInfo) -> tuple[str, str]:
+        for base in info.bases:
+            if base in DISTRIBUTION_CLASSES:
+                return DISTRIBUTION_CLASSES[base], f"subclass of {base}"
+            local = self.classes.get(base)
+            if local is not None and local.distribution_kind and local is not info:
+                return local.distribution_kind, f"subclass of {base}, " + local.distribution_reason
+        return "", ""
 
     def _unresolved_ancestors(self, info: ClassInfo) -> list[str]:
         """Imported bases, at any depth of same-file bases, that are neither torch's nor known
@@ -324,6 +347,10 @@ class ModuleScopes:
                     if entry in info.methods:
                         add(info.methods[entry], f"{info.name}.{entry}", info, (f"{info.name}.{entry}",),
                             f"{entry} of {info.name}: {info.module_reason}")
+            if info.distribution_kind:
+                for entry in distribution_entries(info.methods, info.distribution_kind):
+                    add(info.methods[entry], f"{info.name}.{entry}", info, (f"{info.name}.{entry}",),
+                        distribution_reason(entry, info.name, info.distribution_kind, info.distribution_reason))
             for mname, method in info.methods.items():
                 if self._is_compile_decorated(method):
                     add(method, f"{info.name}.{mname}", info, (f"{info.name}.{mname}",),
@@ -599,6 +626,16 @@ class ModuleScopes:
         if isinstance(func, ast.Name) and func.id in self.functions and not self.imports.is_bound(func.id):
             return None, self.functions[func.id], func.id, False
         return None
+
+
+def distribution_entries(methods, kind: str) -> list[str]:
+    """The methods of a torch.distributions subclass that model code runs: its public methods and
+    properties, and the hooks torch's base class calls (`_call`, `_inverse`, `__init__`)."""
+    return [name for name in methods if not name.startswith("_") or f"{kind}.{name}" in DISTRIBUTION_HOOKS]
+
+
+def distribution_reason(method: str, cls: str, kind: str, path: str) -> str:
+    return f"{method} of {cls}, a torch.distributions {kind} ({path}): model code calls it"
 
 
 def _external_reason(entry) -> str:

@@ -8,6 +8,7 @@ call graph and sends the functions it reaches back to the per-file lint as extra
 from __future__ import annotations
 
 import ast
+import re
 from dataclasses import dataclass, field
 from typing import Callable, Optional
 
@@ -28,6 +29,9 @@ INSTANCE, MEMBER, READ = "i", "m", "r"
 # `ratio(err, tol, _linf_norm)`): the callee calls it back, in the same trace. Spelled as GLOBAL /
 # LOCAL names are ("f"), or the method's name ("M"); only functions and methods are followed.
 PASSED, PASSED_METHOD = "f", "M"
+# `getattr(self, f"{kind}_reduction")`: every method of the object's hierarchy whose name the template
+# matches ("t", the name a regular expression: constant parts literal, formatted parts `\w+`).
+GETATTR = "t"
 # A method run on what a call returns, through attributes of it: "<callee>|<attr.attr>|<method>", the
 # callee "self.<name>" (a method or a submodule of self) or "<g|l>:<name>" (a GLOBAL / LOCAL spelling).
 RESULT = "o"
@@ -57,6 +61,8 @@ class ClassSummary:
     properties: frozenset[str] = frozenset()
     # (first line, last line) of the class: the project reads what it assigns to `self.x` off the text.
     lines: tuple[int, int] = (0, 0)
+    # "distribution" / "transform" / "constraint" when the file saw a torch.distributions base.
+    distribution_kind: str = ""
 
 
 @dataclass
@@ -87,7 +93,8 @@ def summarize(scopes: ModuleScopes, imports: ImportMap, env_of: Callable,
     """env_of(qualname) gives the tensor facts of a traced scope (None for untraced functions);
     return_kind(name) says what a top-level function returns ("tensor", "tensors" or None)."""
     classes = {name: ClassSummary(tuple(info.bases), frozenset(info.methods), info.is_module,
-                                  frozenset(info.properties), (info.node.lineno, info.node.end_lineno or info.node.lineno))
+                                  frozenset(info.properties), (info.node.lineno, info.node.end_lineno or info.node.lineno),
+                                  info.distribution_kind)
                for name, info in scopes.classes.items()}
     calls: dict[str, tuple[CallRef, ...]] = {}
     spans: dict[str, tuple[int, int, Optional[str]]] = {}
@@ -189,6 +196,10 @@ def _call_refs(nodes, self_name: Optional[str], scopes: ModuleScopes, imports: I
                env, scope=None) -> tuple[CallRef, ...]:
     refs: dict[CallRef, None] = {}  # ordered and deduplicated
     for node in nodes:
+        template = getattr_template(node, self_name)
+        if template is not None:
+            refs[CallRef(GETATTR, template)] = None
+            continue
         found = [_classify(node.func, self_name, scopes, imports)]
         if found[0] is None or found[0][0] in (ATTRIBUTE, SELF):  # the callee may be held in a name
             found.extend(_indirect_refs(node, self_name, scopes, imports, scope))
@@ -208,6 +219,47 @@ def _call_refs(nodes, self_name: Optional[str], scopes: ModuleScopes, imports: I
 # Callees that keep a callback for later, outside the trace (hooks, threads, executors, exit handlers).
 _DEFERRING = ("register", "hook", "Thread", "Process", "Timer", "submit", "add_done_callback", "finalize",
               "connect", "subscribe", "on_")
+
+
+def getattr_template(node: ast.AST, self_name: Optional[str]) -> Optional[str]:
+    """The name pattern of `getattr(self, <template>)`, a regular expression, when the template has a
+    constant part (`"assert_sizes_{}".format(kind)`, `f"{kind}_reduction"`, `"forward_" + mode`); a
+    bare variable or a constant name gives None (a constant is an ordinary attribute read)."""
+    if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "getattr"
+            and self_name is not None and len(node.args) >= 2 and isinstance(node.args[0], ast.Name)
+            and node.args[0].id == self_name):
+        return None
+    parts = _template_parts(node.args[1], 0)
+    if parts is None or not any(p for p in parts if p is not None) or None not in parts:
+        return None
+    return "".join(r"\w+" if p is None else re.escape(p) for p in parts)
+
+
+def _template_parts(node: ast.AST, depth: int) -> Optional[list]:
+    """Constant pieces of a string expression, None for each formatted piece; None if not a template."""
+    if depth > 3:
+        return None
+    if isinstance(node, ast.Constant) and isinstance(node.value, str):
+        return [node.value]
+    if isinstance(node, ast.JoinedStr):
+        return [v.value if isinstance(v, ast.Constant) else None for v in node.values]
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
+        left, right = _template_parts(node.left, depth + 1), _template_parts(node.right, depth + 1)
+        return None if left is None and right is None else (left or [None]) + (right or [None])
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "format" \
+            and isinstance(node.func.value, ast.Constant) and isinstance(node.func.value.value, str):
+        pieces = re.split(r"\{[^{}]*\}", node.func.value.value)
+        out: list = []
+        for i, piece in enumerate(pieces):
+            if i:
+                out.append(None)
+            out.append(piece)
+        return out
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Mod) and isinstance(node.left, ast.Constant) \
+            and isinstance(node.left.value, str):
+        pieces = re.split(r"%[sdr]", node.left.value)
+        return [x for i, piece in enumerate(pieces) for x in ([None, piece] if i else [piece])]
+    return None
 
 
 def _defers_callbacks(func: ast.AST) -> bool:
@@ -310,6 +362,11 @@ def text_calls(summary: ModuleSummary, qualname: str, text: CallText) -> tuple[C
                                  summary.classes)
         if ref is not None:
             refs[CallRef(*ref)] = None
+    if self_name is not None:
+        for call in text.getattr_calls(first, last):
+            template = getattr_template(call, self_name)
+            if template is not None:
+                refs[CallRef(GETATTR, template)] = None
     return tuple(refs)
 
 
