@@ -66,9 +66,10 @@ def torchdist() -> str:
         args = ", ".join(p for p, _ in entry)
         keywords = ", ".join(f"{p}={p}" for p, _ in entry)
         draw = "rsample" if cls.has_rsample else "sample"
-        body = [f"d = D.{name}({keywords}, validate_args=True)", f"x = d.{draw}()",
-                "return d.log_prob(x).sum()" + (" + d.entropy().sum()" if entropy else "")]
-        classes += _class(f"dist_{name}", [], args, body)
+        for suffix, validate in (("", True), ("_unvalidated", False)):
+            body = [f"d = D.{name}({keywords}, validate_args={validate})", f"x = d.{draw}()",
+                    "return d.log_prob(x).sum()" + (" + d.entropy().sum()" if entropy else "")]
+            classes += _class(f"dist_{name}{suffix}", [], args, body)
     transforms = {}
     for name in T.__all__:
         cls = getattr(T, name)
@@ -98,7 +99,9 @@ The library root is the sub-package torch/distributions of torch {torch.__versio
 Written by bench/gen_devlib_specs.py: one model per Distribution class of torch.distributions.__all__ that can be
 built from tensors that satisfy its arg_constraints (each passed parameter
 transform_to(constraint)(randn(shape)), batch (4,), event size 3), whose forward builds it with validate_args=True,
-draws rsample() (sample() without one) and returns log_prob of it summed (plus entropy() where implemented); and
+draws rsample() (sample() without one) and returns log_prob of it summed (plus entropy() where implemented), and
+the same with validate_args=False (`_unvalidated`, added after the first observation: the validation's first
+break sends the rest of a torch-internal frame to eager, where Dynamo never traces torch's own files); and
 one model per Transform class of torch.distributions.transforms.__all__ constructible with no arguments,
 returning t(x), log_abs_det_jacobian and inv (where implemented).
 Left out by the rule:
@@ -116,7 +119,8 @@ DISTS = {pformat(dists, width=116)}
 TRANSFORMS = {pformat(transforms, width=116)}
 SHAPES = {SHAPES!r}
 
-ALL_MODELS = [f"dist_{{name}}" for name in DISTS] + [f"transform_{{name}}" for name in TRANSFORMS]
+ALL_MODELS = ([f"dist_{{name}}" for name in DISTS] + [f"transform_{{name}}" for name in TRANSFORMS]
+              + [f"dist_{{name}}_unvalidated" for name in DISTS])
 MODELS = list(ALL_MODELS)
 
 
@@ -138,9 +142,10 @@ def build(name):
     generator = torch.Generator().manual_seed(0)
     model = _models(torch, D, T)[name]()
     if name.startswith("dist_"):
-        constraints = getattr(D, name[len("dist_"):]).arg_constraints
+        dist = name[len("dist_"):].removesuffix("_unvalidated")
+        constraints = getattr(D, dist).arg_constraints
         args = tuple(transform_to(constraints[p])(torch.randn(SHAPES[e], generator=generator))
-                     for p, e in DISTS[name[len("dist_"):]])
+                     for p, e in DISTS[dist])
         return model, args, {}
     return model, (torch.randn(SHAPES[TRANSFORMS[name[len("transform_"):]]], generator=generator),), {}
 '''

@@ -4,7 +4,9 @@ The library root is the sub-package torch/distributions of torch 2.13.0+cpu (not
 Written by bench/gen_devlib_specs.py: one model per Distribution class of torch.distributions.__all__ that can be
 built from tensors that satisfy its arg_constraints (each passed parameter
 transform_to(constraint)(randn(shape)), batch (4,), event size 3), whose forward builds it with validate_args=True,
-draws rsample() (sample() without one) and returns log_prob of it summed (plus entropy() where implemented); and
+draws rsample() (sample() without one) and returns log_prob of it summed (plus entropy() where implemented), and
+the same with validate_args=False (`_unvalidated`, added after the first observation: the validation's first
+break sends the rest of a torch-internal frame to eager, where Dynamo never traces torch's own files); and
 one model per Transform class of torch.distributions.transforms.__all__ constructible with no arguments,
 returning t(x), log_abs_det_jacobian and inv (where implemented).
 Left out by the rule:
@@ -72,7 +74,8 @@ TRANSFORMS = {'AbsTransform': 1,
  'TanhTransform': 1}
 SHAPES = {0: (4,), 1: (4, 3), 2: (4, 3, 3)}
 
-ALL_MODELS = [f"dist_{name}" for name in DISTS] + [f"transform_{name}" for name in TRANSFORMS]
+ALL_MODELS = ([f"dist_{name}" for name in DISTS] + [f"transform_{name}" for name in TRANSFORMS]
+              + [f"dist_{name}_unvalidated" for name in DISTS])
 MODELS = list(ALL_MODELS)
 
 
@@ -88,6 +91,14 @@ def _models(torch, D, T):
 
     models['dist_Bernoulli'] = dist_Bernoulli
 
+    class dist_Bernoulli_unvalidated(torch.nn.Module):
+        def forward(self, probs):
+            d = D.Bernoulli(probs=probs, validate_args=False)
+            x = d.sample()
+            return d.log_prob(x).sum() + d.entropy().sum()
+
+    models['dist_Bernoulli_unvalidated'] = dist_Bernoulli_unvalidated
+
     class dist_Beta(torch.nn.Module):
         def forward(self, concentration1, concentration0):
             d = D.Beta(concentration1=concentration1, concentration0=concentration0, validate_args=True)
@@ -95,6 +106,14 @@ def _models(torch, D, T):
             return d.log_prob(x).sum() + d.entropy().sum()
 
     models['dist_Beta'] = dist_Beta
+
+    class dist_Beta_unvalidated(torch.nn.Module):
+        def forward(self, concentration1, concentration0):
+            d = D.Beta(concentration1=concentration1, concentration0=concentration0, validate_args=False)
+            x = d.rsample()
+            return d.log_prob(x).sum() + d.entropy().sum()
+
+    models['dist_Beta_unvalidated'] = dist_Beta_unvalidated
 
     class dist_Binomial(torch.nn.Module):
         def forward(self, probs):
@@ -104,6 +123,14 @@ def _models(torch, D, T):
 
     models['dist_Binomial'] = dist_Binomial
 
+    class dist_Binomial_unvalidated(torch.nn.Module):
+        def forward(self, probs):
+            d = D.Binomial(probs=probs, validate_args=False)
+            x = d.sample()
+            return d.log_prob(x).sum() + d.entropy().sum()
+
+    models['dist_Binomial_unvalidated'] = dist_Binomial_unvalidated
+
     class dist_Categorical(torch.nn.Module):
         def forward(self, probs):
             d = D.Categorical(probs=probs, validate_args=True)
@@ -111,6 +138,14 @@ def _models(torch, D, T):
             return d.log_prob(x).sum() + d.entropy().sum()
 
     models['dist_Categorical'] = dist_Categorical
+
+    class dist_Categorical_unvalidated(torch.nn.Module):
+        def forward(self, probs):
+            d = D.Categorical(probs=probs, validate_args=False)
+            x = d.sample()
+            return d.log_prob(x).sum() + d.entropy().sum()
+
+    models['dist_Categorical_unvalidated'] = dist_Categorical_unvalidated
 
     class dist_Cauchy(torch.nn.Module):
         def forward(self, loc, scale):
@@ -120,6 +155,14 @@ def _models(torch, D, T):
 
     models['dist_Cauchy'] = dist_Cauchy
 
+    class dist_Cauchy_unvalidated(torch.nn.Module):
+        def forward(self, loc, scale):
+            d = D.Cauchy(loc=loc, scale=scale, validate_args=False)
+            x = d.rsample()
+            return d.log_prob(x).sum() + d.entropy().sum()
+
+    models['dist_Cauchy_unvalidated'] = dist_Cauchy_unvalidated
+
     class dist_Chi2(torch.nn.Module):
         def forward(self, df):
             d = D.Chi2(df=df, validate_args=True)
@@ -127,6 +170,14 @@ def _models(torch, D, T):
             return d.log_prob(x).sum() + d.entropy().sum()
 
     models['dist_Chi2'] = dist_Chi2
+
+    class dist_Chi2_unvalidated(torch.nn.Module):
+        def forward(self, df):
+            d = D.Chi2(df=df, validate_args=False)
+            x = d.rsample()
+            return d.log_prob(x).sum() + d.entropy().sum()
+
+    models['dist_Chi2_unvalidated'] = dist_Chi2_unvalidated
 
     class dist_ContinuousBernoulli(torch.nn.Module):
         def forward(self, probs):
@@ -136,6 +187,14 @@ def _models(torch, D, T):
 
     models['dist_ContinuousBernoulli'] = dist_ContinuousBernoulli
 
+    class dist_ContinuousBernoulli_unvalidated(torch.nn.Module):
+        def forward(self, probs):
+            d = D.ContinuousBernoulli(probs=probs, validate_args=False)
+            x = d.rsample()
+            return d.log_prob(x).sum() + d.entropy().sum()
+
+    models['dist_ContinuousBernoulli_unvalidated'] = dist_ContinuousBernoulli_unvalidated
+
     class dist_Dirichlet(torch.nn.Module):
         def forward(self, concentration):
             d = D.Dirichlet(concentration=concentration, validate_args=True)
@@ -143,6 +202,14 @@ def _models(torch, D, T):
             return d.log_prob(x).sum() + d.entropy().sum()
 
     models['dist_Dirichlet'] = dist_Dirichlet
+
+    class dist_Dirichlet_unvalidated(torch.nn.Module):
+        def forward(self, concentration):
+            d = D.Dirichlet(concentration=concentration, validate_args=False)
+            x = d.rsample()
+            return d.log_prob(x).sum() + d.entropy().sum()
+
+    models['dist_Dirichlet_unvalidated'] = dist_Dirichlet_unvalidated
 
     class dist_Exponential(torch.nn.Module):
         def forward(self, rate):
@@ -152,6 +219,14 @@ def _models(torch, D, T):
 
     models['dist_Exponential'] = dist_Exponential
 
+    class dist_Exponential_unvalidated(torch.nn.Module):
+        def forward(self, rate):
+            d = D.Exponential(rate=rate, validate_args=False)
+            x = d.rsample()
+            return d.log_prob(x).sum() + d.entropy().sum()
+
+    models['dist_Exponential_unvalidated'] = dist_Exponential_unvalidated
+
     class dist_FisherSnedecor(torch.nn.Module):
         def forward(self, df1, df2):
             d = D.FisherSnedecor(df1=df1, df2=df2, validate_args=True)
@@ -159,6 +234,14 @@ def _models(torch, D, T):
             return d.log_prob(x).sum()
 
     models['dist_FisherSnedecor'] = dist_FisherSnedecor
+
+    class dist_FisherSnedecor_unvalidated(torch.nn.Module):
+        def forward(self, df1, df2):
+            d = D.FisherSnedecor(df1=df1, df2=df2, validate_args=False)
+            x = d.rsample()
+            return d.log_prob(x).sum()
+
+    models['dist_FisherSnedecor_unvalidated'] = dist_FisherSnedecor_unvalidated
 
     class dist_Gamma(torch.nn.Module):
         def forward(self, concentration, rate):
@@ -168,6 +251,14 @@ def _models(torch, D, T):
 
     models['dist_Gamma'] = dist_Gamma
 
+    class dist_Gamma_unvalidated(torch.nn.Module):
+        def forward(self, concentration, rate):
+            d = D.Gamma(concentration=concentration, rate=rate, validate_args=False)
+            x = d.rsample()
+            return d.log_prob(x).sum() + d.entropy().sum()
+
+    models['dist_Gamma_unvalidated'] = dist_Gamma_unvalidated
+
     class dist_GeneralizedPareto(torch.nn.Module):
         def forward(self, loc, scale, concentration):
             d = D.GeneralizedPareto(loc=loc, scale=scale, concentration=concentration, validate_args=True)
@@ -175,6 +266,14 @@ def _models(torch, D, T):
             return d.log_prob(x).sum() + d.entropy().sum()
 
     models['dist_GeneralizedPareto'] = dist_GeneralizedPareto
+
+    class dist_GeneralizedPareto_unvalidated(torch.nn.Module):
+        def forward(self, loc, scale, concentration):
+            d = D.GeneralizedPareto(loc=loc, scale=scale, concentration=concentration, validate_args=False)
+            x = d.rsample()
+            return d.log_prob(x).sum() + d.entropy().sum()
+
+    models['dist_GeneralizedPareto_unvalidated'] = dist_GeneralizedPareto_unvalidated
 
     class dist_Geometric(torch.nn.Module):
         def forward(self, probs):
@@ -184,6 +283,14 @@ def _models(torch, D, T):
 
     models['dist_Geometric'] = dist_Geometric
 
+    class dist_Geometric_unvalidated(torch.nn.Module):
+        def forward(self, probs):
+            d = D.Geometric(probs=probs, validate_args=False)
+            x = d.sample()
+            return d.log_prob(x).sum() + d.entropy().sum()
+
+    models['dist_Geometric_unvalidated'] = dist_Geometric_unvalidated
+
     class dist_Gumbel(torch.nn.Module):
         def forward(self, loc, scale):
             d = D.Gumbel(loc=loc, scale=scale, validate_args=True)
@@ -191,6 +298,14 @@ def _models(torch, D, T):
             return d.log_prob(x).sum() + d.entropy().sum()
 
     models['dist_Gumbel'] = dist_Gumbel
+
+    class dist_Gumbel_unvalidated(torch.nn.Module):
+        def forward(self, loc, scale):
+            d = D.Gumbel(loc=loc, scale=scale, validate_args=False)
+            x = d.rsample()
+            return d.log_prob(x).sum() + d.entropy().sum()
+
+    models['dist_Gumbel_unvalidated'] = dist_Gumbel_unvalidated
 
     class dist_HalfCauchy(torch.nn.Module):
         def forward(self, scale):
@@ -200,6 +315,14 @@ def _models(torch, D, T):
 
     models['dist_HalfCauchy'] = dist_HalfCauchy
 
+    class dist_HalfCauchy_unvalidated(torch.nn.Module):
+        def forward(self, scale):
+            d = D.HalfCauchy(scale=scale, validate_args=False)
+            x = d.rsample()
+            return d.log_prob(x).sum() + d.entropy().sum()
+
+    models['dist_HalfCauchy_unvalidated'] = dist_HalfCauchy_unvalidated
+
     class dist_HalfNormal(torch.nn.Module):
         def forward(self, scale):
             d = D.HalfNormal(scale=scale, validate_args=True)
@@ -207,6 +330,14 @@ def _models(torch, D, T):
             return d.log_prob(x).sum() + d.entropy().sum()
 
     models['dist_HalfNormal'] = dist_HalfNormal
+
+    class dist_HalfNormal_unvalidated(torch.nn.Module):
+        def forward(self, scale):
+            d = D.HalfNormal(scale=scale, validate_args=False)
+            x = d.rsample()
+            return d.log_prob(x).sum() + d.entropy().sum()
+
+    models['dist_HalfNormal_unvalidated'] = dist_HalfNormal_unvalidated
 
     class dist_InverseGamma(torch.nn.Module):
         def forward(self, concentration, rate):
@@ -216,6 +347,14 @@ def _models(torch, D, T):
 
     models['dist_InverseGamma'] = dist_InverseGamma
 
+    class dist_InverseGamma_unvalidated(torch.nn.Module):
+        def forward(self, concentration, rate):
+            d = D.InverseGamma(concentration=concentration, rate=rate, validate_args=False)
+            x = d.rsample()
+            return d.log_prob(x).sum() + d.entropy().sum()
+
+    models['dist_InverseGamma_unvalidated'] = dist_InverseGamma_unvalidated
+
     class dist_Kumaraswamy(torch.nn.Module):
         def forward(self, concentration1, concentration0):
             d = D.Kumaraswamy(concentration1=concentration1, concentration0=concentration0, validate_args=True)
@@ -223,6 +362,14 @@ def _models(torch, D, T):
             return d.log_prob(x).sum() + d.entropy().sum()
 
     models['dist_Kumaraswamy'] = dist_Kumaraswamy
+
+    class dist_Kumaraswamy_unvalidated(torch.nn.Module):
+        def forward(self, concentration1, concentration0):
+            d = D.Kumaraswamy(concentration1=concentration1, concentration0=concentration0, validate_args=False)
+            x = d.rsample()
+            return d.log_prob(x).sum() + d.entropy().sum()
+
+    models['dist_Kumaraswamy_unvalidated'] = dist_Kumaraswamy_unvalidated
 
     class dist_Laplace(torch.nn.Module):
         def forward(self, loc, scale):
@@ -232,6 +379,14 @@ def _models(torch, D, T):
 
     models['dist_Laplace'] = dist_Laplace
 
+    class dist_Laplace_unvalidated(torch.nn.Module):
+        def forward(self, loc, scale):
+            d = D.Laplace(loc=loc, scale=scale, validate_args=False)
+            x = d.rsample()
+            return d.log_prob(x).sum() + d.entropy().sum()
+
+    models['dist_Laplace_unvalidated'] = dist_Laplace_unvalidated
+
     class dist_LogNormal(torch.nn.Module):
         def forward(self, loc, scale):
             d = D.LogNormal(loc=loc, scale=scale, validate_args=True)
@@ -239,6 +394,14 @@ def _models(torch, D, T):
             return d.log_prob(x).sum() + d.entropy().sum()
 
     models['dist_LogNormal'] = dist_LogNormal
+
+    class dist_LogNormal_unvalidated(torch.nn.Module):
+        def forward(self, loc, scale):
+            d = D.LogNormal(loc=loc, scale=scale, validate_args=False)
+            x = d.rsample()
+            return d.log_prob(x).sum() + d.entropy().sum()
+
+    models['dist_LogNormal_unvalidated'] = dist_LogNormal_unvalidated
 
     class dist_LogisticNormal(torch.nn.Module):
         def forward(self, loc, scale):
@@ -248,6 +411,14 @@ def _models(torch, D, T):
 
     models['dist_LogisticNormal'] = dist_LogisticNormal
 
+    class dist_LogisticNormal_unvalidated(torch.nn.Module):
+        def forward(self, loc, scale):
+            d = D.LogisticNormal(loc=loc, scale=scale, validate_args=False)
+            x = d.rsample()
+            return d.log_prob(x).sum()
+
+    models['dist_LogisticNormal_unvalidated'] = dist_LogisticNormal_unvalidated
+
     class dist_LowRankMultivariateNormal(torch.nn.Module):
         def forward(self, loc, cov_factor, cov_diag):
             d = D.LowRankMultivariateNormal(loc=loc, cov_factor=cov_factor, cov_diag=cov_diag, validate_args=True)
@@ -255,6 +426,14 @@ def _models(torch, D, T):
             return d.log_prob(x).sum() + d.entropy().sum()
 
     models['dist_LowRankMultivariateNormal'] = dist_LowRankMultivariateNormal
+
+    class dist_LowRankMultivariateNormal_unvalidated(torch.nn.Module):
+        def forward(self, loc, cov_factor, cov_diag):
+            d = D.LowRankMultivariateNormal(loc=loc, cov_factor=cov_factor, cov_diag=cov_diag, validate_args=False)
+            x = d.rsample()
+            return d.log_prob(x).sum() + d.entropy().sum()
+
+    models['dist_LowRankMultivariateNormal_unvalidated'] = dist_LowRankMultivariateNormal_unvalidated
 
     class dist_Multinomial(torch.nn.Module):
         def forward(self, probs):
@@ -264,6 +443,14 @@ def _models(torch, D, T):
 
     models['dist_Multinomial'] = dist_Multinomial
 
+    class dist_Multinomial_unvalidated(torch.nn.Module):
+        def forward(self, probs):
+            d = D.Multinomial(probs=probs, validate_args=False)
+            x = d.sample()
+            return d.log_prob(x).sum() + d.entropy().sum()
+
+    models['dist_Multinomial_unvalidated'] = dist_Multinomial_unvalidated
+
     class dist_MultivariateNormal(torch.nn.Module):
         def forward(self, loc, covariance_matrix):
             d = D.MultivariateNormal(loc=loc, covariance_matrix=covariance_matrix, validate_args=True)
@@ -271,6 +458,14 @@ def _models(torch, D, T):
             return d.log_prob(x).sum() + d.entropy().sum()
 
     models['dist_MultivariateNormal'] = dist_MultivariateNormal
+
+    class dist_MultivariateNormal_unvalidated(torch.nn.Module):
+        def forward(self, loc, covariance_matrix):
+            d = D.MultivariateNormal(loc=loc, covariance_matrix=covariance_matrix, validate_args=False)
+            x = d.rsample()
+            return d.log_prob(x).sum() + d.entropy().sum()
+
+    models['dist_MultivariateNormal_unvalidated'] = dist_MultivariateNormal_unvalidated
 
     class dist_NegativeBinomial(torch.nn.Module):
         def forward(self, total_count, probs):
@@ -280,6 +475,14 @@ def _models(torch, D, T):
 
     models['dist_NegativeBinomial'] = dist_NegativeBinomial
 
+    class dist_NegativeBinomial_unvalidated(torch.nn.Module):
+        def forward(self, total_count, probs):
+            d = D.NegativeBinomial(total_count=total_count, probs=probs, validate_args=False)
+            x = d.sample()
+            return d.log_prob(x).sum()
+
+    models['dist_NegativeBinomial_unvalidated'] = dist_NegativeBinomial_unvalidated
+
     class dist_Normal(torch.nn.Module):
         def forward(self, loc, scale):
             d = D.Normal(loc=loc, scale=scale, validate_args=True)
@@ -287,6 +490,14 @@ def _models(torch, D, T):
             return d.log_prob(x).sum() + d.entropy().sum()
 
     models['dist_Normal'] = dist_Normal
+
+    class dist_Normal_unvalidated(torch.nn.Module):
+        def forward(self, loc, scale):
+            d = D.Normal(loc=loc, scale=scale, validate_args=False)
+            x = d.rsample()
+            return d.log_prob(x).sum() + d.entropy().sum()
+
+    models['dist_Normal_unvalidated'] = dist_Normal_unvalidated
 
     class dist_OneHotCategorical(torch.nn.Module):
         def forward(self, probs):
@@ -296,6 +507,14 @@ def _models(torch, D, T):
 
     models['dist_OneHotCategorical'] = dist_OneHotCategorical
 
+    class dist_OneHotCategorical_unvalidated(torch.nn.Module):
+        def forward(self, probs):
+            d = D.OneHotCategorical(probs=probs, validate_args=False)
+            x = d.sample()
+            return d.log_prob(x).sum() + d.entropy().sum()
+
+    models['dist_OneHotCategorical_unvalidated'] = dist_OneHotCategorical_unvalidated
+
     class dist_OneHotCategoricalStraightThrough(torch.nn.Module):
         def forward(self, probs):
             d = D.OneHotCategoricalStraightThrough(probs=probs, validate_args=True)
@@ -303,6 +522,14 @@ def _models(torch, D, T):
             return d.log_prob(x).sum() + d.entropy().sum()
 
     models['dist_OneHotCategoricalStraightThrough'] = dist_OneHotCategoricalStraightThrough
+
+    class dist_OneHotCategoricalStraightThrough_unvalidated(torch.nn.Module):
+        def forward(self, probs):
+            d = D.OneHotCategoricalStraightThrough(probs=probs, validate_args=False)
+            x = d.rsample()
+            return d.log_prob(x).sum() + d.entropy().sum()
+
+    models['dist_OneHotCategoricalStraightThrough_unvalidated'] = dist_OneHotCategoricalStraightThrough_unvalidated
 
     class dist_Pareto(torch.nn.Module):
         def forward(self, scale, alpha):
@@ -312,6 +539,14 @@ def _models(torch, D, T):
 
     models['dist_Pareto'] = dist_Pareto
 
+    class dist_Pareto_unvalidated(torch.nn.Module):
+        def forward(self, scale, alpha):
+            d = D.Pareto(scale=scale, alpha=alpha, validate_args=False)
+            x = d.rsample()
+            return d.log_prob(x).sum() + d.entropy().sum()
+
+    models['dist_Pareto_unvalidated'] = dist_Pareto_unvalidated
+
     class dist_StudentT(torch.nn.Module):
         def forward(self, df):
             d = D.StudentT(df=df, validate_args=True)
@@ -319,6 +554,14 @@ def _models(torch, D, T):
             return d.log_prob(x).sum() + d.entropy().sum()
 
     models['dist_StudentT'] = dist_StudentT
+
+    class dist_StudentT_unvalidated(torch.nn.Module):
+        def forward(self, df):
+            d = D.StudentT(df=df, validate_args=False)
+            x = d.rsample()
+            return d.log_prob(x).sum() + d.entropy().sum()
+
+    models['dist_StudentT_unvalidated'] = dist_StudentT_unvalidated
 
     class dist_Poisson(torch.nn.Module):
         def forward(self, rate):
@@ -328,6 +571,14 @@ def _models(torch, D, T):
 
     models['dist_Poisson'] = dist_Poisson
 
+    class dist_Poisson_unvalidated(torch.nn.Module):
+        def forward(self, rate):
+            d = D.Poisson(rate=rate, validate_args=False)
+            x = d.sample()
+            return d.log_prob(x).sum()
+
+    models['dist_Poisson_unvalidated'] = dist_Poisson_unvalidated
+
     class dist_VonMises(torch.nn.Module):
         def forward(self, loc, concentration):
             d = D.VonMises(loc=loc, concentration=concentration, validate_args=True)
@@ -336,6 +587,14 @@ def _models(torch, D, T):
 
     models['dist_VonMises'] = dist_VonMises
 
+    class dist_VonMises_unvalidated(torch.nn.Module):
+        def forward(self, loc, concentration):
+            d = D.VonMises(loc=loc, concentration=concentration, validate_args=False)
+            x = d.sample()
+            return d.log_prob(x).sum()
+
+    models['dist_VonMises_unvalidated'] = dist_VonMises_unvalidated
+
     class dist_Weibull(torch.nn.Module):
         def forward(self, scale, concentration):
             d = D.Weibull(scale=scale, concentration=concentration, validate_args=True)
@@ -343,6 +602,14 @@ def _models(torch, D, T):
             return d.log_prob(x).sum() + d.entropy().sum()
 
     models['dist_Weibull'] = dist_Weibull
+
+    class dist_Weibull_unvalidated(torch.nn.Module):
+        def forward(self, scale, concentration):
+            d = D.Weibull(scale=scale, concentration=concentration, validate_args=False)
+            x = d.rsample()
+            return d.log_prob(x).sum() + d.entropy().sum()
+
+    models['dist_Weibull_unvalidated'] = dist_Weibull_unvalidated
 
     class transform_AbsTransform(torch.nn.Module):
         def __init__(self):
@@ -466,8 +733,9 @@ def build(name):
     generator = torch.Generator().manual_seed(0)
     model = _models(torch, D, T)[name]()
     if name.startswith("dist_"):
-        constraints = getattr(D, name[len("dist_"):]).arg_constraints
+        dist = name[len("dist_"):].removesuffix("_unvalidated")
+        constraints = getattr(D, dist).arg_constraints
         args = tuple(transform_to(constraints[p])(torch.randn(SHAPES[e], generator=generator))
-                     for p, e in DISTS[name[len("dist_"):]])
+                     for p, e in DISTS[dist])
         return model, args, {}
     return model, (torch.randn(SHAPES[TRANSFORMS[name[len("transform_"):]]], generator=generator),), {}
