@@ -638,3 +638,20 @@ def test_comprehension_lambda_and_closure_names_are_not_judged_by_an_outer_assig
     """)
     findings, _ = lint_source(source, "probe.py", lint_settings(Settings()))
     assert sorted({f.row for f in findings}) == [18]
+
+
+def test_optional_containers_of_tensors_are_not_tensors():
+    """torchmetrics' `concat_preds: Optional[List[Tensor]] = None; concat_preds = concat_preds or []`
+    was read as `or` on a tensor (BL101): the Optional hid the container."""
+    import ast as _ast
+
+    from breaklint.analysis.tensors import annotation_kind
+
+    def kind(text):
+        return annotation_kind(_ast.parse(text, mode="eval").body)
+
+    for container in ("Optional[List[Tensor]]", "List[Tensor] | None", "None | list[Tensor]",
+                      "typing.Optional[typing.Sequence[torch.Tensor]]", "Optional[Dict[str, Tensor]]"):
+        assert kind(container) is False, container
+    for tensor in ("Tensor", "Optional[Tensor]", "torch.Tensor | None"):
+        assert kind(tensor) is True, tensor

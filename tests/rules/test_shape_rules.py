@@ -47,6 +47,13 @@ CASES = [
     ("BL401", "y = x[x > 0]  # hit"),
     ("BL401", "y = x[:, m > 0]  # hit"),
     ("BL401", "keep = m > 0\ny = x[~keep]  # hit"),
+    # a parameter rebound to a mask: its reaching definition decides under `~` too (torchmetrics' hinge)
+    ("BL401", "m = m.bool()\ny = x[m]  # hit\nz = x[~m]  # hit"),
+    # `a < t if inverted else a > t` (pytorch-metric-learning's PairMarginMiner)
+    ("BL401", "keep = (x < 0.5 if x.dim() > 1 else x > 0.5)\ny = x[keep]  # hit"),
+    # `m &= cond` keeps a mask a mask, on every path (TripletMarginMiner)
+    ("BL401", "if x.dim() > 1:\n    k = x > 0\nelse:\n    k = x <= 0\n    k &= x > -1\ny = x[k]  # hit"),
+    ("BL401", "k = x > 0\nk += 1\ny = x[k]"),
     ("BL401", "bad = x.isnan()\ny = x[bad]  # hit"),
     ("BL401", "y = x[(x > 0) & (m > 0)]  # hit"),
     ("BL401", "y = x[m.bool()]  # hit"),

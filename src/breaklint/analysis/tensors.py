@@ -608,11 +608,26 @@ def annotation_kind(annotation: Optional[ast.AST]) -> Optional[bool]:
     if TENSOR_ANNOTATIONS.search(text) and _union_with_non_tensor(text):
         return None  # `float | Tensor`: either, so unknown
     if TENSOR_ANNOTATIONS.search(text):
-        # Tuple[Tensor, ...] and List[Tensor] are containers, not tensors.
-        return not re.match(r"^(Tuple|List|Sequence|tuple|list|Dict|dict)\[", text)
+        # Tuple[Tensor, ...] and List[Tensor] are containers, not tensors; so is Optional[List[Tensor]]
+        # (`concat_preds = concat_preds or []` tests a list, not a tensor).
+        return not _CONTAINER.match(_without_optional(text))
     if NON_TENSOR_ANNOTATIONS.match(text):
         return False
     return None
+
+
+_CONTAINER = re.compile(r"^(?:typing\.|collections\.abc\.)?(Tuple|List|Sequence|Iterable|Iterator|Dict|Mapping|Set|"
+                        r"FrozenSet|tuple|list|dict|set|frozenset)\[")
+
+
+def _without_optional(text: str) -> str:
+    """`Optional[X]`, `X | None`, `None | X` -> X (text only; anything else unchanged)."""
+    match = re.match(r"^(?:typing\.)?Optional\[(.*)\]$", text)
+    if match:
+        return match.group(1).strip()
+    members = [m.strip() for m in text.split("|")]
+    rest = [m for m in members if m != "None"]
+    return rest[0] if len(members) > 1 and len(rest) == 1 else text
 
 
 def _union_with_non_tensor(text: str) -> bool:

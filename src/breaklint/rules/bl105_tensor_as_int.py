@@ -5,13 +5,18 @@ on torch 2.13 CPU: a slice bound breaks with GB0124 and makes Dynamo skip the wh
 `range(t)` breaks with GB0059; a computed tensor passed as a size to `torch.arange`, `torch.zeros`,
 `x.new_zeros`, `x.expand`, `x.repeat`... breaks with GB0033 "Data dependent operator". A tensor that
 is itself an input of the compiled function and goes straight into a size did not break there
-(Dynamo reads it as a constant), so a bare parameter in a size is left alone.
+(Dynamo reads it as a constant), so a bare parameter in a size is left alone. An index that is the
+0-d result of `argmax()` / `argmin()` without a dim (`x[x.argmax()]`) is read the same way and breaks
+with GB0033, loaded or stored; `x[i.unsqueeze(0)]` (a one-element index tensor) and
+`x.argmax(dim=1)` do not (measured on 2.13).
 """
 from __future__ import annotations
 
 import ast
 from typing import Iterable, Optional
 
+from ..analysis.astwalk import function_nodes
+from ..analysis.flow import bindings_of
 from .base import Example, Rule
 
 # torch functions whose positional arguments (or the sequence among them) are sizes.
@@ -27,10 +32,18 @@ class TensorAsInt(Rule):
     summary = "a tensor used as a slice bound, in range() or as a size reads its value and breaks the graph"
     gb_ids = ("GB0124", "GB0059", "GB0033")
     fix_availability = "never"
-    node_types = (ast.Slice, ast.Call)
+    node_types = (ast.Slice, ast.Call, ast.Subscript)
     verdicts = {"2.13": True}
 
     def check(self, node, ctx) -> None:
+        if isinstance(node, ast.Subscript):
+            index = _scalar_index(node, ctx)
+            if index is not None:
+                ctx.report(index, "a 0-d tensor from argmax()/argmin() as an index is read as a Python int, which "
+                                  "breaks the graph (GB0033); index with a one-element tensor "
+                                  "(`x[i.unsqueeze(0)].squeeze(0)`), or set "
+                                  "torch._dynamo.config.capture_scalar_outputs = True")
+            return
         if isinstance(node, ast.Slice):
             for bound in (node.lower, node.upper, node.step):
                 if bound is not None and ctx.is_tensor(bound):
@@ -84,7 +97,10 @@ class Crop(nn.Module):
         for i in range(x.dim()):
             y = y * 2
         w = torch.arange(n)                             # a bare input: read as a constant on 2.13
-        return y.sum() + z.sum() + w.sum()
+        best = x.argmax()
+        v = x[best.unsqueeze(0)].squeeze(0)             # a one-element index tensor is no int
+        u = x.view(2, -1)[0, x.view(2, -1).argmax(dim=1)]
+        return y.sum() + z.sum() + w.sum() + v + u.sum()
 
 
 def factory():
@@ -152,7 +168,59 @@ def steps(x):
 def factory():
     return steps, (torch.randn(4),)
 """, at=((8, 20),)),
+        Example("""
+import torch
+
+
+@torch.compile
+def equal_error_rate(fpr, tpr):
+    idx = torch.argmin(torch.abs(fpr - (1 - tpr)))
+    return (fpr[idx] + (1 - tpr[idx])) / 2
+
+
+def factory():
+    return equal_error_rate, (torch.rand(8), torch.rand(8))
+""", at=((8, 17), (8, 33))),
     ]
+
+
+def _scalar_index(node: ast.Subscript, ctx) -> Optional[ast.AST]:
+    """The part of a subscript's index that is a full argmax()/argmin(), spelled there or held by a
+    name whose one reaching assignment is one."""
+    parts = node.slice.elts if isinstance(node.slice, ast.Tuple) else [node.slice]
+    for part in parts:
+        value = part
+        if isinstance(part, ast.Name):
+            value = _reaching_value(part, ctx)
+        if value is not None and _full_arg_reduction(value, ctx):
+            return part
+    return None
+
+
+def _full_arg_reduction(node: ast.AST, ctx) -> bool:
+    """`torch.argmax(x)` / `x.argmin()`: no dim, so a 0-d integer tensor."""
+    if not isinstance(node, ast.Call) or any(k.arg in ("dim", None) for k in node.keywords):
+        return False
+    func = node.func
+    if isinstance(func, ast.Attribute) and func.attr in ("argmax", "argmin") \
+            and (ctx.qualify(func) or "") in ("torch.argmax", "torch.argmin"):
+        return len(node.args) == 1 and not isinstance(node.args[0], ast.Starred)
+    if isinstance(func, ast.Attribute) and func.attr in ("argmax", "argmin"):
+        return not node.args and ctx.is_tensor(func.value)
+    return False
+
+
+def _reaching_value(name: ast.Name, ctx) -> Optional[ast.AST]:
+    assignments = ctx.file.memo(("BL105 assignments", id(ctx.scope.func)), lambda: _assignments(ctx.scope.func))
+    return bindings_of(ctx.scope.func).reaching(name, assignments.get(name.id, []))
+
+
+def _assignments(func) -> dict[str, list[tuple[ast.stmt, ast.AST]]]:
+    found: dict[str, list[tuple[ast.stmt, ast.AST]]] = {}
+    for node in function_nodes(func):
+        if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
+            found.setdefault(node.targets[0].id, []).append((node, node.value))
+    return found
 
 
 def _flatten(args: Iterable[ast.AST]):

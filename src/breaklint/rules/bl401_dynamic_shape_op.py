@@ -392,8 +392,12 @@ class _MaskFacts:
             if isinstance(node, ast.Assign):
                 for target in node.targets:
                     self._bind(target, node.value, node)
-            elif isinstance(node, (ast.AnnAssign, ast.AugAssign, ast.NamedExpr)):
-                self._bind(node.target, node.value if not isinstance(node, ast.AugAssign) else None)
+            elif isinstance(node, ast.AugAssign):
+                # `m &= cond` keeps a bool `m` bool when `cond` is one; other operators make numbers
+                bitwise = isinstance(node.op, (ast.BitAnd, ast.BitOr, ast.BitXor))
+                self._bind(node.target, node.value if bitwise else None)
+            elif isinstance(node, (ast.AnnAssign, ast.NamedExpr)):
+                self._bind(node.target, node.value)
             elif isinstance(node, (ast.For, ast.AsyncFor, ast.comprehension, ast.withitem)):
                 target = node.optional_vars if isinstance(node, ast.withitem) else node.target
                 if target is not None:
@@ -444,15 +448,17 @@ class _MaskFacts:
             return self.is_mask(expr.value, ctx, depth + 1)
         if isinstance(expr, ast.NamedExpr):
             return self.is_mask(expr.value, ctx, depth + 1)
+        if isinstance(expr, ast.IfExp):  # `a < m if inverted else a > m`
+            return self.is_mask(expr.body, ctx, depth + 1) and self.is_mask(expr.orelse, ctx, depth + 1)
         if isinstance(expr, ast.Name):
-            if depth == 0:  # the use being checked: its reaching definition decides, if known
-                value = self.reaching(expr)
-                if value is not None:
-                    key = id(value), expr.id
-                    if key not in self._memo:
-                        self._memo[key] = False
-                        self._memo[key] = self.is_mask(value, ctx, depth + 1)
-                    return self._memo[key]
+            # each use (`~target` too): the definition that reaches it decides, if one surely does
+            value = self.reaching(expr)
+            if value is not None:
+                key = id(value), expr.id
+                if key not in self._memo:
+                    self._memo[key] = False
+                    self._memo[key] = self.is_mask(value, ctx, depth + 1)
+                return self._memo[key]
             return self._name_is_mask(expr.id, ctx, depth)
         if isinstance(expr, ast.Call):
             return self._call_is_mask(expr, ctx, depth)
