@@ -211,3 +211,35 @@ def test_isinstance_in_front_of_an_and_narrows_the_operands_after_it(tmp_path):
 
     rows = sorted(item["location"]["row"] for item in json.loads(result.output))
     assert rows == [12, 14], result.output
+
+
+def test_a_test_below_its_if_line_is_reported_on_the_if_line():
+    """torchmetrics' pearson: `if (\n (var_x < bound).any()\n or ...\n):` — Dynamo (2.13, measured)
+    names the `if` line, so the finding starts there; a one-line `if` is unchanged, and a noqa on
+    the `if` line silences it. A multi-line `while` test is reported on the test's line, as Dynamo does."""
+    from breaklint.lint.engine import LintSettings, lint_source
+    from breaklint.rules import rule_by_code
+
+    source = (
+        "import torch\n"
+        "from torch import nn\n"
+        "class M(nn.Module):\n"
+        "    def forward(self, x, bound: float = 1.0):\n"
+        "        if (\n"
+        "            (x < bound).any()\n"
+        "            or (x > 5).any()\n"
+        "        ):\n"
+        "            x = x + 1\n"
+        "        while (\n"
+        "            x.sum() > 0\n"
+        "        ):\n"
+        "            x = x - 1\n"
+        "        if x.mean() > 0:\n"
+        "            x = x * 2\n"
+        "        return x\n"
+    )
+    findings, _ = lint_source(source, "m.py", LintSettings(rules=[rule_by_code("BL101")()]))
+    assert sorted((f.start.row, f.start.column, f.end.row) for f in findings) == [(5, 9, 7), (11, 13, 11), (14, 12, 14)]
+    silenced, _ = lint_source(source.replace("        if (\n", "        if (  # noqa: BL101\n"), "m.py",
+                              LintSettings(rules=[rule_by_code("BL101")()]))
+    assert sorted(f.start.row for f in silenced) == [11, 14]

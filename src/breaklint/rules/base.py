@@ -229,7 +229,10 @@ class NodeContext:
         return Edit(self.start(node), self.end(node), content)
 
     # -- reporting -----------------------------------------------------------------------------------
-    def report(self, node: ast.AST, message: str, fix: Optional[Fix] = None) -> None:
+    def report(self, node: ast.AST, message: str, fix: Optional[Fix] = None,
+               start_node: Optional[ast.AST] = None) -> None:
+        """start_node: where the finding starts when that is not `node` (an `if (` whose test starts on
+        the next line: Dynamo reports the `if` line)."""
         rule = self.rule
         chain = self.scope.chain if self.scope else ()
         text = message
@@ -244,8 +247,9 @@ class NodeContext:
             gb = "GB7000" if self.loop_depth else "GB0066"
             text += f"; inside {where}, so Dynamo skips the whole frame ({gb})"
         self._linter.add(Finding(
-            code=rule.code, message=text, path=self.file.path, start=self.start(node), end=self.end(node),
-            fix=fix, frame_skip=self.frame_skip, gb_ids=tuple(rule.gb_ids), noqa_row=node.lineno, chain=chain,
+            code=rule.code, message=text, path=self.file.path, start=self.start(start_node or node),
+            end=self.end(node), fix=fix, frame_skip=self.frame_skip, gb_ids=tuple(rule.gb_ids),
+            noqa_row=(start_node or node).lineno, chain=chain,
             breaks_when=guard,
         ))
 

@@ -97,7 +97,8 @@ class TensorBranch(Rule):
             if branches_on_tensor(node.test, ctx):
                 fix = where_fix(ctx, node) or cond_fix(ctx, node) or trap_fix(ctx, node)
                 ctx.report(node.test, "`if` on a tensor value is data-dependent control flow: Dynamo splits "
-                                      "the graph here (GB0170); use torch.where or torch.cond", fix)
+                                      "the graph here (GB0170); use torch.where or torch.cond", fix,
+                           start_node=_statement_start(node))
         elif isinstance(node, ast.While):
             if branches_on_tensor(node.test, ctx):
                 ctx.report(node.test, "`while` on a tensor value is data-dependent control flow: Dynamo "
@@ -733,3 +734,10 @@ def _boolean_fix(node: ast.AST, ctx, in_assert: bool = False) -> Optional[Fix]:
         return None
     return replace_fix("Use bitwise operators on bool tensors" + (f" ({COMPILED_ASSERT})" if in_assert else ""),
                        "unsafe", (ctx.replace(node, as_bool(got)),))
+
+
+def _statement_start(node: ast.AST):
+    """`if (` with its test on the lines below: Dynamo reports the break on the `if` line (measured on
+    2.13), so the finding starts there; a test on the `if` line starts the finding itself. (A `while`
+    test is reported on its own line: the loop's test is compiled apart from the `while`.)"""
+    return node if node.test.lineno > node.lineno else None
