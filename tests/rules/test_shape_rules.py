@@ -54,6 +54,10 @@ CASES = [
     # `m &= cond` keeps a mask a mask, on every path (TripletMarginMiner)
     ("BL401", "if x.dim() > 1:\n    k = x > 0\nelse:\n    k = x <= 0\n    k &= x > -1\ny = x[k]  # hit"),
     ("BL401", "k = x > 0\nk += 1\ny = x[k]"),
+    # a comparison of values of unknown kind indexing a tensor (pytorch-metric-learning's
+    # TripletMarginMiner: the margin comes from a distance module passed in)
+    ("BL401", "d = self.dist(x)\ncond = d > self.margin\ny = idx.view(-1)[cond]  # hit"),
+    ("BL401", "y = x[len(x) > 4]"),
     ("BL401", "bad = x.isnan()\ny = x[bad]  # hit"),
     ("BL401", "y = x[(x > 0) & (m > 0)]  # hit"),
     ("BL401", "y = x[m.bool()]  # hit"),

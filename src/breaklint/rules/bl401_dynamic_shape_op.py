@@ -61,8 +61,9 @@ class DynamicShapeOp(Rule):
         what = self._call_kind(node, ctx) if isinstance(node, ast.Call) else self._mask_index(node, ctx)
         if what is None:
             return
-        label = {"mask": "boolean-mask indexing x[mask]", "nms": "non-maximum suppression (nms)"}.get(what, f"{what}()")
         fix = (_accumulate_fix(node, ctx) or masked_reduction_fix(ctx, node)) if what == "mask" else None
+        what = "mask" if what == "mask?" else what
+        label = {"mask": "boolean-mask indexing x[mask]", "nms": "non-maximum suppression (nms)"}.get(what, f"{what}()")
         ctx.report(node, f"{label} has a data-dependent output shape, which breaks the graph; use "
                          f"{STATIC_FORM[what]}, or set torch._dynamo.config.capture_dynamic_output_shape_ops = True",
                    fix)
@@ -119,6 +120,10 @@ class DynamicShapeOp(Rule):
             isinstance(p, ast.Slice) or isinstance(p, ast.Constant) and p.value is Ellipsis for p in parts)
         if any(masks.is_mask(p, ctx) or _named_mask(p, ctx, array_index) for p in parts):
             return "mask"
+        # `x[a > b]` with a and b of unknown kind: a tensor indexed by a comparison is masked by it (a
+        # Python bool index is no code anyone writes); reported, but no fix is offered on this guess.
+        if not ctx.is_known_non_tensor(node.value) and any(masks.is_mask(p, ctx, loose=True) for p in parts):
+            return "mask?"
         return None
 
     VALID = [
@@ -433,46 +438,50 @@ class _MaskFacts:
         func = ctx.scope.func
         return ctx.file.memo(("BL401 masks", id(func)), lambda: cls(func))
 
-    def is_mask(self, expr: ast.AST, ctx, depth: int = 0) -> bool:
+    def is_mask(self, expr: ast.AST, ctx, depth: int = 0, loose: bool = False) -> bool:
+        """loose: also take a comparison of values of unknown kind for an elementwise one (for a finding
+        on `x[a > b]`, never for a fix: a Python bool index would make the rewrite wrong)."""
         if depth > 8:
             return False
         if isinstance(expr, ast.Compare):
             if any(isinstance(op, (ast.Is, ast.IsNot, ast.In, ast.NotIn)) for op in expr.ops):
                 return False
-            return ctx.is_tensor(expr)
+            return ctx.is_tensor(expr) or loose and not all(
+                ctx.is_known_non_tensor(side) or isinstance(side, ast.Constant) for side in (expr.left, *expr.comparators))
         if isinstance(expr, ast.UnaryOp) and isinstance(expr.op, ast.Invert):
-            return self.is_mask(expr.operand, ctx, depth + 1)
+            return self.is_mask(expr.operand, ctx, depth + 1, loose)
         if isinstance(expr, ast.BinOp) and isinstance(expr.op, (ast.BitAnd, ast.BitOr, ast.BitXor)):
-            return self.is_mask(expr.left, ctx, depth + 1) and self.is_mask(expr.right, ctx, depth + 1)
+            return self.is_mask(expr.left, ctx, depth + 1, loose) and self.is_mask(expr.right, ctx, depth + 1, loose)
         if isinstance(expr, ast.Subscript):
-            return self.is_mask(expr.value, ctx, depth + 1)
+            return self.is_mask(expr.value, ctx, depth + 1, loose)
         if isinstance(expr, ast.NamedExpr):
-            return self.is_mask(expr.value, ctx, depth + 1)
+            return self.is_mask(expr.value, ctx, depth + 1, loose)
         if isinstance(expr, ast.IfExp):  # `a < m if inverted else a > m`
-            return self.is_mask(expr.body, ctx, depth + 1) and self.is_mask(expr.orelse, ctx, depth + 1)
+            return self.is_mask(expr.body, ctx, depth + 1, loose) and self.is_mask(expr.orelse, ctx, depth + 1, loose)
         if isinstance(expr, ast.Name):
             # each use (`~target` too): the definition that reaches it decides, if one surely does
             value = self.reaching(expr)
             if value is not None:
-                key = id(value), expr.id
+                key = id(value), expr.id, loose
                 if key not in self._memo:
                     self._memo[key] = False
-                    self._memo[key] = self.is_mask(value, ctx, depth + 1)
+                    self._memo[key] = self.is_mask(value, ctx, depth + 1, loose)
                 return self._memo[key]
-            return self._name_is_mask(expr.id, ctx, depth)
+            return self._name_is_mask(expr.id, ctx, depth, loose)
         if isinstance(expr, ast.Call):
-            return self._call_is_mask(expr, ctx, depth)
+            return self._call_is_mask(expr, ctx, depth, loose)
         return False
 
-    def _name_is_mask(self, name: str, ctx, depth: int) -> bool:
-        if name not in self._memo:
-            self._memo[name] = False  # cycle guard
+    def _name_is_mask(self, name: str, ctx, depth: int, loose: bool = False) -> bool:
+        key = name, loose
+        if key not in self._memo:
+            self._memo[key] = False  # cycle guard
             values = self.assigned.get(name, [])
-            self._memo[name] = bool(values) and all(
-                v is not None and self.is_mask(v, ctx, depth + 1) for v in values)
-        return self._memo[name]
+            self._memo[key] = bool(values) and all(
+                v is not None and self.is_mask(v, ctx, depth + 1, loose) for v in values)
+        return self._memo[key]
 
-    def _call_is_mask(self, call: ast.Call, ctx, depth: int = 0) -> bool:
+    def _call_is_mask(self, call: ast.Call, ctx, depth: int = 0, loose: bool = False) -> bool:
         func = call.func
         qual = ctx.qualify(func) or ""
         if qual in MASK_FUNCTIONS:
@@ -482,7 +491,7 @@ class _MaskFacts:
             return True
         if isinstance(func, ast.Attribute) and func.attr in REARRANGE_METHODS:
             # `mask.unsqueeze(1).repeat(1, c, 1, 1)`: moved and repeated, still a bool mask
-            return self.is_mask(func.value, ctx, depth + 1)
+            return self.is_mask(func.value, ctx, depth + 1, loose)
         if isinstance(func, ast.Attribute):
             receiver_ok = ctx.is_tensor(func.value) or (
                 func.attr == "bool" and not ctx.is_known_non_tensor(func.value))
