@@ -15,8 +15,6 @@ from __future__ import annotations
 import ast
 from typing import Iterable, Optional
 
-from ..analysis.astwalk import function_nodes
-from ..analysis.flow import bindings_of
 from .base import Example, Rule
 
 # torch functions whose positional arguments (or the sequence among them) are sizes.
@@ -211,16 +209,8 @@ def _full_arg_reduction(node: ast.AST, ctx) -> bool:
 
 
 def _reaching_value(name: ast.Name, ctx) -> Optional[ast.AST]:
-    assignments = ctx.file.memo(("BL105 assignments", id(ctx.scope.func)), lambda: _assignments(ctx.scope.func))
-    return bindings_of(ctx.scope.func).reaching(name, assignments.get(name.id, []))
-
-
-def _assignments(func) -> dict[str, list[tuple[ast.stmt, ast.AST]]]:
-    found: dict[str, list[tuple[ast.stmt, ast.AST]]] = {}
-    for node in function_nodes(func):
-        if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
-            found.setdefault(node.targets[0].id, []).append((node, node.value))
-    return found
+    value = ctx.env.reaching_value(name) if ctx.env is not None else None
+    return value if isinstance(value, ast.AST) else None
 
 
 def _flatten(args: Iterable[ast.AST]):

@@ -11,9 +11,15 @@ so it is no fix.
 The same rule covers assigning the flag of an existing tensor, measured the same way:
 `t.requires_grad = ...` breaks whatever the value (GB0206 "setattr() on Tensor.requires_grad"), while
 `t.requires_grad_(False)` on a tensor that does not require grad is traced with no break (on one that
-does, it breaks as the assignment does). `requires_grad_()` itself is not flagged: whether it breaks
-depends on what the graph does with the tensor (GB0125, GB8985). So `t.requires_grad = False` becomes `t.requires_grad_(False)`: the same flag, the same error
-on a non-leaf tensor, and no break in the common case (monai's warp grid, a dev miss). Safe.
+does, it breaks as the assignment does). So `t.requires_grad = False` becomes `t.requires_grad_(False)`:
+the same flag, the same error on a non-leaf tensor, and no break in the common case (monai's warp grid,
+a dev miss). Safe.
+
+`t.requires_grad_()` / `requires_grad_(True)` breaks (GB8985, "requires_grad_() intermediate leaked as output")
+whenever `t` does not already require grad, returned or not and under `no_grad` too; on a tensor that
+already does (made from a parameter) it is traced (measured on 2.13). So it is flagged only on a tensor
+made fresh in the traced code, spelled there or held by a name whose one reaching assignment is one: a
+torch creation function's result, or a `.detach()`.
 """
 from __future__ import annotations
 
@@ -28,7 +34,7 @@ class RequiresGradTensorInForward(Rule):
     code = "BL304"
     name = "requires-grad-tensor-in-forward"
     summary = "a tensor created with, or switched to, requires_grad inside traced code"
-    gb_ids = ("GB0225", "GB0206")
+    gb_ids = ("GB0225", "GB0206", "GB8985")
     fix_availability = "sometimes"
     fix_applicability = "safe"
     node_types = (ast.Call, ast.Assign)
@@ -37,6 +43,12 @@ class RequiresGradTensorInForward(Rule):
     def check(self, node, ctx) -> None:
         if isinstance(node, ast.Assign):
             self._assigned_flag(node, ctx)
+            return
+        if isinstance(node.func, ast.Attribute) and node.func.attr == "requires_grad_":
+            if _switches_on(node) and _fresh(node.func.value, ctx):
+                ctx.report(node, "requires_grad_() on a tensor made in traced code breaks the graph (GB8985, \"requires_grad_() "
+                                 "intermediate leaked as output\"); create it outside the compiled region and pass "
+                                 "it in")
             return
         if not any(k.arg == "requires_grad" and isinstance(k.value, ast.Constant) and k.value.value is True
                    for k in node.keywords):
@@ -69,6 +81,25 @@ import torch
 from torch import nn
 
 
+class Scale(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.w = nn.Parameter(torch.ones(4))
+
+    def forward(self, x):
+        y = self.w * x
+        y.requires_grad_()  # already requires grad (made from a parameter): traced
+        return y
+
+
+def factory():
+    return Scale(), (torch.randn(2, 4),)
+"""),
+        Example("""
+import torch
+from torch import nn
+
+
 class Shift(nn.Module):
     def forward(self, x):
         offset = torch.zeros(x.shape[-1], requires_grad=False)
@@ -82,6 +113,22 @@ def factory():
 """),
     ]
     INVALID = [
+        Example("""
+import torch
+from torch import nn
+
+
+class Probe(nn.Module):
+    def forward(self, x):
+        noise = torch.zeros(x.shape[-1]).requires_grad_()
+        anchor = x.detach()
+        anchor.requires_grad_(True)
+        return x + noise + anchor
+
+
+def factory():
+    return Probe(), (torch.randn(2, 4),)
+""", at=((8, 17), (10, 9))),
         Example("""
 import torch
 from torch import nn
@@ -136,3 +183,28 @@ def factory():
     return Warp(), (torch.randn(1, 2, 4, 4), torch.randn(1, 2, 4, 4))
 """),
     ]
+
+
+# torch functions that make a tensor which does not require grad (without requires_grad=True).
+_CREATION = {"zeros", "ones", "empty", "full", "rand", "randn", "randint", "arange", "linspace", "tensor",
+             "as_tensor", "zeros_like", "ones_like", "empty_like", "full_like", "rand_like", "randn_like", "eye"}
+
+
+def _switches_on(call: ast.Call) -> bool:
+    """requires_grad_() or requires_grad_(True): on. A variable may be False: not judged."""
+    values = list(call.args) + [k.value for k in call.keywords if k.arg == "requires_grad"]
+    return not values or len(values) == 1 and isinstance(values[0], ast.Constant) and values[0].value is True
+
+
+def _fresh(node: ast.AST, ctx, depth: int = 0) -> bool:
+    """A tensor that surely does not require grad: made here by a torch creation function, or detached."""
+    if isinstance(node, ast.Name) and depth == 0 and ctx.env is not None:
+        value = ctx.env.reaching_value(node)
+        return isinstance(value, ast.AST) and _fresh(value, ctx, depth + 1)
+    if not isinstance(node, ast.Call):
+        return False
+    if isinstance(node.func, ast.Attribute) and node.func.attr == "detach" and not node.args:
+        return ctx.is_tensor(node.func.value)
+    qual = normalize_torch(ctx.qualify(node.func)) or ""
+    return qual.startswith("torch.") and qual.count(".") == 1 and qual[6:] in _CREATION and not any(
+        k.arg == "requires_grad" for k in node.keywords)
