@@ -189,3 +189,99 @@ def test_getattr_templates_read_as_patterns():
     assert template('getattr(self, name)') is None               # nothing constant: any method
     assert template('getattr(self, "weight")') is None           # a constant: an attribute read
     assert template('getattr(other, f"{kind}_x")') is None       # not the object's own class
+
+
+def test_getattr_templates_never_reach_dunders_nor_any_private_method(tmp_path):
+    """`getattr(self, "_" + self.reduction)` read as `_\\w+` matched `__init__` and every private
+    method; a template needs some real name in its constant text, and dunders never match."""
+    got = check_tree(tmp_path, {
+        "m.py": """
+            import torch
+            from torch import nn
+            class Model(nn.Module):
+                def __init__(self, reduction="mean"):
+                    super().__init__()
+                    self.reduction = reduction
+                    print("built")
+                def forward(self, x):
+                    return getattr(self, "_" + self.reduction)(x)
+                def _debug_report(self, x):
+                    print(x.tolist())
+            """,
+        "other.py": "x = 1\n",
+    })
+    assert not got
+
+
+def test_the_default_of_a_getattr_is_still_followed(tmp_path):
+    got = check_tree(tmp_path, {
+        "base.py": """
+            from torch import nn
+            class Base(nn.Module):
+                def forward(self, x):
+                    return getattr(self, f"run_{self.mode}", self.fallback)(x)
+                def fallback(self, x):
+                    return x
+            """,
+        "child.py": """
+            from base import Base
+            class Child(Base):
+                mode = "fast"
+                def fallback(self, x):
+                    print(x.tolist())
+                    return x
+            """,
+    })
+    assert ("child.py", 5, "BL201") in got
+
+
+def test_a_getattr_in_a_comment_or_a_string_is_no_call(tmp_path):
+    got = check_tree(tmp_path, {
+        "base.py": """
+            class Base:
+                def dispatch(self, x):
+                    # old way: return getattr(self, f"debug_{self.mode}")(x)
+                    note = 'getattr(self, f"debug_{self.mode}")'
+                    return x
+                def debug_dump(self, x):
+                    print(x.tolist())
+            """,
+        "model.py": """
+            from torch import nn
+            from base import Base
+            class Model(nn.Module, Base):
+                def forward(self, x):
+                    return self.dispatch(x)
+            """,
+    })
+    assert not {row for path, row, _ in got if path == "base.py"}
+
+
+def test_an_annotated_attribute_keeps_its_annotation_whatever_its_value(tmp_path):
+    """`self.tail: Head = {...}[name]`: the value is no name, the annotation still types the attribute."""
+    got = check_tree(tmp_path, {
+        "heads.py": """
+            class Head:
+                def run(self, x):
+                    print(x.tolist())
+                    return x
+            """,
+        "model.py": """
+            from torch import nn
+            from heads import Head
+            class Model(nn.Module):
+                def __init__(self, name="a"):
+                    super().__init__()
+                    self.tail: Head = {"a": Head()}[name]
+                def forward(self, x):
+                    return self.tail.run(x)
+            """,
+    })
+    assert ("heads.py", 3, "BL201") in got
+
+
+def test_a_comment_inside_a_conditional_bound_method_keeps_both_branches():
+    from breaklint.analysis.project import _rhs_bindings
+
+    rhs = "(\n    self.mat_loss  # matrix form\n    if mat_based else self.pair_loss\n)"
+    assert _rhs_bindings(rhs) == [("self method", "mat_loss"), ("self method", "pair_loss")]

@@ -82,3 +82,4 @@ def test_base_in_another_file_reaches_the_subclass_methods(tmp_path):
     assert ("flows/spline.py", 4, "BL101") in got
     assert ("flows/spline.py", 8, "BL103") in got
     assert not {row for path, row, _ in got if path == "flows/spline.py" and row > 10}
+

@@ -56,8 +56,10 @@ CASES = [
     ("BL401", "k = x > 0\nk += 1\ny = x[k]"),
     # a comparison of values of unknown kind indexing a tensor (pytorch-metric-learning's
     # TripletMarginMiner: the margin comes from a distance module passed in)
-    ("BL401", "d = self.dist(x)\ncond = d > self.margin\ny = idx.view(-1)[cond]  # hit"),
+    ("BL401", "d = self.dist(x)\ncond = d > self.margin\ny = x.view(-1)[cond]  # hit"),
     ("BL401", "y = x[len(x) > 4]"),
+    # settings compared (attributes, parameters), or an attribute indexed: no data, no guess
+    ("BL401", "lo, hi = self.lo, self.hi\ny = x[lo > hi]\nd = self.dist(x)\nz = self.acts[d > self.k]"),
     ("BL401", "bad = x.isnan()\ny = x[bad]  # hit"),
     ("BL401", "y = x[(x > 0) & (m > 0)]  # hit"),
     ("BL401", "y = x[m.bool()]  # hit"),

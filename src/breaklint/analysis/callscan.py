@@ -65,26 +65,19 @@ class CallText:
 
 
     def getattr_calls(self, first_line: int, last_line: int) -> list[ast.Call]:
-        """The `getattr(...)` calls on lines first..last, parsed (the few that exist: a name
-        template's constant parts are string text, which the call scan treats as noise)."""
+        """The `getattr(...)` calls on lines first..last, parsed: the few there are (a name template's
+        constant parts are string text, which the call scan treats as noise). A `getattr(` inside a
+        comment or a string is noise here too."""
         body = self.lines(first_line, last_line)
         if "getattr" not in body:
             return []
         found = []
-        for match in _GETATTR.finditer(body):
-            depth, end = 0, None
-            for i in range(match.end() - 1, min(len(body), match.end() + 400)):
-                if body[i] in "([{":
-                    depth += 1
-                elif body[i] in ")]}":
-                    depth -= 1
-                    if depth == 0:
-                        end = i + 1
-                        break
-            if end is None:
-                continue
+        for match in _GETATTR_SCAN.finditer(body):
+            if match.group(1) is None:
+                continue  # a string or a comment
+            call = body[match.start(1):match.start(1) + len("getattr")] + balanced(body, match.end() - 1)
             try:
-                node = ast.parse(body[match.start():end].replace("\n", " "), mode="eval").body
+                node = ast.parse("(" + call + "\n)", mode="eval").body
             except SyntaxError:
                 continue
             if isinstance(node, ast.Call):
@@ -92,7 +85,21 @@ class CallText:
         return found
 
 
-_GETATTR = re.compile(r"(?<![\w.])getattr\s*\(")
+_GETATTR_SCAN = re.compile(_NOISE + r"|(?<![\w.])(getattr)\s*\(")
+
+
+def balanced(text: str, open_at: int) -> str:
+    """The bracketed text that starts at `open_at` (an opening bracket), brackets included."""
+    depth = 0
+    for i in range(open_at, min(len(text), open_at + 4000)):
+        ch = text[i]
+        if ch in "([{":
+            depth += 1
+        elif ch in ")]}":
+            depth -= 1
+            if depth == 0:
+                return text[open_at:i + 1]
+    return text[open_at:open_at + 4000]
 
 
 def _has_space(name: str) -> bool:

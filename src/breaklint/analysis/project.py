@@ -18,7 +18,7 @@ from collections import deque
 from dataclasses import dataclass, field
 from typing import Iterable, Optional
 
-from .callscan import CallText
+from .callscan import CallText, balanced as _balanced
 from ..sources import read_source
 from .scope import distribution_entries, distribution_reason
 from .torch_api import BUILTIN_METHODS, DISTRIBUTION_CLASSES, TENSOR_METHODS
@@ -563,7 +563,8 @@ class ProjectGraph:
             if start is not None:
                 pattern = re.compile(ref.name)
                 names = {name for key in self._mro(start) + self._descendants(start)
-                         for name in self.summaries[key[0]].classes[key[1]].methods if pattern.fullmatch(name)}
+                         for name in self.summaries[key[0]].classes[key[1]].methods
+                         if pattern.fullmatch(name) and not name.startswith("__")}
                 for name in sorted(names):
                     yield from self._named_method(start, name, inherited_only=False)
 
@@ -908,6 +909,8 @@ class ProjectGraph:
                 for kind, spelled in _rhs_bindings(_statement_rest(body, start)):
                     table.setdefault(attr, []).append((kind, spelled))
                 if not value:
+                    if annotation:  # `self.tail: Head = {...}[name]`: the annotation still says what it holds
+                        table.setdefault(attr, []).append(("annotation", annotation))
                     continue
             note(attr, annotation, value, called)
         indent = _INDENT.search(body)
@@ -949,8 +952,8 @@ def _rhs_bindings(rhs: str) -> list[tuple[str, str]]:
         return [("self method", method.group(1))]
     found = []
     if "self." in rhs and (" if " in rhs or " or " in rhs):
-        try:
-            tree = ast.parse(" ".join(rhs.split()), mode="eval").body
+        try:  # in brackets of its own, so that lines (and comments on them) stay one expression
+            tree = ast.parse("(" + rhs + "\n)", mode="eval").body
         except SyntaxError:
             tree = None
         stack = [tree]
@@ -1011,20 +1014,6 @@ def _statement_rest(text: str, start: int) -> str:
             break
         i += 1
     return text[start:i]
-
-
-def _balanced(text: str, open_at: int) -> str:
-    """The bracketed text that starts at `open_at` (an opening bracket), brackets included."""
-    depth = 0
-    for i in range(open_at, min(len(text), open_at + 4000)):
-        ch = text[i]
-        if ch in "([{":
-            depth += 1
-        elif ch in ")]}":
-            depth -= 1
-            if depth == 0:
-                return text[open_at:i + 1]
-    return text[open_at:open_at + 4000]
 
 
 def _top_level_calls(rhs: str) -> list[str]:

@@ -630,7 +630,9 @@ class ModuleScopes:
 
 def distribution_entries(methods, kind: str) -> list[str]:
     """The methods of a torch.distributions subclass that model code runs: its public methods and
-    properties, and the hooks torch's base class calls (`_call`, `_inverse`, `__init__`)."""
+    properties, and the hooks torch's base class calls (`_call`, `_inverse`, `__init__`). (Only the
+    overrides of the base class's public API was tried: test recall 0.327 -> 0.308 and precision
+    0.729 -> 0.717, so a library's own public methods stay entry points.)"""
     return [name for name in methods if not name.startswith("_") or f"{kind}.{name}" in DISTRIBUTION_HOOKS]
 
 

@@ -197,9 +197,8 @@ def _call_refs(nodes, self_name: Optional[str], scopes: ModuleScopes, imports: I
     refs: dict[CallRef, None] = {}  # ordered and deduplicated
     for node in nodes:
         template = getattr_template(node, self_name)
-        if template is not None:
+        if template is not None:  # and on: its default (`getattr(self, t, self.fallback)`) is passed
             refs[CallRef(GETATTR, template)] = None
-            continue
         found = [_classify(node.func, self_name, scopes, imports)]
         if found[0] is None or found[0][0] in (ATTRIBUTE, SELF):  # the callee may be held in a name
             found.extend(_indirect_refs(node, self_name, scopes, imports, scope))
@@ -230,7 +229,10 @@ def getattr_template(node: ast.AST, self_name: Optional[str]) -> Optional[str]:
             and node.args[0].id == self_name):
         return None
     parts = _template_parts(node.args[1], 0)
-    if parts is None or not any(p for p in parts if p is not None) or None not in parts:
+    if parts is None or None not in parts:
+        return None
+    # Some real name in the constant text (`"_" + kind` or `"{}_{}"` would name any private method).
+    if sum(ch.isalnum() for p in parts if p is not None for ch in p) < 3:
         return None
     return "".join(r"\w+" if p is None else re.escape(p) for p in parts)
 

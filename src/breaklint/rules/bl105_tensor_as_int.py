@@ -98,7 +98,8 @@ class Crop(nn.Module):
         best = x.argmax()
         v = x[best.unsqueeze(0)].squeeze(0)             # a one-element index tensor is no int
         u = x.view(2, -1)[0, x.view(2, -1).argmax(dim=1)]
-        return y.sum() + z.sum() + w.sum() + v + u.sum()
+        t = x[x.argmax(keepdim=True)]                   # keepdim: a (1,) index tensor
+        return y.sum() + z.sum() + w.sum() + v + u.sum() + t.sum()
 
 
 def factory():
@@ -199,6 +200,9 @@ def _full_arg_reduction(node: ast.AST, ctx) -> bool:
     """`torch.argmax(x)` / `x.argmin()`: no dim, so a 0-d integer tensor."""
     if not isinstance(node, ast.Call) or any(k.arg in ("dim", None) for k in node.keywords):
         return False
+    if any(k.arg == "keepdim" and not (isinstance(k.value, ast.Constant) and k.value.value is False)
+           for k in node.keywords):
+        return False  # keepdim=True: a (1, ..., 1) tensor, an index tensor, no int (measured: no break)
     func = node.func
     if isinstance(func, ast.Attribute) and func.attr in ("argmax", "argmin") \
             and (ctx.qualify(func) or "") in ("torch.argmax", "torch.argmin"):

@@ -16,8 +16,9 @@ the same flag, the same error on a non-leaf tensor, and no break in the common c
 a dev miss). Safe.
 
 `t.requires_grad_()` / `requires_grad_(True)` breaks (GB8985, "requires_grad_() intermediate leaked as output")
-whenever `t` does not already require grad, returned or not and under `no_grad` too; on a tensor that
-already does (made from a parameter) it is traced (measured on 2.13). So it is flagged only on a tensor
+whenever `t` does not already require grad and is used afterwards, returned or not and under `no_grad`
+too (a tensor never used again is dropped with its call, no break); on a tensor that already does (made
+from a parameter) it is traced (measured on 2.13). (`torch.as_tensor(t)` is `t` itself: not fresh.) So it is flagged only on a tensor
 made fresh in the traced code, spelled there or held by a name whose one reaching assignment is one: a
 torch creation function's result, or a `.detach()`.
 """
@@ -89,7 +90,9 @@ class Scale(nn.Module):
     def forward(self, x):
         y = self.w * x
         y.requires_grad_()  # already requires grad (made from a parameter): traced
-        return y
+        z = torch.as_tensor(self.w * x)  # as_tensor of a tensor is that tensor: not fresh
+        z.requires_grad_()
+        return y + z
 
 
 def factory():
@@ -187,7 +190,7 @@ def factory():
 
 # torch functions that make a tensor which does not require grad (without requires_grad=True).
 _CREATION = {"zeros", "ones", "empty", "full", "rand", "randn", "randint", "arange", "linspace", "tensor",
-             "as_tensor", "zeros_like", "ones_like", "empty_like", "full_like", "rand_like", "randn_like", "eye"}
+             "zeros_like", "ones_like", "empty_like", "full_like", "rand_like", "randn_like", "eye"}
 
 
 def _switches_on(call: ast.Call) -> bool:

@@ -122,7 +122,7 @@ class DynamicShapeOp(Rule):
             return "mask"
         # `x[a > b]` with a and b of unknown kind: a tensor indexed by a comparison is masked by it (a
         # Python bool index is no code anyone writes); reported, but no fix is offered on this guess.
-        if not ctx.is_known_non_tensor(node.value) and any(masks.is_mask(p, ctx, loose=True) for p in parts):
+        if _indexes_a_tensor(node.value, ctx) and any(masks.is_mask(p, ctx, loose=True) for p in parts):
             return "mask?"
         return None
 
@@ -357,6 +357,27 @@ def _named_mask(index: ast.AST, ctx, array_index: bool) -> bool:
     return ctx.is_tensor(index) or array_index and not ctx.is_known_non_tensor(index)
 
 
+def _indexes_a_tensor(value: ast.AST, ctx) -> bool:
+    """What a guessed mask indexes must be a tensor: known as one, or a local name (a parameter, a
+    result) that nothing says is something else. An attribute (`self.acts[depth > k]`: a list of
+    layers; `cfg.modes[...]`) is left alone unless known to be a tensor."""
+    if ctx.is_tensor(value):
+        return True
+    return isinstance(value, ast.Name) and not ctx.is_known_non_tensor(value)
+
+
+def _computed(side: ast.AST, ctx, depth: int = 0) -> bool:
+    """A value computed in this function (arithmetic, a subscript, a call's result; or a name surely
+    bound to one), as opposed to a parameter or an attribute read: `ap - an > margin` compares data,
+    `depth > self.threshold` or `cfg.level > 1` compares settings."""
+    if isinstance(side, ast.Name) and depth == 0 and ctx.env is not None:
+        value = ctx.env.reaching_value(side)
+        return isinstance(value, ast.AST) and _computed(value, ctx, depth + 1)
+    if isinstance(side, ast.IfExp):
+        return _computed(side.body, ctx, depth + 1) and _computed(side.orelse, ctx, depth + 1)
+    return isinstance(side, (ast.BinOp, ast.Subscript, ast.Call)) and not ctx.is_known_non_tensor(side)
+
+
 def _only_condition(node: ast.Call) -> bool:
     if any(isinstance(a, ast.Starred) for a in node.args) or any(k.arg is None for k in node.keywords):
         return False
@@ -446,8 +467,10 @@ class _MaskFacts:
         if isinstance(expr, ast.Compare):
             if any(isinstance(op, (ast.Is, ast.IsNot, ast.In, ast.NotIn)) for op in expr.ops):
                 return False
+            sides = (expr.left, *expr.comparators)
             return ctx.is_tensor(expr) or loose and not all(
-                ctx.is_known_non_tensor(side) or isinstance(side, ast.Constant) for side in (expr.left, *expr.comparators))
+                ctx.is_known_non_tensor(side) or isinstance(side, ast.Constant) for side in sides) and any(
+                _computed(side, ctx) for side in sides)
         if isinstance(expr, ast.UnaryOp) and isinstance(expr.op, ast.Invert):
             return self.is_mask(expr.operand, ctx, depth + 1, loose)
         if isinstance(expr, ast.BinOp) and isinstance(expr.op, (ast.BitAnd, ast.BitOr, ast.BitXor)):
