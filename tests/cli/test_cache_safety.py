@@ -2,6 +2,7 @@
 symlink, survives any content, and never serves a file edited within its mtime's granularity."""
 import os
 import pickle
+import time
 
 from breaklint.lint.cache import ResultCache
 from cli_helpers import CLEAN, HAZARD, invoke, write
@@ -118,3 +119,17 @@ def test_results_of_old_settings_are_pruned_but_links_and_other_files_kept(proje
     assert not {written["BL1"], written["BL2"]} & kept
     assert (cache_dir / "results-0123456789abcdef.json").is_symlink() and target.exists()
     assert (cache_dir / "notes.txt").read_text() == "mine"
+
+
+def test_temporary_files_of_a_dead_save_are_removed_but_a_fresh_one_is_kept(project):
+    write(project / "model.py", HAZARD)
+    invoke("check", "model.py")
+    cache_dir = project / ".breaklint_cache"
+    dead, running = cache_dir / "tmpdead.tmp", cache_dir / "tmprunning.tmp"
+    dead.write_text("x" * 100)
+    running.write_text("y")
+    old = time.time() - 2 * 3600
+    os.utime(dead, (old, old))
+    write(project / "model.py", HAZARD + "\n")  # a change, so that the cache is saved again
+    invoke("check", "model.py")
+    assert not dead.exists() and running.exists()

@@ -34,6 +34,8 @@ MAX_VARIANTS = 6
 # Results files of other settings kept beside the current one (another --select, the previous
 # breaklint version); older ones are deleted, or every upgrade would leave tens of MB behind.
 KEEP_OTHER_SETTINGS = 2
+# A temporary file of a save older than this was left by a run that died.
+STALE_TEMP_SECONDS = 3600
 # A file whose mtime is this close to the moment it was cached may change again within the
 # filesystem's mtime granularity without its stamp moving: its content hash is always checked.
 RACY_SECONDS = 2.0
@@ -342,20 +344,27 @@ class ResultCache:
             pass  # a read-only tree still lints; it just is not cached
 
     def _prune(self) -> None:
-        """Delete the results files of other settings but the KEEP_OTHER_SETTINGS newest. Only plain
-        files named like ours are touched, never a link."""
-        others = []
+        """Delete the results files of other settings but the KEEP_OTHER_SETTINGS newest, and the
+        temporary files of writes that died more than an hour ago (a run killed mid-save leaves one as
+        large as the cache). Only plain files named like ours are touched, never a link."""
+        others, stale = [], []
+        now = time.time()
         for name in os.listdir(self.directory):
             path = os.path.join(self.directory, name)
-            if path == self.path or not _RESULTS_NAME.fullmatch(name):
+            is_results, is_temp = _RESULTS_NAME.fullmatch(name), name.endswith(".tmp")
+            if path == self.path or not (is_results or is_temp):
                 continue
             try:
                 info = os.lstat(path)
             except OSError:
                 continue
-            if stat_module.S_ISREG(info.st_mode):
+            if not stat_module.S_ISREG(info.st_mode):
+                continue
+            if is_results:
                 others.append((info.st_mtime_ns, path))
-        for _mtime, path in sorted(others, reverse=True)[KEEP_OTHER_SETTINGS:]:
+            elif now - info.st_mtime > STALE_TEMP_SECONDS:  # a running save's file is seconds old
+                stale.append((info.st_mtime_ns, path))
+        for _mtime, path in sorted(others, reverse=True)[KEEP_OTHER_SETTINGS:] + stale:
             try:
                 os.unlink(path)
             except OSError:
