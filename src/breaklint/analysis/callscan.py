@@ -75,7 +75,7 @@ class CallText:
         for match in _GETATTR_SCAN.finditer(body):
             if match.group(1) is None:
                 continue  # a string or a comment
-            call = body[match.start(1):match.start(1) + len("getattr")] + balanced(body, match.end() - 1)
+            call = "getattr" + balanced(body, match.end() - 1)
             try:
                 node = ast.parse("(" + call + "\n)", mode="eval").body
             except SyntaxError:

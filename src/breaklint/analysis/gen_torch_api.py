@@ -134,6 +134,13 @@ DISTRIBUTION_HOOKS = {
     "constraint.__init__", "distribution.__init__", "transform.__call__", "transform.__init__",
     "transform._call", "transform._inverse"
 }
+# torch functions that make a new tensor, one that does not require grad unless asked
+# (`requires_grad=True`); `torch.as_tensor(t)` is not one: it may return `t` itself (BL304).
+FRESH_TENSOR_FUNCS = {
+    "torch.arange", "torch.empty", "torch.empty_like", "torch.eye", "torch.full", "torch.full_like",
+    "torch.linspace", "torch.ones", "torch.ones_like", "torch.rand", "torch.rand_like", "torch.randint",
+    "torch.randn", "torch.randn_like", "torch.tensor", "torch.zeros", "torch.zeros_like"
+}
 # Context managers Dynamo traces through: a break inside them is one split, not a frame skip.
 TORCH_CONTEXT_MANAGERS = (
     "torch.no_grad", "torch.enable_grad", "torch.set_grad_enabled", "torch.inference_mode",
@@ -360,6 +367,7 @@ def _check_curated(torch) -> list[str]:
     dotted("COMPILE_DECORATORS", COMPILE_DECORATORS)
     dotted("DISABLE_DECORATORS", DISABLE_DECORATORS)
     dotted("RNN_MODULES", RNN_MODULES)
+    dotted("FRESH_TENSOR_FUNCS", FRESH_TENSOR_FUNCS)
     dotted("TORCH_CONTEXT_MANAGERS", TORCH_CONTEXT_MANAGERS)
     from torch.distributions import Distribution, constraints, transforms
 

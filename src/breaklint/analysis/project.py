@@ -20,7 +20,7 @@ from typing import Iterable, Optional
 
 from .callscan import CallText, balanced as _balanced
 from ..sources import read_source
-from .scope import distribution_entries, distribution_reason
+from .scope import distribution_entries, distribution_reason, is_module_base
 from .torch_api import BUILTIN_METHODS, DISTRIBUTION_CLASSES, TENSOR_METHODS
 from .summary import (ATTRIBUTE, GETATTR, GLOBAL, INSTANCE, LOCAL, MEMBER, PASSED, PASSED_METHOD, READ, RESULT, SELF,
                       SUPER, CallRef, ModuleSummary, classify_spelling, text_calls)
@@ -297,12 +297,8 @@ class ProjectGraph:
     def modules(self) -> dict[ClassKey, str]:
         """Classes that reach nn.Module through bases in any file, at any depth, and that their own
         file did not take for modules: class -> the path of bases, for the reason."""
-        def torch_base(base: str) -> bool:
-            short = base.rsplit(".", 1)[-1]
-            return base.startswith("torch.nn.") and short.lstrip("_")[:1].isupper() and short != "Parameter"
-
         if self._modules_memo is None:
-            found = self._reaching(torch_base)
+            found = self._reaching(is_module_base)
             self._modules_memo = {key: reason for key, reason in found.items()
                                   if not self.summaries[key[0]].classes[key[1]].is_module}
         return self._modules_memo

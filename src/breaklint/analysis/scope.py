@@ -207,24 +207,23 @@ class ModuleScopes:
 
     def _mark_modules(self) -> None:
         extra = set(self.settings.extra_base_classes)
-        changed = True
-        while changed:  # fixpoint: a subclass of a same-file module is a module, at any depth
-            changed = False
-            for info in self.classes.values():
-                if not info.is_module:
-                    reason = self._module_reason(info, extra)
-                    if reason:
-                        info.is_module, info.module_reason = True, reason
-                        changed = True
-        changed = True
-        while changed:  # the same for subclasses of torch.distributions' classes
-            changed = False
-            for info in self.classes.values():
-                if not info.distribution_kind:
-                    kind, reason = self._distribution_base(info)
-                    if kind:
-                        info.distribution_kind, info.distribution_reason = kind, reason
-                        changed = True
+
+        def mark_module(info: ClassInfo) -> bool:
+            reason = "" if info.is_module else self._module_reason(info, extra)
+            if reason:
+                info.is_module, info.module_reason = True, reason
+            return bool(reason)
+
+        def mark_distribution(info: ClassInfo) -> bool:
+            kind, reason = ("", "") if info.distribution_kind else self._distribution_base(info)
+            if kind:
+                info.distribution_kind, info.distribution_reason = kind, reason
+            return bool(kind)
+
+        # A subclass of a same-file module is a module, at any depth; the same for subclasses of
+        # torch.distributions' classes.
+        self._fixpoint(mark_module)
+        self._fixpoint(mark_distribution)
         # A class whose hierarchy leaves this file through a base we cannot see (a library's
         # PreTrainedModel two files away): decided by the evidence of its forward.
         for info in self.classes.values():
@@ -236,6 +235,15 @@ class ModuleScopes:
                 info.module_reason = (f"base {unresolved[0]} unresolved in this file; taken for an nn.Module "
                                       "by evidence (forward takes arguments or calls attributes of self)")
 
+    def _fixpoint(self, mark) -> None:
+        """Run `mark(info)` (true when it marked the class from its bases) over the classes until none
+        changes: a mark reaches a subclass at any depth, whatever the order of the classes."""
+        changed = True
+        while changed:
+            changed = False
+            for info in self.classes.values():
+                changed |= mark(info)
+
     def _module_reason(self, info: ClassInfo, extra: set[str]) -> str:
         for base in info.bases:
             if not base:
@@ -243,7 +251,7 @@ class ModuleScopes:
             short = base.rsplit(".", 1)[-1]
             if base in extra or short in extra:
                 return f"subclass of {base} (a configured module base)"
-            if base.startswith("torch.nn.") and short.lstrip("_")[:1].isupper() and short != "Parameter":
+            if is_module_base(base):
                 return f"subclass of {base}"
             local = self.classes.get(base)
             if local is not None and local.is_module and local is not info:
@@ -626,6 +634,12 @@ class ModuleScopes:
         if isinstance(func, ast.Name) and func.id in self.functions and not self.imports.is_bound(func.id):
             return None, self.functions[func.id], func.id, False
         return None
+
+
+def is_module_base(base: str) -> bool:
+    """A torch.nn class a model subclasses (`torch.nn.Module`, `torch.nn.Linear`), as imports qualify it."""
+    short = base.rsplit(".", 1)[-1]
+    return base.startswith("torch.nn.") and short.lstrip("_")[:1].isupper() and short != "Parameter"
 
 
 def distribution_entries(methods, kind: str) -> list[str]:

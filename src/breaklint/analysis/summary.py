@@ -250,18 +250,16 @@ def _template_parts(node: ast.AST, depth: int) -> Optional[list]:
         return None if left is None and right is None else (left or [None]) + (right or [None])
     if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "format" \
             and isinstance(node.func.value, ast.Constant) and isinstance(node.func.value.value, str):
-        pieces = re.split(r"\{[^{}]*\}", node.func.value.value)
-        out: list = []
-        for i, piece in enumerate(pieces):
-            if i:
-                out.append(None)
-            out.append(piece)
-        return out
+        return _between_fields(re.split(r"\{[^{}]*\}", node.func.value.value))
     if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Mod) and isinstance(node.left, ast.Constant) \
             and isinstance(node.left.value, str):
-        pieces = re.split(r"%[sdr]", node.left.value)
-        return [x for i, piece in enumerate(pieces) for x in ([None, piece] if i else [piece])]
+        return _between_fields(re.split(r"%[sdr]", node.left.value))
     return None
+
+
+def _between_fields(pieces: list[str]) -> list:
+    """The constant pieces of a format string split at its fields, with None where each field was."""
+    return [x for i, piece in enumerate(pieces) for x in ([None, piece] if i else [piece])]
 
 
 def _defers_callbacks(func: ast.AST) -> bool:

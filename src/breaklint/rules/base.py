@@ -160,7 +160,7 @@ class NodeContext:
             for name in names:
                 if name.id not in narrowed and any(isinstance(value, ast.Name) and value.id in narrowed
                                                    for _, value in self.env.definitions.get(name.id, ())):
-                    value = self.env.reaching_value(name)
+                    value = self.reaching_value(name)
                     if isinstance(value, ast.Name) and value.id in narrowed:
                         used.add(name.id)
             if used:
@@ -229,6 +229,12 @@ class NodeContext:
         return Edit(self.start(node), self.end(node), content)
 
     # -- reporting -----------------------------------------------------------------------------------
+    def reaching_value(self, name: ast.Name) -> Optional[ast.AST]:
+        """The value of the plain assignment that surely reaches this use of a local name (flow.py),
+        else None."""
+        value = self.env.reaching_value(name) if self.env is not None else None
+        return value if isinstance(value, ast.AST) else None
+
     def report(self, node: ast.AST, message: str, fix: Optional[Fix] = None,
                start_node: Optional[ast.AST] = None) -> None:
         """start_node: where the finding starts when that is not `node` (an `if (` whose test starts on

@@ -190,7 +190,7 @@ def _scalar_index(node: ast.Subscript, ctx) -> Optional[ast.AST]:
     for part in parts:
         value = part
         if isinstance(part, ast.Name):
-            value = _reaching_value(part, ctx)
+            value = ctx.reaching_value(part)
         if value is not None and _full_arg_reduction(value, ctx):
             return part
     return None
@@ -210,11 +210,6 @@ def _full_arg_reduction(node: ast.AST, ctx) -> bool:
     if isinstance(func, ast.Attribute) and func.attr in ("argmax", "argmin"):
         return not node.args and ctx.is_tensor(func.value)
     return False
-
-
-def _reaching_value(name: ast.Name, ctx) -> Optional[ast.AST]:
-    value = ctx.env.reaching_value(name) if ctx.env is not None else None
-    return value if isinstance(value, ast.AST) else None
 
 
 def _flatten(args: Iterable[ast.AST]):

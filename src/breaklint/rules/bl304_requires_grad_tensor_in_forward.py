@@ -27,6 +27,7 @@ from __future__ import annotations
 import ast
 
 from ..analysis.names import normalize_torch
+from ..analysis.torch_api import FRESH_TENSOR_FUNCS
 from ..fix.rewrite import replace_fix
 from .base import Example, Rule
 
@@ -188,11 +189,6 @@ def factory():
     ]
 
 
-# torch functions that make a tensor which does not require grad (without requires_grad=True).
-_CREATION = {"zeros", "ones", "empty", "full", "rand", "randn", "randint", "arange", "linspace", "tensor",
-             "zeros_like", "ones_like", "empty_like", "full_like", "rand_like", "randn_like", "eye"}
-
-
 def _switches_on(call: ast.Call) -> bool:
     """requires_grad_() or requires_grad_(True): on. A variable may be False: not judged."""
     values = list(call.args) + [k.value for k in call.keywords if k.arg == "requires_grad"]
@@ -201,13 +197,12 @@ def _switches_on(call: ast.Call) -> bool:
 
 def _fresh(node: ast.AST, ctx, depth: int = 0) -> bool:
     """A tensor that surely does not require grad: made here by a torch creation function, or detached."""
-    if isinstance(node, ast.Name) and depth == 0 and ctx.env is not None:
-        value = ctx.env.reaching_value(node)
-        return isinstance(value, ast.AST) and _fresh(value, ctx, depth + 1)
+    if isinstance(node, ast.Name) and depth == 0:
+        value = ctx.reaching_value(node)
+        return value is not None and _fresh(value, ctx, depth + 1)
     if not isinstance(node, ast.Call):
         return False
     if isinstance(node.func, ast.Attribute) and node.func.attr == "detach" and not node.args:
         return ctx.is_tensor(node.func.value)
     qual = normalize_torch(ctx.qualify(node.func)) or ""
-    return qual.startswith("torch.") and qual.count(".") == 1 and qual[6:] in _CREATION and not any(
-        k.arg == "requires_grad" for k in node.keywords)
+    return qual in FRESH_TENSOR_FUNCS and not any(k.arg == "requires_grad" for k in node.keywords)

@@ -370,9 +370,9 @@ def _computed(side: ast.AST, ctx, depth: int = 0) -> bool:
     """A value computed in this function (arithmetic, a subscript, a call's result; or a name surely
     bound to one), as opposed to a parameter or an attribute read: `ap - an > margin` compares data,
     `depth > self.threshold` or `cfg.level > 1` compares settings."""
-    if isinstance(side, ast.Name) and depth == 0 and ctx.env is not None:
-        value = ctx.env.reaching_value(side)
-        return isinstance(value, ast.AST) and _computed(value, ctx, depth + 1)
+    if isinstance(side, ast.Name) and depth == 0:
+        value = ctx.reaching_value(side)
+        return value is not None and _computed(value, ctx, depth + 1)
     if isinstance(side, ast.IfExp):
         return _computed(side.body, ctx, depth + 1) and _computed(side.orelse, ctx, depth + 1)
     return isinstance(side, (ast.BinOp, ast.Subscript, ast.Call)) and not ctx.is_known_non_tensor(side)
