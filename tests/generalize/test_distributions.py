@@ -83,3 +83,36 @@ def test_base_in_another_file_reaches_the_subclass_methods(tmp_path):
     assert ("flows/spline.py", 8, "BL103") in got
     assert not {row for path, row, _ in got if path == "flows/spline.py" and row > 10}
 
+
+
+def test_torchs_own_classes_when_the_tree_is_torch(tmp_path):
+    """Linting torch.distributions itself: the base classes are defined in the tree, so no import
+    names them. A class whose own dotted name is a torch.distributions class is one, and so are its
+    subclasses in the same file (the dev split lints torch/distributions/)."""
+    found = check_tree(tmp_path, {
+        "torch/__init__.py": "",
+        "torch/distributions/__init__.py": "",
+        "torch/distributions/transforms.py": """
+            class Transform:
+                def __call__(self, x):
+                    return self._call(x)
+                def _call(self, x):
+                    raise NotImplementedError
+
+            class PowerTransform(Transform):
+                def _call(self, x):
+                    print("power", x)
+                    return x.pow(2)
+
+            class NotTorch:
+                def _call(self, x):
+                    print("plain", x)
+                    return x
+            """,
+        "torch/distributions/utils.py": """
+            def helper(x):
+                return x
+            """,
+    })
+    assert ("torch/distributions/transforms.py", 9, "BL201") in found
+    assert not any(row == 14 for path, row, _ in found if path.endswith("transforms.py"))

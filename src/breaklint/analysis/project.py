@@ -309,7 +309,7 @@ class ProjectGraph:
         if self._distributions_memo is None:
             found = self._reaching(lambda base: base in DISTRIBUTION_CLASSES)
             self._distributions_memo = {
-                key: (DISTRIBUTION_CLASSES[reason.rsplit("subclass of ", 1)[-1]], reason)
+                key: (DISTRIBUTION_CLASSES[reason.rsplit(" ", 1)[-1]], reason)
                 for key, reason in found.items() if not self.summaries[key[0]].classes[key[1]].distribution_kind}
         return self._distributions_memo
 
@@ -318,6 +318,11 @@ class ProjectGraph:
         class -> "subclass of A (module), subclass of <torch base>"."""
         reasons: dict[ClassKey, str] = {}
         for key in self._bases:
+            dotted = f"{self.module_of[key[0]]}.{key[1]}"
+            if is_torch_base(dotted):
+                # torch's own class, when the tree linted is torch itself (torch/distributions/).
+                reasons[key] = f"the torch class {dotted}"
+                continue
             for base in self.summaries[key[0]].classes[key[1]].bases:
                 if is_torch_base(base):
                     reasons[key] = f"subclass of {base}"
