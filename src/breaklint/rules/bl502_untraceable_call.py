@@ -9,6 +9,7 @@ from __future__ import annotations
 import ast
 from typing import Optional
 
+from ..analysis.torch_api import SKIPPED_TORCH_FUNCTIONS
 from ..fix.rewrite import replace_fix
 from ..model import Edit, Fix
 from .base import Example, Rule
@@ -24,6 +25,19 @@ SEEDS = {"torch.manual_seed", "torch.random.manual_seed", "torch.cuda.manual_see
 # tracing does not support (GB0294). Array draws such as np.random.randn(4) or normal(size=4),
 # np.random.seed and np.random.shuffle do NOT break on 2.13 (measured): left out.
 NP_ALWAYS = {"default_rng", "permutation", "choice"}
+# GB0007, standard library: each measured on 2.13 with real arguments in a compiled function. Not
+# skipped there (measured): os.getenv, os.environ, os.path.join / basename / expanduser,
+# re.match / search / sub / compile (with constant arguments), inspect.signature / getmodule,
+# weakref.ref, platform.system, sys.exc_info.
+SKIPPED_STDLIB = {
+    "functools.cmp_to_key", "glob.glob", "inspect.currentframe", "inspect.getfile", "inspect.getsourcefile",
+    "inspect.stack", "os.cpu_count", "os.getcwd", "os.getpid", "os.listdir", "os.makedirs",
+    "os.path.abspath", "os.path.exists", "os.path.getsize", "os.path.isdir", "os.path.isfile", "os.stat",
+    "re.finditer", "sys._getframe", "sys.getsizeof", "uuid.uuid4", "weakref.proxy",
+}
+# Calls of the generated list that other rules report (BL504: sparse tensors) or that have their own
+# message above.
+_REPORTED_ELSEWHERE = {"torch.sparse_coo_tensor"}
 NP_SCALAR_NO_ARGS = {"rand", "randn", "random"}  # a scalar only when called without a size
 NP_SCALAR_TWO_PARAMS = {"randint", "uniform", "normal"}  # (low, high) / (loc, scale), no size
 
@@ -74,6 +88,9 @@ def untraceable(node: ast.Call, ctx) -> Optional[str]:
         return "torch.jit.isinstance() is skipped by Dynamo and breaks the graph; use the builtin isinstance()"
     if qual in SEEDS:
         return f"{qual}() breaks the graph; seed once before calling the compiled code"
+    if qual in SKIPPED_STDLIB or (qual in SKIPPED_TORCH_FUNCTIONS and qual not in _REPORTED_ELSEWHERE):
+        return f"{qual}() is on Dynamo's skip list: the graph breaks here and the call runs eagerly; " \
+               "call it outside compiled code and pass the result in"
     if _np_random_break(node, qual):
         return f"np.random.{qual.rsplit('.', 1)[1]}() breaks the graph here; use torch's RNG " \
                "(torch.rand, torch.randint, torch.randperm)"
@@ -152,6 +169,29 @@ def factory():
 """),
     ]
     INVALID = [
+        Example("""
+import os
+
+import torch
+from torch import nn
+from torch.distributions import constraints
+from torch.nn.utils.rnn import pack_padded_sequence
+
+
+class Net(nn.Module):
+    def forward(self, x, lengths):
+        y = x * 2
+        packed = pack_padded_sequence(y, lengths, batch_first=True)
+        if constraints.is_dependent(constraints.real):
+            y = y + 1
+        if os.path.exists("/nonexistent/breaklint"):
+            y = y - 1
+        return y, packed
+
+
+def factory():
+    return Net(), (torch.randn(2, 3, 4), torch.tensor([3, 2]))
+""", at=((13, 18), (14, 12), (16, 12))),
         Example("""
 import time
 
