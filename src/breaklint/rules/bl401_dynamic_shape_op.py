@@ -45,6 +45,20 @@ STATIC_FORM = {
     "nms": "a fixed number of boxes (top-k scores, then a padded NMS), or run NMS after the compiled region",
 }
 MASK_FUNCTIONS = {"torch." + m for m in MASK_METHODS - {"bool"}} | {"torch.isin"}
+# NumPy functions of data-dependent size. Dynamo traces NumPy on an array made from a tensor
+# (`t.cpu().numpy()`) as torch ops, so these break like their torch twins (measured on 2.13:
+# np.unique and np.nonzero give GB0036; np.unique(..., return_index=True) fails on fake tensors).
+NUMPY_DYNAMIC = {"numpy.unique": "unique", "numpy.nonzero": "nonzero", "numpy.argwhere": "argwhere",
+                 "numpy.flatnonzero": "nonzero"}
+
+
+def _array_of_tensor(node: ast.AST, ctx) -> bool:
+    """Is this a NumPy array made from a tensor: `.numpy()` in the expression, or a local name bound to one?"""
+    if isinstance(node, ast.Name):
+        value = ctx.reaching_value(node)
+        return value is not None and _array_of_tensor(value, ctx)
+    return any(isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr == "numpy"
+               and not n.args for n in ast.walk(node))
 
 
 class DynamicShapeOp(Rule):
@@ -74,6 +88,8 @@ class DynamicShapeOp(Rule):
         qual = ctx.qualify(func) or ""
         if qual in NMS:
             return "nms"
+        if qual in NUMPY_DYNAMIC and node.args and _array_of_tensor(node.args[0], ctx):
+            return NUMPY_DYNAMIC[qual]
         if qual.startswith("torch.") and qual.count(".") == 1:
             short = qual[len("torch."):]
             if short in ALWAYS_DYNAMIC:
@@ -149,6 +165,22 @@ def factory():
 """),
     ]
     INVALID = [
+        Example("""
+import numpy as np
+import torch
+from torch import nn
+
+
+class Net(nn.Module):
+    def forward(self, x, labels):
+        y = x * 2
+        classes = np.unique(labels.cpu().numpy())
+        return y, classes
+
+
+def factory():
+    return Net(), (torch.randn(4), torch.tensor([0, 1, 1, 2]))
+""", at=((10, 19),)),
         Example("""
 import torch
 from torch import nn
