@@ -34,6 +34,22 @@ SKIPPED_STDLIB = {
     "inspect.stack", "os.cpu_count", "os.getcwd", "os.getpid", "os.listdir", "os.makedirs",
     "os.path.abspath", "os.path.exists", "os.path.getsize", "os.path.isdir", "os.path.isfile", "os.stat",
     "re.finditer", "sys._getframe", "sys.getsizeof", "uuid.uuid4", "weakref.proxy",
+    "bisect.bisect", "bisect.bisect_left", "bisect.bisect_right", "bisect.insort", "hashlib.md5",
+    "hashlib.sha1", "hashlib.sha256", "heapq.heapify", "heapq.heappop", "heapq.heappush",
+    "threading.current_thread", "threading.get_ident", "time.sleep",
+}
+# Other calls measured to break on 2.13 (bench: a call in a compiled function, real arguments), and why.
+UNSUPPORTED_CALLS = {
+    "json.dumps": "GB0156", "json.loads": "GB0156", "io.StringIO": "GB0156",
+    "datetime.datetime.now": "GB0156", "datetime.datetime.utcnow": "GB0156", "datetime.date.today": "GB0156",
+    "heapq.nlargest": "GB0059", "torch.Generator": "GB0363", "torch.get_num_threads": "GB0208",
+    "torch.initial_seed": "GB0208", "torch.cuda.device_count": "GB0208",
+}
+# Tensor methods whose result Dynamo cannot keep (GB0208 "torch.* op returned non-Tensor"; is_inference
+# GB0045, is_nonzero GB0033), measured on 2.13. is_contiguous(), is_complex(), dim(), numel() are traced.
+TENSOR_METHODS_THAT_BREAK = {
+    "is_conj", "is_inference", "is_neg", "is_nonzero", "is_pinned", "is_same_size", "is_set_to",
+    "is_shared", "is_signed", "storage", "storage_offset",
 }
 # Calls of the generated list that other rules report (BL504: sparse tensors) or that have their own
 # message above.
@@ -88,6 +104,12 @@ def untraceable(node: ast.Call, ctx) -> Optional[str]:
         return "torch.jit.isinstance() is skipped by Dynamo and breaks the graph; use the builtin isinstance()"
     if qual in SEEDS:
         return f"{qual}() breaks the graph; seed once before calling the compiled code"
+    if qual in UNSUPPORTED_CALLS:
+        return f"{qual}() cannot be traced by Dynamo ({UNSUPPORTED_CALLS[qual]}): the graph breaks here; " \
+               "call it outside compiled code and pass the result in"
+    if isinstance(func, ast.Attribute) and func.attr in TENSOR_METHODS_THAT_BREAK and ctx.is_tensor(func.value):
+        return f".{func.attr}() gives a Python value Dynamo cannot keep in the graph, which breaks here; " \
+               "read it outside compiled code"
     if qual in SKIPPED_STDLIB or (qual in SKIPPED_TORCH_FUNCTIONS and qual not in _REPORTED_ELSEWHERE):
         return f"{qual}() is on Dynamo's skip list: the graph breaks here and the call runs eagerly; " \
                "call it outside compiled code and pass the result in"
@@ -115,7 +137,8 @@ class UntraceableCall(Rule):
     name = "untraceable-call"
     summary = ("clocks, seeding, NumPy scalar RNG, deepcopy/repr of tensors, data_ptr() comparisons, "
                "torch.jit.isinstance break the graph")
-    gb_ids = ("GB0007", "GB0033", "GB0294", "GB4198", "GB0208", "GB0569", "GB0059", "GB5976", "GB0088")
+    gb_ids = ("GB0007", "GB0033", "GB0294", "GB4198", "GB0208", "GB0569", "GB0059", "GB5976", "GB0088",
+              "GB0156", "GB0363", "GB0045")
     fix_availability = "sometimes"
     fix_applicability = "safe"  # torch.jit.isinstance(x, T) -> isinstance(x, T) only
     node_types = (ast.Call,)
@@ -169,6 +192,27 @@ def factory():
 """),
     ]
     INVALID = [
+        Example("""
+import heapq
+import json
+
+import torch
+from torch import nn
+
+
+class Net(nn.Module):
+    def forward(self, x):
+        y = x * 2
+        text = json.dumps({"scale": 2})
+        gen = torch.Generator()
+        best = heapq.nlargest(1, [3, 1, 2])
+        offset = y.storage_offset()
+        return y + offset, text, gen, best
+
+
+def factory():
+    return Net(), (torch.randn(4),)
+""", at=((12, 16), (13, 15), (14, 16), (15, 18))),
         Example("""
 import os
 
