@@ -44,6 +44,13 @@ UNSUPPORTED_CALLS = {
     "datetime.datetime.now": "GB0156", "datetime.datetime.utcnow": "GB0156", "datetime.date.today": "GB0156",
     "heapq.nlargest": "GB0059", "torch.Generator": "GB0363", "torch.get_num_threads": "GB0208",
     "torch.initial_seed": "GB0208", "torch.cuda.device_count": "GB0208",
+    # context managers, measured as `with cm():` inside the compiled function
+    "torch.autograd.detect_anomaly": "GB0008", "torch.autograd.set_detect_anomaly": "GB0008",
+    "torch.autograd.graph.saved_tensors_hooks": "GB0008", "torch.autograd.set_multithreading_enabled": "GB0008",
+    "torch.random.fork_rng": "GB0208", "torch.backends.cuda.sdp_kernel": "GB0208",
+    "torch.backends.cudnn.flags": "GB0208", "torch.backends.mkldnn.flags": "GB0208",
+    "contextlib.redirect_stdout": "GB0262", "contextlib.redirect_stderr": "GB0262",
+    "torch._dynamo.config.patch": "GB0007", "unittest.mock.patch": "GB0007", "open": "GB0059",
 }
 # Tensor methods whose result Dynamo cannot keep (GB0208 "torch.* op returned non-Tensor"; is_inference
 # GB0045, is_nonzero GB0033), measured on 2.13. is_contiguous(), is_complex(), dim(), numel() are traced.
@@ -104,7 +111,7 @@ def untraceable(node: ast.Call, ctx) -> Optional[str]:
         return "torch.jit.isinstance() is skipped by Dynamo and breaks the graph; use the builtin isinstance()"
     if qual in SEEDS:
         return f"{qual}() breaks the graph; seed once before calling the compiled code"
-    if qual in UNSUPPORTED_CALLS:
+    if qual in UNSUPPORTED_CALLS and (qual != "open" or not ctx.file.imports.is_bound("open")):
         return f"{qual}() cannot be traced by Dynamo ({UNSUPPORTED_CALLS[qual]}): the graph breaks here; " \
                "call it outside compiled code and pass the result in"
     if isinstance(func, ast.Attribute) and func.attr in TENSOR_METHODS_THAT_BREAK and ctx.is_tensor(func.value):
@@ -138,7 +145,7 @@ class UntraceableCall(Rule):
     summary = ("clocks, seeding, NumPy scalar RNG, deepcopy/repr of tensors, data_ptr() comparisons, "
                "torch.jit.isinstance break the graph")
     gb_ids = ("GB0007", "GB0033", "GB0294", "GB4198", "GB0208", "GB0569", "GB0059", "GB5976", "GB0088",
-              "GB0156", "GB0363", "GB0045")
+              "GB0156", "GB0363", "GB0045", "GB0008", "GB0262")
     fix_availability = "sometimes"
     fix_applicability = "safe"  # torch.jit.isinstance(x, T) -> isinstance(x, T) only
     node_types = (ast.Call,)
@@ -207,12 +214,14 @@ class Net(nn.Module):
         gen = torch.Generator()
         best = heapq.nlargest(1, [3, 1, 2])
         offset = y.storage_offset()
+        with torch.random.fork_rng():
+            y = y + torch.rand(4)
         return y + offset, text, gen, best
 
 
 def factory():
     return Net(), (torch.randn(4),)
-""", at=((12, 16), (13, 15), (14, 16), (15, 18))),
+""", at=((12, 16), (13, 15), (14, 16), (15, 18), (16, 14))),
         Example("""
 import os
 
