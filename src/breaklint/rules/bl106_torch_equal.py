@@ -10,17 +10,37 @@ import ast
 from .base import Example, Rule
 
 
+def _compares_sequences_of_tensors(node: ast.Compare, ctx) -> bool:
+    """`[a, b] == [c, d]` / `(h, w) != size`: a list or tuple display that holds a tensor, compared
+    with == / != to something that is not a tensor (Python then compares element by element)."""
+    if len(node.ops) != 1 or not isinstance(node.ops[0], (ast.Eq, ast.NotEq)):
+        return False
+    left, right = node.left, node.comparators[0]
+    for display, other in ((left, right), (right, left)):
+        if isinstance(display, (ast.List, ast.Tuple)) and any(ctx.is_tensor(e) for e in display.elts) \
+                and not (isinstance(other, ast.Constant) or ctx.is_tensor(other)):
+            return True
+    return False
+
+
 class TorchEqual(Rule):
     code = "BL106"
     name = "torch-equal"
-    summary = "torch.equal(a, b) reads tensor data into a Python bool and breaks the graph"
-    gb_ids = ("GB0033",)
+    summary = ("torch.equal(a, b), or == between lists / tuples holding tensors, reads tensor data into a "
+               "Python bool and breaks the graph")
+    gb_ids = ("GB0033", "GB6622")
     fix_availability = "never"
-    node_types = (ast.Call,)
+    node_types = (ast.Call, ast.Compare)
     # 2.13: measured on CPU (in an if, in an assert, as a value; torch.equal and Tensor.equal).
     verdicts = {"2.13": True}
 
-    def check(self, node: ast.Call, ctx) -> None:
+    def check(self, node, ctx) -> None:
+        if isinstance(node, ast.Compare):
+            if _compares_sequences_of_tensors(node, ctx):
+                ctx.report(node, "comparing lists or tuples that hold tensors with == / != needs each element's "
+                                 "value as a Python bool, which breaks the graph (GB6622); compare the tensors with "
+                                 "torch.stack(a) == torch.stack(b)")
+            return
         func = node.func
         if ctx.qualify(func) == "torch.equal" and len(node.args) + len(node.keywords) == 2:
             pass
@@ -54,6 +74,22 @@ def factory():
 """),
     ]
     INVALID = [
+        Example("""
+import torch
+from torch import nn
+
+
+class Net(nn.Module):
+    def forward(self, x, size):
+        h = x.sum()
+        w = x.mean()
+        unchanged = (h, w) == size
+        return x * 2, unchanged
+
+
+def factory():
+    return Net(), (torch.randn(3), (2, 3))
+""", at=((10, 21),)),
         Example("""
 import torch
 from torch import nn

@@ -99,10 +99,78 @@ def _plain_type(node: ast.AST) -> bool:
     return isinstance(node, ast.Name)
 
 
+def _passes_generator(node: ast.Call, ctx, qual: str) -> bool:
+    """`torch.randn(..., generator=g)` / `x.normal_(generator=g)` with g not the constant None."""
+    keyword = next((kw for kw in node.keywords if kw.arg == "generator"), None)
+    if keyword is None or isinstance(keyword.value, ast.Constant) and keyword.value.value is None:
+        return False
+    return qual.startswith("torch.") or isinstance(node.func, ast.Attribute) and ctx.is_tensor(node.func.value)
+
+
+def _module_functions(ctx) -> set[str]:
+    """Names a module-level `def` binds and nothing else at module level rebinds."""
+    def collect() -> set[str]:
+        defined, rebound = set(), set()
+        for stmt in ctx.file.tree.body:
+            if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                defined.add(stmt.name)
+            elif isinstance(stmt, (ast.Assign, ast.AnnAssign, ast.AugAssign, ast.ClassDef, ast.Import, ast.ImportFrom)):
+                targets = stmt.targets if isinstance(stmt, ast.Assign) else [getattr(stmt, "target", None)]
+                rebound.update(t.id for t in targets if isinstance(t, ast.Name))
+                if isinstance(stmt, ast.ClassDef):
+                    rebound.add(stmt.name)
+        return defined - rebound
+    return ctx.file.memo(("BL502", "module functions"), collect)
+
+
+def function_attribute_store(node: ast.Attribute, ctx) -> Optional[str]:
+    """`helper.calls = 1` on a module-level function: Dynamo cannot set attributes on a function
+    object (GB0467, measured on 2.13; a function defined in the traced frame itself is fine)."""
+    if not isinstance(node.ctx, ast.Store) or not isinstance(node.value, ast.Name):
+        return None
+    name = node.value.id
+    if name not in _module_functions(ctx) or ctx.scope is None or name in _local_names(ctx):
+        return None
+    return f"setting an attribute on the function `{name}` breaks the graph (GB0467); keep the state in a " \
+           "dict or on a module, or update it outside compiled code"
+
+
+def _local_names(ctx) -> set[str]:
+    func = ctx.scope.func
+    return ctx.file.memo(("BL502", "locals", id(func)), lambda: {
+        n.id for n in ast.walk(func) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
+        | {a.arg for a in ast.walk(func.args) if isinstance(a, ast.arg)})
+
+
+def _optional_key_typeddicts(ctx) -> set[str]:
+    """Classes of this file that are TypedDicts with optional keys (`total=False`, or a NotRequired
+    annotation): constructing one in traced code breaks (GB0257, measured on 2.13)."""
+    def collect() -> set[str]:
+        found = set()
+        for stmt in ctx.file.tree.body:
+            if not isinstance(stmt, ast.ClassDef) or not any(
+                    (ctx.file.imports.qualify(b) or "").endswith("TypedDict") for b in stmt.bases):
+                continue
+            total_false = any(kw.arg == "total" and isinstance(kw.value, ast.Constant) and kw.value.value is False
+                              for kw in stmt.keywords)
+            not_required = any(isinstance(item, ast.AnnAssign) and "NotRequired" in ast.dump(item.annotation)
+                               for item in stmt.body)
+            if total_false or not_required:
+                found.add(stmt.name)
+        return found
+    return ctx.file.memo(("BL502", "optional TypedDicts"), collect)
+
+
 def untraceable(node: ast.Call, ctx) -> Optional[str]:
     """What is wrong with this call, as a message, or None."""
     func = node.func
     qual = ctx.qualify(func) or ""
+    if isinstance(func, ast.Name) and func.id in _optional_key_typeddicts(ctx):
+        return f"constructing the TypedDict `{func.id}`, which has optional keys, breaks the graph (GB0257); " \
+               "build a plain dict literal instead"
+    if _passes_generator(node, ctx, qual):
+        return "passing a torch.Generator (`generator=`) breaks the graph when one is passed (GB0055); draw " \
+               "the noise outside compiled code and pass it in, or use the global RNG (torch.manual_seed)"
     if qual in CLOCKS:
         return f"{qual}() is skipped by Dynamo and breaks the graph; time outside the compiled " \
                "region (or use torch.cuda.Event / the profiler)"
@@ -145,10 +213,10 @@ class UntraceableCall(Rule):
     summary = ("clocks, seeding, NumPy scalar RNG, deepcopy/repr of tensors, data_ptr() comparisons, "
                "torch.jit.isinstance break the graph")
     gb_ids = ("GB0007", "GB0033", "GB0294", "GB4198", "GB0208", "GB0569", "GB0059", "GB5976", "GB0088",
-              "GB0156", "GB0363", "GB0045", "GB0008", "GB0262")
+              "GB0156", "GB0363", "GB0045", "GB0008", "GB0262", "GB0055", "GB0467", "GB0257")
     fix_availability = "sometimes"
     fix_applicability = "safe"  # torch.jit.isinstance(x, T) -> isinstance(x, T) only
-    node_types = (ast.Call,)
+    node_types = (ast.Call, ast.Attribute)
     # 2.13: every sub-pattern measured on CPU (np.random with numpy installed). 2.11 and 2.15 come
     # from the team's measured catalogue (kept outside this repository) for clocks, manual_seed,
     # deepcopy of a tensor, repr and data_ptr.
@@ -156,7 +224,12 @@ class UntraceableCall(Rule):
     # version, so it is left out rather than flagged wrongly for 2.15 users.
     verdicts = {"2.11": True, "2.13": True, "2.15": True}
 
-    def check(self, node: ast.Call, ctx) -> None:
+    def check(self, node, ctx) -> None:
+        if isinstance(node, ast.Attribute):
+            message = function_attribute_store(node, ctx)
+            if message is not None:
+                ctx.report(node, message)
+            return
         message = untraceable(node, ctx)
         if message is not None:
             ctx.report(node, message, self._fix(node, ctx))
@@ -199,6 +272,36 @@ def factory():
 """),
     ]
     INVALID = [
+        Example("""
+from typing import TypedDict
+
+import torch
+from torch import nn
+
+
+class Options(TypedDict, total=False):
+    scale: float
+
+
+def helper(x):
+    return x
+
+
+class Net(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.gen = torch.Generator().manual_seed(0)
+
+    def forward(self, x):
+        opts = Options(scale=2.0)
+        noise = torch.randn(4, generator=self.gen)
+        helper.calls = 1
+        return x * opts["scale"] + noise
+
+
+def factory():
+    return Net(), (torch.randn(4),)
+""", at=((22, 16), (23, 17), (24, 9))),
         Example("""
 import heapq
 import json
