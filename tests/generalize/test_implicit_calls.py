@@ -456,3 +456,54 @@ def test_a_method_of_an_object_built_from_a_registry_of_classes(tmp_path):
     assert ("pkg/solvers.py", 5, "BL201") in got
     assert ("pkg/solvers.py", 11, "BL103") in got
     assert "pkg/others.py" not in {path for path, _, _ in got}
+
+
+def test_a_property_read_on_an_object_of_the_tree_runs_its_getter(tmp_path):
+    """`t = Thing(x); t.scale` and `self.t.scale`: reading a property (or a lazy / cached property) of
+    an object whose class is known runs the getter, in this file and across files. A plain method
+    that is only read, and an attribute of an object of unknown class, are not followed."""
+    got = check_tree(tmp_path, {
+        "pkg/__init__.py": "",
+        "pkg/things.py": """
+            from functools import cached_property
+            from torch.distributions.utils import lazy_property
+
+            class Thing:
+                def __init__(self, x):
+                    self.x = x
+                @property
+                def scale(self):
+                    return self.x.max().item()
+                @lazy_property
+                def shift(self):
+                    return self.x.min().item()
+                @cached_property
+                def spread(self):
+                    return self.x.std().item()
+                def unused(self):
+                    return self.x.sum().item()
+            """,
+        "pkg/net.py": """
+            from torch import nn
+            from .things import Thing
+
+            class Local:
+                def __init__(self, x):
+                    self.x = x
+                @property
+                def level(self):
+                    return self.x.mean().item()
+
+            class Net(nn.Module):
+                def __init__(self):
+                    super().__init__()
+                    self.kept = Thing(None)
+                def forward(self, x, other):
+                    t = Thing(x)
+                    here = Local(x)
+                    return t.scale + self.kept.shift + t.spread + here.level + other.level
+            """,
+    })
+    assert {("pkg/things.py", 9, "BL103"), ("pkg/things.py", 12, "BL103"), ("pkg/things.py", 15, "BL103"),
+            ("pkg/net.py", 9, "BL103")} <= got
+    assert ("pkg/things.py", 17, "BL103") not in got

@@ -161,6 +161,10 @@ class ModuleScopes:
         self.self_reads: dict[str, tuple[str, ...]] = {}
         # qualname of a traced scope -> the expressions its `with` statements enter
         self.context_managers: dict[str, list[ast.expr]] = {}
+        # qualname of a traced scope -> reads of an attribute of a held object (`t.mean`, `self.d.mean`),
+        # each as a call with no arguments, so that what a call on that object would run is found the
+        # same way (`t = Thing(x)`: a property of Thing runs); the summary follows them across files
+        self.object_reads: dict[str, list[ast.Call]] = {}
         self._module_values: Optional[dict[str, list[ast.AST]]] = None
         self._collect_definitions()
         self._mark_modules()
@@ -373,7 +377,7 @@ class ModuleScopes:
         def drain() -> None:
             while queue:
                 scope = queue.popleft()
-                calls, reads = _calls_and_self_reads(scope.func, scope.cls is not None)
+                calls, reads = _calls_and_self_reads(scope.func, True)
                 self.calls[scope.qualname] = calls
                 managers = [r.value for r in reads if r.attr == "__enter__"]
                 if managers:
@@ -387,10 +391,18 @@ class ModuleScopes:
                         self.call_sites.setdefault(qualname, []).append(
                             CallSite(caller=scope, call=call, callee_key=qualname, bound_self=bound_self))
                         add(func, qualname, cls, scope.chain + (qualname,), f"called from {scope.qualname}")
+                self_name = _self_name(scope.func) if scope.cls is not None else None
+                held = [_read_as_call(r) for r in reads if isinstance(r, ast.Attribute) and not (
+                    isinstance(r.value, ast.Name) and r.value.id == self_name)]
+                if held:
+                    self.object_reads[scope.qualname] = held
+                for read in held:
+                    for cls, func, qualname, bound_self in self._indirect_targets(scope, read):
+                        if cls is not None and read.func.attr in cls.properties:
+                            add(func, qualname, cls, scope.chain + (qualname,), f"property read in {scope.qualname}")
                 if scope.cls is not None:
-                    self_name = _self_name(scope.func)
                     foreign = []
-                    for attr in dict.fromkeys(r.attr for r in reads if r.value.id == self_name):
+                    for attr in dict.fromkeys(r.attr for r in reads if isinstance(r.value, ast.Name) and r.value.id == self_name):
                         found = self._method(scope.cls, attr)
                         if found is None:
                             foreign.append(attr)
@@ -726,8 +738,10 @@ def _calls_and_self_reads(func: FunctionNode, with_reads: bool) -> tuple[list[as
         elif isinstance(node, (ast.With, ast.AsyncWith)):
             # `with Ctx(...):` runs the manager's __enter__ and __exit__
             reads.extend(_ItemAccess(item.context_expr, "__enter__") for item in node.items)
-        elif isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and isinstance(node.ctx, ast.Load):
-            reads.append(node)
+        elif isinstance(node, ast.Attribute) and isinstance(node.ctx, ast.Load) and (
+                isinstance(node.value, ast.Name) or isinstance(node.value, ast.Attribute)
+                and isinstance(node.value.value, ast.Name) and node.value.value.id == self_name):
+            reads.append(node)  # `t.mean`, `self.scale`, `self.dist.mean`
         elif isinstance(node, ast.Subscript) and isinstance(node.value, ast.Name) and node.value.id == self_name:
             # `self[k] = v` / `self[k]` runs the class's __setitem__ / __getitem__
             reads.append(_ItemAccess(node.value, "__getitem__" if isinstance(node.ctx, ast.Load) else "__setitem__"))
@@ -735,6 +749,11 @@ def _calls_and_self_reads(func: FunctionNode, with_reads: bool) -> tuple[list[as
 
 
 _ITEM_METHODS = ("__getitem__", "__setitem__")
+
+
+def _read_as_call(read: ast.Attribute) -> ast.Call:
+    """`t.mean` as the call `t.mean()`, made once per read node and kept while the node lives."""
+    return node_memo("read as call", read, lambda: ast.copy_location(ast.Call(func=read, args=[], keywords=[]), read))
 
 
 class _ItemAccess(NamedTuple):

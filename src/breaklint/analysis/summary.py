@@ -115,6 +115,12 @@ def summarize(scopes: ModuleScopes, imports: ImportMap, env_of: Callable,
             if reads:  # item access (`self[k] = v`) runs a special method: a call, not a property read
                 refs = refs + tuple(CallRef(SELF if attr in ("__getitem__", "__setitem__") else READ, attr)
                                     for attr in reads)
+            held = scopes.object_reads.get(qualname, ())
+            if held:  # `t.mean` with t of a class another file defines: its property runs
+                refs = refs + tuple(dict.fromkeys(
+                    CallRef(*ref) for read in held
+                    for ref in _indirect_refs(read, self_name, scopes, imports, scopes.scopes.get(qualname))
+                    if ref[0] in (INSTANCE, RESULT)))
             refs = refs + _decorator_refs(func, self_name, scopes, imports)
             refs = refs + _manager_refs(scopes.context_managers.get(qualname, ()), self_name, scopes, imports)
             if refs:
