@@ -507,3 +507,40 @@ def test_a_property_read_on_an_object_of_the_tree_runs_its_getter(tmp_path):
     assert {("pkg/things.py", 9, "BL103"), ("pkg/things.py", 12, "BL103"), ("pkg/things.py", 15, "BL103"),
             ("pkg/net.py", 9, "BL103")} <= got
     assert ("pkg/things.py", 17, "BL103") not in got
+
+
+def test_a_name_from_a_star_import_and_item_access_on_a_held_object(tmp_path):
+    """`from .utils import *` then `helper(x)`: the function is looked up through the star import.
+    `cont = Container(x); cont[0]` and `self.cache[0] = x`: the object's __getitem__ / __setitem__ runs,
+    in another file too."""
+    got = check_tree(tmp_path, {
+        "pkg/__init__.py": "",
+        "pkg/utils.py": """
+            def helper(x):
+                return x.max().item()
+            """,
+        "pkg/box.py": """
+            class Container:
+                def __init__(self, items):
+                    self.items = items
+                def __getitem__(self, i):
+                    return self.items[i].mean().item()
+                def __setitem__(self, i, v):
+                    print("set", i)
+            """,
+        "pkg/net.py": """
+            from torch import nn
+            from .box import Container
+            from .utils import *
+
+            class Net(nn.Module):
+                def __init__(self):
+                    super().__init__()
+                    self.cache = Container([])
+                def forward(self, x):
+                    cont = Container([x])
+                    self.cache[0] = x
+                    return x * cont[0] * helper(x)
+            """,
+    })
+    assert {("pkg/utils.py", 2, "BL103"), ("pkg/box.py", 5, "BL103"), ("pkg/box.py", 7, "BL201")} <= got

@@ -466,6 +466,13 @@ class ProjectGraph:
                 cls, method = ref.name.rsplit(".", 1)
                 if cls in summary.classes:
                     yield from self._class_attribute_call((path, cls), method)
+            elif summary.stars:  # a name `from m import *` brought in
+                found = self._through_stars(path, [ref.name], 0)
+                if found is not None and found[0] == "class":
+                    yield from self._construction((found[1], found[2]))
+                elif found is not None:
+                    owner = self._owner(found[1], found[2]) if found[0] == "method" else None
+                    yield found[1], found[2], owner, False
         elif ref.kind == GLOBAL:
             found = self.resolve(self._absolute(path, ref.name))
             if found is None:

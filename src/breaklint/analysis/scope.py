@@ -398,8 +398,10 @@ class ModuleScopes:
                     self.object_reads[scope.qualname] = held
                 for read in held:
                     for cls, func, qualname, bound_self in self._indirect_targets(scope, read):
-                        if cls is not None and read.func.attr in cls.properties:
-                            add(func, qualname, cls, scope.chain + (qualname,), f"property read in {scope.qualname}")
+                        attr = read.func.attr
+                        if cls is not None and (attr in cls.properties or attr in _ITEM_METHODS):
+                            add(func, qualname, cls, scope.chain + (qualname,),
+                                f"{'item access' if attr in _ITEM_METHODS else 'property read'} in {scope.qualname}")
                 if scope.cls is not None:
                     foreign = []
                     for attr in dict.fromkeys(r.attr for r in reads if isinstance(r.value, ast.Name) and r.value.id == self_name):
@@ -745,10 +747,22 @@ def _calls_and_self_reads(func: FunctionNode, with_reads: bool) -> tuple[list[as
         elif isinstance(node, ast.Subscript) and isinstance(node.value, ast.Name) and node.value.id == self_name:
             # `self[k] = v` / `self[k]` runs the class's __setitem__ / __getitem__
             reads.append(_ItemAccess(node.value, "__getitem__" if isinstance(node.ctx, ast.Load) else "__setitem__"))
+        elif isinstance(node, ast.Subscript) and isinstance(node.ctx, (ast.Load, ast.Store)) and (
+                isinstance(node.value, ast.Name) or isinstance(node.value, ast.Attribute)
+                and isinstance(node.value.value, ast.Name) and node.value.value.id == self_name):
+            # `c[k]` / `self.cache[k] = v` on an object of the tree: its __getitem__ / __setitem__ runs
+            reads.append(_item_method(node))
     return calls, [r for r in reads if id(r) not in called]
 
 
 _ITEM_METHODS = ("__getitem__", "__setitem__")
+
+
+def _item_method(node: ast.Subscript) -> ast.Attribute:
+    """`c[k]` as the read `c.__getitem__` (`c[k] = v`: `c.__setitem__`), made once per subscript node."""
+    special = "__getitem__" if isinstance(node.ctx, ast.Load) else "__setitem__"
+    return node_memo("item method", node, lambda: ast.copy_location(
+        ast.Attribute(value=node.value, attr=special, ctx=ast.Load()), node))
 
 
 def _read_as_call(read: ast.Attribute) -> ast.Call:

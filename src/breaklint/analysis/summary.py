@@ -8,6 +8,7 @@ call graph and sends the functions it reaches back to the per-file lint as extra
 from __future__ import annotations
 
 import ast
+import builtins
 import re
 from dataclasses import dataclass, field
 from typing import Callable, Optional
@@ -36,6 +37,7 @@ GETATTR = "t"
 # callee "self.<name>" (a method or a submodule of self) or "<g|l>:<name>" (a GLOBAL / LOCAL spelling).
 RESULT = "o"
 # Roots whose callees are never in a linted tree: not worth a byte of the summary.
+_BUILTIN_NAMES = frozenset(dir(builtins))
 _FOREIGN_ROOTS = {"torch", "numpy", "math", "warnings", "logging", "typing", "os", "sys", "functools",
                   "itertools", "collections", "einops", "re", "copy", "time", "random", "inspect",
                   "dataclasses", "abc", "enum", "contextlib", "operator", "builtins", "triton", "scipy"}
@@ -365,7 +367,7 @@ def text_calls(summary: ModuleSummary, qualname: str, text: CallText) -> tuple[C
     refs: dict[CallRef, None] = {}
     for spelling, on_result in text.spellings(first, last):
         ref = _classify_spelling(spelling, on_result, self_name, summary.aliases, summary.functions,
-                                 summary.classes)
+                                 summary.classes, bool(summary.stars))
         if ref is not None:
             refs[CallRef(*ref)] = None
     if self_name is not None:
@@ -389,7 +391,8 @@ def _classify(func: ast.AST, self_name: Optional[str], scopes: ModuleScopes, imp
     spelled = _spelling(func)
     if spelled is None:
         return None
-    return _classify_spelling(*spelled, self_name, imports.aliases, scopes.functions, scopes.classes)
+    return _classify_spelling(*spelled, self_name, imports.aliases, scopes.functions, scopes.classes,
+                              bool(imports.stars))
 
 
 def _spelling(func: ast.AST) -> Optional[tuple[str, bool]]:
@@ -408,9 +411,11 @@ def _spelling(func: ast.AST) -> Optional[tuple[str, bool]]:
 
 
 def _classify_spelling(spelling: str, on_result: bool, self_name: Optional[str], aliases: dict[str, str],
-                       functions, classes):
+                       functions, classes, stars: bool = False):
     """A call's kind from its dotted spelling: `a.b.c`, `super().m`, or a method `m` called on a
-    call's or subscript's result (on_result). functions / classes: this file's names."""
+    call's or subscript's result (on_result). functions / classes: this file's names; stars: the file
+    has `from m import *`, so a name it neither defines nor imports may come from one (the project
+    looks it up through them)."""
     if not on_result and spelling.startswith("super("):
         return SUPER, spelling.rpartition(".")[2]
     parts = spelling.split(".")
@@ -421,7 +426,9 @@ def _classify_spelling(spelling: str, on_result: bool, self_name: Optional[str],
             return _global(".".join([aliases[root]] + parts[1:]))
         if len(parts) == 1:
             # a class called: its constructor runs
-            return (LOCAL, root) if root in functions or root in classes else None
+            if root in functions or root in classes:
+                return LOCAL, root
+            return (LOCAL, root) if stars and root not in _BUILTIN_NAMES else None
         if self_name is not None and root == self_name:
             if len(parts) == 2:
                 return SELF, attr
