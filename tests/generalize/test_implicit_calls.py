@@ -544,3 +544,68 @@ def test_a_name_from_a_star_import_and_item_access_on_a_held_object(tmp_path):
             """,
     })
     assert {("pkg/utils.py", 2, "BL103"), ("pkg/box.py", 5, "BL103"), ("pkg/box.py", 7, "BL201")} <= got
+
+
+def test_operators_len_and_for_on_an_object_of_the_tree_run_its_special_methods(tmp_path):
+    """`a + b`, `-a`, `len(a)` and `for t in a` on an object whose class is known run __add__ /
+    __radd__, __neg__, __len__ and __iter__ (each measured to break on 2.13 with the body below); a
+    function kept in a list on self and called in a loop is followed."""
+    got = check_tree(tmp_path, {
+        "pkg/__init__.py": "",
+        "pkg/vec.py": """
+            class Vec:
+                def __init__(self, t):
+                    self.t = t
+                def __add__(self, other):
+                    return Vec(self.t + other.t.mean().item())
+                def __neg__(self):
+                    print("neg")
+                    return self
+                def __len__(self):
+                    return int(self.t.sum())
+                def __iter__(self):
+                    print("iter")
+                    return iter([self.t])
+            def scaled(x):
+                return x.max().item()
+            """,
+        "pkg/net.py": """
+            from torch import nn
+            from .vec import Vec, scaled
+
+            class Net(nn.Module):
+                def __init__(self):
+                    super().__init__()
+                    self.fns = [scaled]
+                def forward(self, x):
+                    a = Vec(x)
+                    b = Vec(x)
+                    v = a + b
+                    w = -a
+                    n = len(a)
+                    for t in a:
+                        x = x + t
+                    for fn in self.fns:
+                        x = x * fn(x)
+                    return x * n, v, w
+            """,
+    })
+    assert {("pkg/vec.py", 5, "BL103"), ("pkg/vec.py", 7, "BL201"), ("pkg/vec.py", 10, "BL103"),
+            ("pkg/vec.py", 12, "BL201"), ("pkg/vec.py", 15, "BL103")} <= got
+
+
+def test_a_same_file_constructor_is_followed_when_one_file_is_checked():
+    from .helpers import codes_by_row
+
+    assert (6, "BL201") in codes_by_row("""
+        from torch import nn
+
+        class Box:
+            def __init__(self, t):
+                print("box")
+                self.t = t
+
+        class Net(nn.Module):
+            def forward(self, x):
+                return x * Box(x).t
+        """)

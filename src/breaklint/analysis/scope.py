@@ -399,9 +399,9 @@ class ModuleScopes:
                 for read in held:
                     for cls, func, qualname, bound_self in self._indirect_targets(scope, read):
                         attr = read.func.attr
-                        if cls is not None and (attr in cls.properties or attr in _ITEM_METHODS):
+                        if cls is not None and (attr in cls.properties or attr.startswith("__")):
                             add(func, qualname, cls, scope.chain + (qualname,),
-                                f"{'item access' if attr in _ITEM_METHODS else 'property read'} in {scope.qualname}")
+                                f"{'property read' if attr in cls.properties else attr} in {scope.qualname}")
                 if scope.cls is not None:
                     foreign = []
                     for attr in dict.fromkeys(r.attr for r in reads if isinstance(r.value, ast.Name) and r.value.id == self_name):
@@ -579,6 +579,10 @@ class ModuleScopes:
                     for value in holder.values:
                         if value is not None:
                             found.extend(self._values(scope, value, depth + 1))
+                elif isinstance(holder, (ast.List, ast.Tuple, ast.Set)):  # `FNS[i]`, `for fn in self.fns`
+                    for value in holder.elts:
+                        if not isinstance(value, ast.Starred):
+                            found.extend(self._values(scope, value, depth + 1))
             return found or [node]
         if isinstance(node, ast.Name):
             if node.id in self.functions or node.id in self.classes or self.imports.is_bound(node.id):
@@ -647,6 +651,13 @@ class ModuleScopes:
         # plain module-level function
         if isinstance(func, ast.Name) and func.id in self.functions and not self.imports.is_bound(func.id):
             return None, self.functions[func.id], func.id, False
+        # a same-file class that is not a module, constructed: its __init__ runs (as across files)
+        if isinstance(func, ast.Name) and func.id in self.classes and not self.imports.is_bound(func.id) \
+                and not self.classes[func.id].is_module:
+            found = self._method(self.classes[func.id], "__init__")
+            if found:
+                owner, method = found
+                return owner, method, f"{owner.name}.__init__", True
         return None
 
 
@@ -734,7 +745,7 @@ def _calls_and_self_reads(func: FunctionNode, with_reads: bool) -> tuple[list[as
     calls, reads, called = [], [], set()
     self_name = _self_name(func)
     for node in function_nodes(func):
-        if isinstance(node, ast.Call):
+        if isinstance(node, ast.Call) and not (isinstance(node.func, ast.Name) and node.func.id == "len"):
             calls.append(node)
             called.add(id(node.func))
         elif isinstance(node, (ast.With, ast.AsyncWith)):
@@ -747,6 +758,12 @@ def _calls_and_self_reads(func: FunctionNode, with_reads: bool) -> tuple[list[as
         elif isinstance(node, ast.Subscript) and isinstance(node.value, ast.Name) and node.value.id == self_name:
             # `self[k] = v` / `self[k]` runs the class's __setitem__ / __getitem__
             reads.append(_ItemAccess(node.value, "__getitem__" if isinstance(node.ctx, ast.Load) else "__setitem__"))
+        elif isinstance(node, (ast.BinOp, ast.UnaryOp, ast.Call, ast.For)):
+            # `a + b`, `-a`, `len(a)`, `for v in a` on an object of the tree run its special methods
+            reads.extend(_special_reads(node, self_name))
+            if isinstance(node, ast.Call):
+                calls.append(node)
+                called.add(id(node.func))
         elif isinstance(node, ast.Subscript) and isinstance(node.ctx, (ast.Load, ast.Store)) and (
                 isinstance(node.value, ast.Name) or isinstance(node.value, ast.Attribute)
                 and isinstance(node.value.value, ast.Name) and node.value.value.id == self_name):
@@ -756,6 +773,40 @@ def _calls_and_self_reads(func: FunctionNode, with_reads: bool) -> tuple[list[as
 
 
 _ITEM_METHODS = ("__getitem__", "__setitem__")
+
+
+_BINARY_SPECIALS = {ast.Add: "add", ast.Sub: "sub", ast.Mult: "mul", ast.MatMult: "matmul", ast.Div: "truediv",
+                    ast.FloorDiv: "floordiv", ast.Mod: "mod", ast.Pow: "pow", ast.BitAnd: "and", ast.BitOr: "or",
+                    ast.BitXor: "xor", ast.LShift: "lshift", ast.RShift: "rshift"}
+_UNARY_SPECIALS = {ast.USub: "__neg__", ast.UAdd: "__pos__", ast.Invert: "__invert__"}
+
+
+def _held(node: ast.AST, self_name: Optional[str]) -> bool:
+    """A plain name or `self.x`: what an object of a known class may be kept in."""
+    return isinstance(node, ast.Name) or isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) \
+        and node.value.id == self_name
+
+
+def _special_reads(node: ast.AST, self_name: Optional[str]) -> list[ast.Attribute]:
+    """The special methods an operator, `len()` or a `for` runs on held operands, as attribute reads."""
+    if isinstance(node, ast.BinOp) and type(node.op) in _BINARY_SPECIALS:
+        name = _BINARY_SPECIALS[type(node.op)]
+        pairs = [(node.left, f"__{name}__"), (node.right, f"__r{name}__")]
+    elif isinstance(node, ast.UnaryOp) and type(node.op) in _UNARY_SPECIALS:
+        pairs = [(node.operand, _UNARY_SPECIALS[type(node.op)])]
+    elif isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "len" \
+            and len(node.args) == 1:
+        pairs = [(node.args[0], "__len__")]
+    elif isinstance(node, ast.For):
+        pairs = [(node.iter, "__iter__")]
+    else:
+        return []
+    return [_special_read(operand, special) for operand, special in pairs if _held(operand, self_name)]
+
+
+def _special_read(operand: ast.expr, special: str) -> ast.Attribute:
+    return node_memo(f"special {special}", operand, lambda: ast.copy_location(
+        ast.Attribute(value=operand, attr=special, ctx=ast.Load()), operand))
 
 
 def _item_method(node: ast.Subscript) -> ast.Attribute:
@@ -849,4 +900,13 @@ def _local_values(func: FunctionNode) -> dict[str, list[ast.AST]]:
             bindings.setdefault(node.targets[0].id, []).append(node.value)
         elif isinstance(node, ast.AnnAssign) and node.value is not None and isinstance(node.target, ast.Name):
             bindings.setdefault(node.target.id, []).append(node.value)
+        elif isinstance(node, (ast.For, ast.comprehension)) and isinstance(node.target, ast.Name):
+            # `for fn in self.fns:` binds fn to an element of what it iterates
+            bindings.setdefault(node.target.id, []).append(_element_of(node))
     return bindings
+
+
+def _element_of(loop) -> ast.Subscript:
+    """`for v in xs` as the value `xs[0]`: one element, whichever (made once per loop node)."""
+    return node_memo("loop element", loop, lambda: ast.copy_location(
+        ast.Subscript(value=loop.iter, slice=ast.Constant(0), ctx=ast.Load()), loop.iter))
