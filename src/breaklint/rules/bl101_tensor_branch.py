@@ -13,6 +13,7 @@ from ..fix.message import constant_message, device_message, literal
 from ..fix.trap import evaluates_safely, trap_fix
 from ..fix.cond import cond_fix
 from ..analysis.tensors import annotation_kind
+from ..analysis.narrowing import narrowed_non_tensors
 from .base import Example, Rule
 
 
@@ -56,6 +57,25 @@ def branches_on_tensor(test: ast.AST, ctx) -> bool:
     return ctx.is_tensor(test)
 
 
+def _any_all_of_tensors(node: ast.Call, ctx) -> bool:
+    """`any([a > 0, b > 0])`, `all(t > 0 for t in x)`: the builtin takes each element's truth value
+    (measured on 2.13: GB0170 for a list and for a generator)."""
+    func = node.func
+    if not (isinstance(func, ast.Name) and func.id in ("any", "all") and len(node.args) == 1 and not node.keywords
+            and not ctx.file.imports.is_bound(func.id)):
+        return False
+    arg = node.args[0]
+    if isinstance(arg, (ast.ListComp, ast.GeneratorExp, ast.SetComp)):
+        # `isinstance(ts, list) and all(0 <= t for t in ts)`: what the loop runs over is no tensor there
+        narrowed = narrowed_non_tensors(ctx.parents, node, ctx.scope.func, ctx.qualify)
+        if any(isinstance(n, ast.Name) and n.id in narrowed for gen in arg.generators for n in ast.walk(gen.iter)):
+            return False
+        return ctx.is_tensor(arg.elt)
+    if isinstance(arg, (ast.List, ast.Tuple, ast.Set)):
+        return any(ctx.is_tensor(e) for e in arg.elts)
+    return False
+
+
 def in_condition(ctx, node: ast.AST) -> Optional[ast.AST]:
     """The if / while / ternary / assert / comprehension-if whose test holds `node`, else None."""
     child = node
@@ -87,12 +107,17 @@ class TensorBranch(Rule):
     gb_ids = ("GB0170", "GB0033")
     fix_availability = "sometimes"
     fix_applicability = "unsafe"
-    node_types = (ast.If, ast.While, ast.IfExp, ast.BoolOp, ast.UnaryOp, ast.Assert)
+    node_types = (ast.If, ast.While, ast.IfExp, ast.BoolOp, ast.UnaryOp, ast.Assert, ast.Call)
     # 2.13: measured here (tests/test_rule_verdicts + the probes in rules/BL101.md).
     # 2.11 and 2.15: taken from the team catalogue (GB0170 on both; outside this repository), not re-measured.
     verdicts = {"2.11": True, "2.13": True, "2.15": True}
 
     def check(self, node: ast.AST, ctx) -> None:
+        if isinstance(node, ast.Call):
+            if _any_all_of_tensors(node, ctx):
+                ctx.report(node, f"{node.func.id}() over tensors takes the truth value of each one: Dynamo splits "
+                                 "the graph here (GB0170); use torch.stack(...).any() / .all()")
+            return
         if isinstance(node, ast.If):
             if branches_on_tensor(node.test, ctx):
                 fix = where_fix(ctx, node) or cond_fix(ctx, node) or trap_fix(ctx, node)
@@ -151,6 +176,28 @@ class TensorBranch(Rule):
                              f"(GB0170); use `{symbol}` on bool tensors", _boolean_fix(node, ctx))
 
     VALID = [
+        Example("""
+from typing import List, Optional, Union
+
+import torch
+from torch import Tensor, nn
+
+
+def check(thresholds: Optional[Union[int, List[float], Tensor]], x: Tensor) -> Tensor:
+    # a list of floats here: all() runs over Python numbers
+    if isinstance(thresholds, list) and not all(isinstance(t, float) and 0 <= t <= 1 for t in thresholds):
+        raise ValueError("thresholds must be in [0, 1]")
+    return x
+
+
+class Net(nn.Module):
+    def forward(self, x):
+        return check([0.5], x)
+
+
+def factory():
+    return Net(), (torch.randn(4),)
+"""),
         Example("""
 import torch
 from torch import nn
@@ -251,6 +298,23 @@ def factory():
 """),
     ]
     INVALID = [
+        Example("""
+import torch
+from torch import nn
+
+
+class Gate(nn.Module):
+    def forward(self, x, y):
+        h = x * 2
+        if any([h.sum() > 0, y.sum() > 0]):
+            h = h + 1
+        ok = all(t > 0 for t in h)
+        return h, ok
+
+
+def factory():
+    return Gate(), (torch.randn(4), torch.randn(4))
+""", at=((9, 12), (11, 14))),
         Example("""
 import torch
 from torch import nn

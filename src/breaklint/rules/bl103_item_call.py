@@ -82,19 +82,49 @@ def scalar_extraction(node: ast.Call, ctx) -> Optional[str]:
     return None
 
 
+def value_read_elsewhere(node: ast.AST, ctx) -> Optional[str]:
+    """Other ways Python reads a tensor's value, each measured on 2.13 (GB0033 "Data dependent
+    operator", `complex` GB0059): a `math` function of a tensor (`math.exp(t.mean())`: math calls
+    `__float__`), `complex(t)`, and %-formatting of a tensor (`"%.3f" % t`)."""
+    if isinstance(node, ast.BinOp):
+        if isinstance(node.op, ast.Mod) and isinstance(node.left, ast.Constant) and isinstance(node.left.value, str):
+            values = node.right.elts if isinstance(node.right, ast.Tuple) else [node.right]
+            if any(ctx.is_tensor(v) for v in values):
+                return "%-formatting a tensor"
+        return None
+    func = node.func
+    qual = ctx.qualify(func) or ""
+    if qual.startswith("math.") and qual.count(".") == 1 and any(ctx.is_tensor(a) for a in node.args):
+        return f"{qual}() of a tensor"
+    if isinstance(func, ast.Name) and func.id == "complex" and not ctx.file.imports.is_bound("complex") \
+            and any(ctx.is_tensor(a) for a in node.args):
+        return "complex(tensor) (GB0059)"
+    return None
+
+
 class ItemCall(Rule):
     code = "BL103"
     name = "item-call"
-    summary = ".item() / float(t) / int(t) / bool(t) turns a tensor into a Python scalar and breaks the graph"
-    gb_ids = ("GB0124",)
+    summary = (".item() / float(t) / int(t) / bool(t), a math function or %-formatting of a tensor turns it into "
+               "a Python scalar and breaks the graph")
+    gb_ids = ("GB0124", "GB0033", "GB0059")
     fix_availability = "sometimes"
     fix_applicability = "unsafe"
-    node_types = (ast.Call,)
+    node_types = (ast.Call, ast.BinOp)
     # 2.13: measured on CPU (y.sum().item(), float/int/bool of a tensor: GB0124 each).
     # 2.11 and 2.15: from the team catalogue (outside this repository).
     verdicts = {"2.11": True, "2.13": True, "2.15": True}
 
-    def check(self, node: ast.Call, ctx) -> None:
+    def check(self, node, ctx) -> None:
+        elsewhere = value_read_elsewhere(node, ctx)
+        if elsewhere is not None:
+            gb = "" if "GB0" in elsewhere else " (GB0033)"
+            ctx.report(node, f"{elsewhere} reads its value into Python and breaks the graph{gb}; keep it "
+                             "a tensor (torch.exp, torch.sqrt, torch.isnan... instead of math), or format it "
+                             "outside compiled code")
+            return
+        if isinstance(node, ast.BinOp):
+            return
         what = scalar_extraction(node, ctx)
         if what is None or in_branch_condition(node, ctx.parents):
             return
@@ -144,6 +174,24 @@ def factory():
 """, runnable=False),
     ]
     INVALID = [
+        Example("""
+import math
+
+import torch
+from torch import nn
+
+
+class Temper(nn.Module):
+    def forward(self, x):
+        y = x * 2
+        scale = math.exp(y.mean())
+        label = "%.3f" % y.sum()
+        return y * scale, label
+
+
+def factory():
+    return Temper(), (torch.randn(4),)
+""", at=((11, 17), (12, 17))),
         Example("""
 import torch
 from torch import nn
