@@ -17,28 +17,11 @@ from typing import Iterable, Optional
 
 from .base import Example, Rule
 
-ALL = None  # every positional argument (or the sequence among them) is a size
-# torch functions (after `torch.`) -> (positions of size arguments, or ALL; keywords that are sizes).
-# Each measured on 2.13 with a computed 0-d tensor there: GB0033 "Data dependent operator" (split with
-# a tensor of sizes: "TypeError when making fake tensor call"). linspace's start and end may be
-# tensors; only `steps` is a size.
-SIZE_FUNCTIONS = {
-    "arange": (ALL, ()), "zeros": (ALL, ()), "ones": (ALL, ()), "empty": (ALL, ()), "rand": (ALL, ()),
-    "randn": (ALL, ()), "eye": (ALL, ()), "randperm": ((0,), ("n",)), "full": ((0,), ("size",)),
-    "triu_indices": ((0, 1), ("row", "col")), "tril_indices": ((0, 1), ("row", "col")),
-    "topk": ((1,), ("k",)), "narrow": ((2, 3), ("start", "length")), "chunk": ((1,), ("chunks",)),
-    "roll": ((1,), ("shifts",)), "linspace": ((2,), ("steps",)), "split": ((1,), ("split_size_or_sections",)),
-    "tensor_split": ((1,), ("indices_or_sections",)),
-    "nn.functional.pad": ((1,), ("pad",)), "nn.functional.interpolate": ((1,), ("size",)),
-}
-# Tensor methods -> the same, positions counted without the tensor itself.
-SIZE_METHODS = {
-    "new_zeros": (ALL, ()), "new_ones": (ALL, ()), "new_empty": (ALL, ()), "expand": (ALL, ()),
-    "repeat": (ALL, ()), "unflatten": (ALL, ()), "view": (ALL, ()), "reshape": (ALL, ()),
-    "new_full": ((0,), ("size",)), "topk": ((0,), ("k",)), "narrow": ((1, 2), ("start", "length")),
-    "chunk": ((0,), ("chunks",)), "roll": ((0,), ("shifts",)), "split": ((0,), ("split_size",)),
-    "tensor_split": ((0,), ("indices_or_sections",)),
-}
+# torch functions whose positional arguments (or the sequence among them) are sizes.
+# (linspace/logspace are left out: their start and end may be tensors; only `steps` is a size.)
+SIZE_FUNCTIONS = {"arange", "zeros", "ones", "empty", "rand", "randn", "eye"}
+# Tensor methods whose arguments are sizes.
+SIZE_METHODS = {"new_zeros", "new_ones", "new_empty", "expand", "repeat", "unflatten"}
 
 
 class TensorAsInt(Rule):
@@ -87,14 +70,12 @@ class TensorAsInt(Rule):
                     return "range", arg
             return None
         qual = ctx.qualify(func) or ""
-        if qual.startswith("torch.") and qual[6:] in SIZE_FUNCTIONS:
-            name, (positions, keywords) = qual, SIZE_FUNCTIONS[qual[6:]]
+        if qual.startswith("torch.") and qual.count(".") == 1 and qual[6:] in SIZE_FUNCTIONS:
+            name, sizes = qual, node.args
         elif isinstance(func, ast.Attribute) and func.attr in SIZE_METHODS and ctx.is_tensor(func.value):
-            name, (positions, keywords) = f".{func.attr}", SIZE_METHODS[func.attr]
+            name, sizes = f".{func.attr}", node.args
         else:
             return None
-        sizes = node.args if positions is ALL else [a for i, a in enumerate(node.args) if i in positions]
-        sizes = list(sizes) + [kw.value for kw in node.keywords if kw.arg in keywords]
         for size in _flatten(sizes):
             if _computed(size, ctx) and ctx.is_tensor(size):
                 return name, size
@@ -126,24 +107,6 @@ def factory():
 """),
     ]
     INVALID = [
-        Example("""
-import torch
-import torch.nn.functional as F
-from torch import nn
-
-
-class Keep(nn.Module):
-    def forward(self, x, lengths):
-        k = lengths.max()
-        best = torch.topk(x, k)
-        rows = x.view(k, -1)
-        padded = F.pad(x, (0, k))
-        return best.values, rows, padded
-
-
-def factory():
-    return Keep(), (torch.randn(4), torch.tensor([2, 1]))
-""", at=((10, 30), (11, 23), (12, 31))),
         Example("""
 import numpy as np
 import torch
