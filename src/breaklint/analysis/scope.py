@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from typing import NamedTuple, Optional, Union
 
 from .astwalk import function_nodes, node_memo
-from .names import ImportMap, normalize_torch
+from .names import ImportMap, dotted, normalize_torch
 from .torch_api import COMPILE_DECORATORS, DISABLE_DECORATORS, DISTRIBUTION_CLASSES, DISTRIBUTION_HOOKS
 
 FunctionNode = Union[ast.FunctionDef, ast.AsyncFunctionDef]
@@ -166,6 +166,7 @@ class ModuleScopes:
         # same way (`t = Thing(x)`: a property of Thing runs); the summary follows them across files
         self.object_reads: dict[str, list[ast.Call]] = {}
         self._module_values: Optional[dict[str, list[ast.AST]]] = None
+        self._answerable: Optional[frozenset] = None
         self._collect_definitions()
         self._mark_modules()
         self._find_scopes()
@@ -396,7 +397,8 @@ class ModuleScopes:
                     isinstance(r.value, ast.Name) and r.value.id == self_name)]
                 if held:
                     self.object_reads[scope.qualname] = held
-                for read in held:
+                # here only reads a class of this file answers with a property or a special method
+                for read in (r for r in held if r.func.attr in self._answerable_reads()):
                     for cls, func, qualname, bound_self in self._indirect_targets(scope, read):
                         attr = read.func.attr
                         if cls is not None and (attr in cls.properties or attr.startswith("__")):
@@ -507,27 +509,45 @@ class ModuleScopes:
             elif isinstance(receiver, ast.Name) and receiver.id not in self.functions \
                     and receiver.id not in self.classes and not self.imports.is_bound(receiver.id) \
                     or isinstance(receiver, ast.Attribute) and self._is_self(scope, receiver.value):
-                # obj.method(...) where obj holds an object of a known class
-                for value in self._values(scope, receiver, 0):
-                    if value is not receiver and _constructs(value, self.classes):
-                        if isinstance(value.func, ast.Name) and value.func.id not in self.classes \
-                                and value.func.id not in self.functions and not self.imports.is_bound(value.func.id):
-                            # `solver = solver_cls(...)` with `solver_cls = SOLVERS[method]`: the classes
-                            # (or factories) the name may hold
-                            found.extend((held, func.attr) for held in self._values(scope, value.func, 1)
-                                         if held is not value.func and isinstance(held, (ast.Name, ast.Attribute)))
-                        else:
-                            found.append((value.func, func.attr))
-                    elif value is not receiver and _result_of_call(value):
-                        found.append((value, func.attr))
-                    elif value is receiver and isinstance(receiver, ast.Name):
-                        # a parameter annotated with a class: any subclass of it (project.py)
-                        found.extend((cls, func.attr) for cls in _annotated_classes(scope.func, receiver.id))
-                return found
+                # obj.method(...) where obj holds an object of a known class: the same answer for every
+                # such call or read in the function (`h = h + ...` bound a thousand times, read as often)
+                held_memo = node_memo("held receivers", scope.func, dict)
+                key = (dotted(receiver), func.attr)
+                if key not in held_memo:
+                    held_memo[key] = self._held_receiver_callees(scope, receiver, func.attr)
+                return list(held_memo[key])
             else:
                 return found  # torch.cat(...), x.view(...).sum(): nothing held to follow
         elif not isinstance(func, (ast.Name, ast.Subscript)):
             return found
+        return self._callable_values(scope, func, found)
+
+    def _held_receiver_callees(self, scope: Scope, receiver: ast.AST, method: str) -> list:
+        """(class or factory expression, method) for `receiver.method(...)`, receiver a held object."""
+        found: list[tuple[ast.AST, Optional[str]]] = []
+        factories = set()  # names already expanded: `x = fn(x)` bound many times holds the same
+        for value in self._values(scope, receiver, 0):
+            if value is not receiver and _constructs(value, self.classes):
+                if isinstance(value.func, ast.Name) and value.func.id not in self.classes \
+                        and value.func.id not in self.functions and not self.imports.is_bound(value.func.id):
+                    # `solver = solver_cls(...)` with `solver_cls = SOLVERS[method]`: the classes
+                    # (or factories) the name may hold
+                    if value.func.id in factories:
+                        continue
+                    factories.add(value.func.id)
+                    found.extend((held, method) for held in self._values(scope, value.func, 1)
+                                 if held is not value.func and isinstance(held, (ast.Name, ast.Attribute)))
+                else:
+                    found.append((value.func, method))
+            elif value is not receiver and _result_of_call(value):
+                found.append((value, method))
+            elif value is receiver and isinstance(receiver, ast.Name):
+                # a parameter annotated with a class: any subclass of it (project.py)
+                found.extend((cls, method) for cls in _annotated_classes(scope.func, receiver.id))
+        return found
+
+    def _callable_values(self, scope: Scope, func: ast.AST, found: list) -> list:
+        """What a called name or subscript may hold: functions, and objects whose __call__ runs."""
         for value in self._values(scope, func, 0):
             if value is func:
                 if isinstance(func, ast.Name):  # a parameter annotated with a callable class
@@ -587,10 +607,15 @@ class ModuleScopes:
         if isinstance(node, ast.Name):
             if node.id in self.functions or node.id in self.classes or self.imports.is_bound(node.id):
                 return [node]
-            bound = self._local_bindings(scope).get(node.id) or self._module_bindings().get(node.id)
-            if bound:
-                return [v for value in bound for v in self._values(scope, value, depth + 1)]
-            return [node]
+            # Every read of a name holds the same values: worked out once per function, name and
+            # depth, without repeats (a name bound in many loops over one list would multiply them).
+            memo = node_memo("name values", scope.func, dict)
+            key = (node.id, depth)
+            if key not in memo:
+                bound = self._local_bindings(scope).get(node.id) or self._module_bindings().get(node.id)
+                values = [v for value in bound for v in self._values(scope, value, depth + 1)] if bound else None
+                memo[key] = list({id(v): v for v in values}.values()) if values is not None else None
+            return memo[key] if memo[key] is not None else [node]  # unbound: the name stands for itself
         if isinstance(node, ast.Attribute) and self._is_self(scope, node.value) and scope.cls is not None:
             bound = [value for value, _, annotated in scope.cls.assignments.values.get(node.attr, ()) if not annotated]
             if bound:
@@ -617,6 +642,13 @@ class ModuleScopes:
                             and isinstance(inner.target, ast.Name):  # `_STEPS: Steps = (f, g)`
                         self._module_values.setdefault(inner.target.id, []).append(inner.value)
         return self._module_values
+
+    def _answerable_reads(self) -> frozenset:
+        """Properties and special methods that some class of this file defines."""
+        if self._answerable is None:
+            self._answerable = frozenset(name for info in self.classes.values() for name in info.methods
+                                         if name in info.properties or name.startswith("__"))
+        return self._answerable
 
     def _property(self, cls: ClassInfo, name: str) -> Optional[tuple[ClassInfo, FunctionNode]]:
         found = self._method(cls, name)
