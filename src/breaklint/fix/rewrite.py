@@ -97,7 +97,7 @@ def _torch_name(tree: ast.Module) -> tuple[Optional[TorchName], str]:
         anywhere = any(isinstance(n, (ast.Import, ast.ImportFrom)) and any(
             a.name == "torch" or a.name.startswith("torch.") for a in n.names)
             or isinstance(n, ast.ImportFrom) and (n.module or "").split(".")[0] == "torch"
-            for n in ast.walk(tree))
+            for n in walk(tree))
         result = (None, CONDITIONAL_TORCH if anywhere else NO_TORCH)
     return result
 
