@@ -120,7 +120,6 @@ class ProjectGraph:
         self._construction_memo: dict[ClassKey, list[tuple[str, int, str]]] = {}
         self._bindings_memo: dict[tuple[ClassKey, str], list[tuple[str, str]]] = {}
         self._alias_index: Optional[dict[str, list[str]]] = None
-        self._call_index: dict[str, dict[str, list[tuple[int, int]]]] = {}
         self._class_index: Optional[dict[tuple[str, str], list[ClassKey]]] = None
         # Hierarchy answers, asked hundreds of thousands of times on a big tree (a base class's
         # `self.x()` looks at every subclass). Like the memos above, they read only what a graph
@@ -840,21 +839,10 @@ class ProjectGraph:
             text = self._text(path)
             if text is None:
                 continue
-            for start, paren in self._called_names(path, text).get(cname, ()):
+            for start, paren in _calls_named(text.text, cname):
                 found.append((path, start, _balanced(text.text, paren)))
         self._construction_memo[cls] = found
         return found
-
-    def _called_names(self, path: str, text: CallText) -> dict[str, list[tuple[int, int]]]:
-        r"""name -> (offset, offset of its "(") of each `name(` in a file, in text order: one scan of
-        the file instead of one per class constructed (which cost 2.5 s over a 2,000-file tree).
-        A whole word before optional spaces and "(" is exactly what `(?<!\w)Cls\s*\(` finds."""
-        index = self._call_index.get(path)
-        if index is None:
-            index = self._call_index[path] = {}
-            for site in _CALL_SITE.finditer(text.text):
-                index.setdefault(site.group(1), []).append((site.start(), site.end() - 1))
-        return index
 
     def _enclosing_text(self, path: str, offset: int) -> str:
         """The text of the innermost function of `path` around a character offset."""
@@ -887,7 +875,7 @@ class ProjectGraph:
                 table.setdefault(attr, []).append(("call", value))
             elif value and "." not in value:
                 # `self.x = x`: the parameter's annotation, where the class spells one
-                param = _first_match(body, rf"(?<![\w.]){re.escape(value)}\s*:\s*([^=,)\n]+)", value)
+                param = _annotation_of(body, value)
                 if param is not None:
                     table.setdefault(attr, []).append(("annotation", param.group(1)))
                 table.setdefault(attr, []).append(("value", value))
@@ -917,10 +905,27 @@ class ProjectGraph:
         return table
 
 
-_CALL_SITE = re.compile(r"(?<!\w)(\w+)\s*\(")
+_SPACES_AND_PAREN = re.compile(r"\s*\(")
 _WITH_CALL = re.compile(r"(?<![\w.])with\s+([A-Za-z_][\w.]*)\s*\(")
 _CALLED = re.compile(r"([A-Za-z_][\w.]*)\s*\(")
 _SELF_METHOD = re.compile(r"^self\.([A-Za-z_]\w*)$")
+
+
+def _calls_named(text: str, name: str) -> list[tuple[int, int]]:
+    r"""(offset, offset of its "(") of each `name(` in the text, in text order: what
+    `(?<!\w)(\w+)\s*\(` finds with `name` as its word (str.isalnum and "_" are exactly re's \w).
+    str.find for the one name a class is constructed by beats indexing every call of each file
+    that imports it (1 of the graph's 5 serial seconds on transformers)."""
+    found = []
+    start = text.find(name)
+    while start != -1:
+        before = text[start - 1] if start else ""
+        if not (before == "_" or before.isalnum()):
+            paren = _SPACES_AND_PAREN.match(text, start + len(name))
+            if paren is not None:  # the whole word: spaces or "(" follow it
+                found.append((start, paren.end() - 1))
+        start = text.find(name, start + 1)
+    return found
 
 
 def _bound_in(body: str, name: str) -> list[tuple[str, str]]:
@@ -985,13 +990,24 @@ def _name_sites(body: str) -> dict[str, list[int]]:
     return sites
 
 
-def _first_match(body: str, pattern: str, name: str):
-    r"""re.search(pattern, body) for a pattern that starts with `(?<![\w.])name\s*[:=]`."""
-    compiled = re.compile(pattern)
-    for start in _name_sites(body).get(name, ()):
-        match = compiled.match(body, start)
-        if match is not None:
-            return match
+# What follows a parameter's name that has an annotation: `: Cls`.
+_ANNOTATION_AFTER = re.compile(r"\s*:\s*([^=,)\n]+)")
+
+
+def _annotation_of(body: str, name: str):
+    r"""The first `name: annotation` in the text, as re.search(rf"(?<![\w.]){name}\s*:\s*([^=,)\n]+)",
+    body) finds it for an identifier `name` (group 1 is the annotation; the match starts after the
+    name). Found with str.find and one shared pattern: a pattern
+    compiled per name overflowed re's cache, and indexing every class body's bindings for one
+    name cost more than the search (str.isalnum and "_" are exactly re's \w)."""
+    start = body.find(name)
+    while start != -1:
+        before = body[start - 1] if start else ""
+        if not (before == "." or before == "_" or before.isalnum()):
+            match = _ANNOTATION_AFTER.match(body, start + len(name))
+            if match is not None:
+                return match
+        start = body.find(name, start + 1)
     return None
 
 
