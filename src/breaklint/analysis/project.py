@@ -11,7 +11,6 @@ with the chain of calls that reaches it and the tensor facts of its arguments at
 from __future__ import annotations
 
 import ast
-import functools
 import os
 import re
 from collections import deque
@@ -932,11 +931,7 @@ def _bound_in(body: str, name: str) -> list[tuple[str, str]]:
     """What a class body binds to a local name (`name = A() if c else B()`, `name = self.make()`,
     `name = self.method`): ("call", callee), ("self call", attribute), ("self method", method)."""
     found = []
-    assignment = re.compile(rf"(?<![\w.]){re.escape(name)}\s*=(?!=)[ \t]*")
-    for start in _name_sites(body).get(name, ()):
-        match = assignment.match(body, start)
-        if match is None:
-            continue
+    for match in _after_name(body, name, _ASSIGNMENT_AFTER):
         found.extend(_rhs_bindings(_statement_rest(body, match.end())))
     return found
 
@@ -975,40 +970,30 @@ def _rhs_bindings(rhs: str) -> list[tuple[str, str]]:
     return found
 
 
-# A name that starts a binding or annotation (`name =`, `name:`), at a word boundary that is no
-# attribute: every match of the per-name patterns below starts at one of these.
-_NAME_SITE = re.compile(r"(?<![\w.])(\w+)(?=\s*[:=])")
-
-
-@functools.lru_cache(maxsize=256)
-def _name_sites(body: str) -> dict[str, list[int]]:
-    """name -> offsets of `name =` / `name:` in a class or function text, in text order: one scan of
-    the text instead of one per attribute the class assigns (the call graph's largest cost)."""
-    sites: dict[str, list[int]] = {}
-    for site in _NAME_SITE.finditer(body):
-        sites.setdefault(site.group(1), []).append(site.start())
-    return sites
-
-
-# What follows a parameter's name that has an annotation: `: Cls`.
+# What follows a name that is assigned (`name = ...`, not `name == ...`), or annotated (`name: Cls`).
+_ASSIGNMENT_AFTER = re.compile(r"\s*=(?!=)[ \t]*")
 _ANNOTATION_AFTER = re.compile(r"\s*:\s*([^=,)\n]+)")
 
 
-def _annotation_of(body: str, name: str):
-    r"""The first `name: annotation` in the text, as re.search(rf"(?<![\w.]){name}\s*:\s*([^=,)\n]+)",
-    body) finds it for an identifier `name` (group 1 is the annotation; the match starts after the
-    name). Found with str.find and one shared pattern: a pattern
-    compiled per name overflowed re's cache, and indexing every class body's bindings for one
-    name cost more than the search (str.isalnum and "_" are exactly re's \w)."""
+def _after_name(body: str, name: str, after: "re.Pattern"):
+    r"""The matches of `after` right behind each occurrence of the identifier `name` that is a whole
+    word and no attribute, in text order: re.finditer(rf"(?<![\w.]){name}{after}") without compiling
+    a pattern per name (which overflowed re's cache) or indexing every binding of the body for one
+    name (the call graph's largest cost). str.isalnum and "_" are exactly re's \w; `after` starts
+    with \s* or a non-word character, so the word ends where `name` does."""
     start = body.find(name)
     while start != -1:
         before = body[start - 1] if start else ""
         if not (before == "." or before == "_" or before.isalnum()):
-            match = _ANNOTATION_AFTER.match(body, start + len(name))
+            match = after.match(body, start + len(name))
             if match is not None:
-                return match
+                yield match
         start = body.find(name, start + 1)
-    return None
+
+
+def _annotation_of(body: str, name: str):
+    """The first `name: annotation` of the text (group 1 is the annotation), or None."""
+    return next(_after_name(body, name, _ANNOTATION_AFTER), None)
 
 
 def _statement_rest(text: str, start: int) -> str:
