@@ -9,6 +9,7 @@ from __future__ import annotations
 import ast
 import re
 import weakref
+from collections import deque
 from typing import Callable, TypeVar
 
 T = TypeVar("T")
@@ -125,6 +126,16 @@ def walk(node: ast.AST):
         current = stack.pop()
         yield current
         stack.extend(children(current))
+
+
+def breadth_first(node: ast.AST):
+    """ast.walk's nodes in ast.walk's order (breadth first), without the expression contexts: they
+    are leaves, so leaving them out changes no other node's place."""
+    queue = deque([node])
+    while queue:
+        current = queue.popleft()
+        yield current
+        queue.extend(children(current))
 
 
 def function_nodes(func: ast.AST) -> list[ast.AST]:
