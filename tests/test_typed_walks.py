@@ -41,7 +41,14 @@ def _tested_types(test: ast.AST, var: str, module) -> set[type]:
         return set()
     spelled = test.args[1]
     names = spelled.elts if isinstance(spelled, ast.Tuple) else [spelled]
-    return {eval(compile(ast.Expression(name), "<kind>", "eval"), vars(module)) for name in names}  # noqa: S307
+    return {_resolve(name, module) for name in names}
+
+
+def _resolve(spelled: ast.AST, module) -> object:
+    """`ast.Assign` (or a bare name) as the module's own globals resolve it."""
+    if isinstance(spelled, ast.Attribute):
+        return getattr(_resolve(spelled.value, module), spelled.attr)
+    return getattr(module, spelled.id)
 
 
 @pytest.mark.parametrize("path, loop, kinds_name", list(_typed_loops()))
