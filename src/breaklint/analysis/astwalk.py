@@ -7,17 +7,19 @@ hold nodes are computed once, and expression contexts are never visited.
 from __future__ import annotations
 
 import ast
+import re
 import weakref
+from collections import deque
 from typing import Callable, TypeVar
 
 T = TypeVar("T")
 
 # Facts computed once per AST node (a function's nodes, its bindings), kept beside the tree rather
 # than written onto ast objects: keyed weakly, they go when the file's tree goes.
-_NODE_FACTS: dict[str, "weakref.WeakKeyDictionary[ast.AST, object]"] = {}
+_NODE_FACTS: dict[object, "weakref.WeakKeyDictionary[ast.AST, object]"] = {}
 
 
-def node_memo(kind: str, node: ast.AST, factory: Callable[[], T]) -> T:
+def node_memo(kind, node: ast.AST, factory: Callable[[], T]) -> T:
     """What `factory()` gives for this node, computed once while the node lives."""
     facts = _NODE_FACTS.get(kind)
     if facts is None:
@@ -47,6 +49,17 @@ def _fields(node_type: type) -> tuple[str, ...]:
 
 def children(node: ast.AST) -> list[ast.AST]:
     """The direct child nodes of `node`, in field order (expression contexts excluded)."""
+    node_type = type(node)
+    reader = _READERS.get(node_type)
+    if reader is None:
+        reader = _READERS[node_type] = _make_reader(node_type)
+    try:
+        return reader(node)
+    except AttributeError:  # a node built by hand without all its fields
+        return _generic_children(node)
+
+
+def _generic_children(node: ast.AST) -> list[ast.AST]:
     out: list[ast.AST] = []
     for field in _fields(type(node)):
         value = getattr(node, field, None)
@@ -59,6 +72,53 @@ def children(node: ast.AST) -> list[ast.AST]:
     return out
 
 
+# One generated reader per node type: it reads that type's node fields by name, with no loop over
+# fields and no isinstance test where the grammar (the class docstring, `expr* body`) says what a
+# field holds. children() is called for every node of every walk; this made it about a third faster.
+_READERS: dict[type, Callable[[ast.AST], list]] = {}
+_NOT_NODES = {"identifier", "string", "constant", "int"}
+# Lists that may hold None: `{**a}` among a dict's keys, a keyword-only parameter without a default.
+_HOLES = {(ast.Dict, "keys"), (ast.arguments, "kw_defaults")}
+_SIGNATURE = re.compile(r"\w+\((.*)\)$")
+
+
+def _grammar(node_type: type) -> dict[str, str]:
+    """field -> its grammar type as the class docstring spells it (`expr*`, `expr?`, `identifier`)."""
+    first = (node_type.__doc__ or "").strip().splitlines()[:1]
+    match = _SIGNATURE.match(first[0]) if first else None
+    types = {}
+    if match:
+        for part in match.group(1).split(","):
+            spelled, _, name = part.strip().rpartition(" ")
+            types[name] = spelled
+    return types
+
+
+def _make_reader(node_type: type) -> Callable[[ast.AST], list]:
+    grammar = _grammar(node_type)
+    lines = ["def read(node):", "    out = []"]
+    for field in _fields(node_type):
+        spelled = grammar.get(field, "")
+        if spelled.rstrip("*?") in _NOT_NODES:
+            continue
+        lines += [f"    value = node.{field}", "    if value is not None:"]
+        if spelled.endswith("*") and (node_type, field) not in _HOLES:
+            lines.append("        out += value")
+        elif spelled.endswith("*"):
+            lines.append("        out += [item for item in value if item is not None]")
+        elif spelled:
+            lines.append("        out.append(value)")
+        else:  # a field the docstring does not describe: test what it holds
+            lines += ["        if isinstance(value, list):",
+                      "            out += [item for item in value if isinstance(item, AST)]",
+                      "        elif isinstance(value, AST):",
+                      "            out.append(value)"]
+    lines.append("    return out")
+    namespace = {"AST": ast.AST}
+    exec("\n".join(lines), namespace)  # noqa: S102 - code built from the ast module's own field names
+    return namespace["read"]
+
+
 def walk(node: ast.AST):
     """Every node under `node` (itself included), in no particular order, like ast.walk."""
     stack = [node]
@@ -68,11 +128,29 @@ def walk(node: ast.AST):
         stack.extend(children(current))
 
 
+def breadth_first(node: ast.AST):
+    """ast.walk's nodes in ast.walk's order (breadth first), without the expression contexts: they
+    are leaves, so leaving them out changes no other node's place."""
+    queue = deque([node])
+    while queue:
+        current = queue.popleft()
+        yield current
+        queue.extend(children(current))
+
+
 def function_nodes(func: ast.AST) -> list[ast.AST]:
     """Every node of a function's body, closures included, nested classes excluded: the part of a
     function Dynamo traces with it. Computed once per function node: the scope search, the tensor
     inference and rules each read it, and walking cost more than parsing on large trees."""
     return node_memo("function nodes", func, lambda: _function_nodes(func))
+
+
+def function_nodes_of(func: ast.AST, types: frozenset) -> list[ast.AST]:
+    """function_nodes(func) of exactly these node types (the parser makes no subclasses), in the
+    same order, once per function and type set: a pass that acts on a few kinds of node loops over
+    those alone, not over every node with a chain of isinstance tests (a third of all tests)."""
+    return node_memo(("function nodes of", types), func,
+                     lambda: [node for node in function_nodes(func) if type(node) in types])
 
 
 def _function_nodes(func: ast.AST) -> list[ast.AST]:

@@ -13,7 +13,7 @@ from __future__ import annotations
 import ast
 from typing import Optional
 
-from .astwalk import function_nodes, node_memo
+from .astwalk import function_nodes_of, node_memo, walk
 
 Position = tuple[int, int]
 
@@ -24,6 +24,12 @@ def _start(node: ast.AST) -> Position:
 
 def _end(node: ast.AST) -> Position:
     return node.end_lineno, node.end_col_offset
+
+
+# The nodes Bindings reads: those that bind a name, or open a scope of their own.
+_BINDERS = frozenset({ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp, ast.Lambda, ast.Assign, ast.AnnAssign,
+                      ast.AugAssign, ast.For, ast.AsyncFor, ast.withitem, ast.NamedExpr, ast.FunctionDef,
+                      ast.AsyncFunctionDef, ast.ClassDef, ast.Import, ast.ImportFrom, ast.ExceptHandler})
 
 
 class Bindings:
@@ -40,9 +46,9 @@ class Bindings:
         # function reads the outer ones when it is called, not where it is defined. (start, end,
         # names bound there, or None for "any name").
         self.inner_scopes: list[tuple[Position, Position, Optional[frozenset]]] = []
-        for node in function_nodes(func):
+        for node in function_nodes_of(func, _BINDERS):
             if isinstance(node, (ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)):
-                names = frozenset(n.id for g in node.generators for n in ast.walk(g.target) if isinstance(n, ast.Name))
+                names = frozenset(n.id for g in node.generators for n in walk(g.target) if type(n) is ast.Name)
                 self.inner_scopes.append((_start(node), _end(node), names))
             elif isinstance(node, ast.Lambda):
                 names = frozenset(a.arg for a in function_arguments(node.args))

@@ -19,7 +19,7 @@ class ImportMap:
         # Modules star-imported (`from .pool import *`), relative ones with their leading dots: the
         # call graph looks names up in them (PyG re-exports `global_add_pool` this way).
         self.stars: list[str] = []
-        for node in _import_statements(tree.body):
+        for node in import_statements(tree.body):
             if isinstance(node, ast.Import):
                 for alias in node.names:
                     if alias.asname:
@@ -56,7 +56,7 @@ class ImportMap:
         return name in self.aliases
 
 
-def _import_statements(body):
+def import_statements(body):
     """Import statements at any depth of statements (in functions, ifs, trys), without walking
     into expressions: walking every node of a large file cost more than parsing it."""
     stack = list(body)

@@ -5,6 +5,8 @@ from __future__ import annotations
 import ast
 import re
 
+from .astwalk import walk
+
 _NON_TENSOR_TYPES = {"int", "float", "bool", "str", "list", "tuple", "dict", "set", "complex", "bytes",
                      "numbers.Number", "numbers.Real", "numbers.Integral"}
 
@@ -75,15 +77,16 @@ def narrowing_inside(root: ast.AST, qualify) -> dict[int, frozenset]:
     """id(node) -> names narrowed by an `and` / `or` operand in front of it, for the nodes of `root`'s
     own expressions (an `if`'s test, not its body): the rules look at whole tests, so the operands
     they judge are below the node the walk stands on."""
+    # astwalk's walk (no expression contexts, no deque): what is found is a union, in any order.
     found: dict[int, frozenset] = {}
     for expr in _expressions(root):
-        for sub in ast.walk(expr):
-            if not isinstance(sub, ast.BoolOp):
+        for sub in walk(expr):
+            if type(sub) is not ast.BoolOp:
                 continue
             for value in sub.values[1:]:
                 names = _before_operand(sub, value, qualify)
                 if names:
-                    for inner in ast.walk(value):
+                    for inner in walk(value):
                         found[id(inner)] = found.get(id(inner), frozenset()) | names
     return found
 

@@ -11,7 +11,6 @@ with the chain of calls that reaches it and the tensor facts of its arguments at
 from __future__ import annotations
 
 import ast
-import functools
 import os
 import re
 from collections import deque
@@ -120,7 +119,6 @@ class ProjectGraph:
         self._construction_memo: dict[ClassKey, list[tuple[str, int, str]]] = {}
         self._bindings_memo: dict[tuple[ClassKey, str], list[tuple[str, str]]] = {}
         self._alias_index: Optional[dict[str, list[str]]] = None
-        self._call_index: dict[str, dict[str, list[tuple[int, int]]]] = {}
         self._class_index: Optional[dict[tuple[str, str], list[ClassKey]]] = None
         # Hierarchy answers, asked hundreds of thousands of times on a big tree (a base class's
         # `self.x()` looks at every subclass). Like the memos above, they read only what a graph
@@ -852,21 +850,10 @@ class ProjectGraph:
             text = self._text(path)
             if text is None:
                 continue
-            for start, paren in self._called_names(path, text).get(cname, ()):
+            for start, paren in _calls_named(text.text, cname):
                 found.append((path, start, _balanced(text.text, paren)))
         self._construction_memo[cls] = found
         return found
-
-    def _called_names(self, path: str, text: CallText) -> dict[str, list[tuple[int, int]]]:
-        r"""name -> (offset, offset of its "(") of each `name(` in a file, in text order: one scan of
-        the file instead of one per class constructed (which cost 2.5 s over a 2,000-file tree).
-        A whole word before optional spaces and "(" is exactly what `(?<!\w)Cls\s*\(` finds."""
-        index = self._call_index.get(path)
-        if index is None:
-            index = self._call_index[path] = {}
-            for site in _CALL_SITE.finditer(text.text):
-                index.setdefault(site.group(1), []).append((site.start(), site.end() - 1))
-        return index
 
     def _enclosing_text(self, path: str, offset: int) -> str:
         """The text of the innermost function of `path` around a character offset."""
@@ -899,7 +886,7 @@ class ProjectGraph:
                 table.setdefault(attr, []).append(("call", value))
             elif value and "." not in value:
                 # `self.x = x`: the parameter's annotation, where the class spells one
-                param = _first_match(body, rf"(?<![\w.]){re.escape(value)}\s*:\s*([^=,)\n]+)", value)
+                param = _annotation_of(body, value)
                 if param is not None:
                     table.setdefault(attr, []).append(("annotation", param.group(1)))
                 table.setdefault(attr, []).append(("value", value))
@@ -909,7 +896,7 @@ class ProjectGraph:
             elif value:
                 table.setdefault(attr, []).append(("value", value))
 
-        for match in _SELF_ASSIGN.finditer(body):
+        for match in _self_assignments(body):
             attr, annotation, value, called = match.groups(default="")
             if not value or value.startswith("self.") and not called:
                 # `self.f = (self.a if c else self.b)`, `self.r = (self.make() if r is None else copy(r))`
@@ -929,21 +916,50 @@ class ProjectGraph:
         return table
 
 
-_CALL_SITE = re.compile(r"(?<!\w)(\w+)\s*\(")
+_SPACES_AND_PAREN = re.compile(r"\s*\(")
 _WITH_CALL = re.compile(r"(?<![\w.])with\s+([A-Za-z_][\w.]*)\s*\(")
 _CALLED = re.compile(r"([A-Za-z_][\w.]*)\s*\(")
 _SELF_METHOD = re.compile(r"^self\.([A-Za-z_]\w*)$")
+
+
+def _self_assignments(body: str):
+    r"""_SELF_ASSIGN.finditer(body), tried only where the text says `self` (a match starts there):
+    sre tried the pattern at every offset of every class body, 4x slower on transformers. After a
+    match the search goes on from its end, as finditer's does (`self.a = self.b = x` is one match)."""
+    start = body.find("self")
+    while start != -1:
+        before = body[start - 1] if start else ""
+        if not (before == "." or before == "_" or before.isalnum()):  # re's (?<![\w.])
+            match = _SELF_ASSIGN.match(body, start)
+            if match is not None:
+                yield match
+                start = body.find("self", match.end())
+                continue
+        start = body.find("self", start + 1)
+
+
+def _calls_named(text: str, name: str) -> list[tuple[int, int]]:
+    r"""(offset, offset of its "(") of each `name(` in the text, in text order: what
+    `(?<!\w)(\w+)\s*\(` finds with `name` as its word (str.isalnum and "_" are exactly re's \w).
+    str.find for the one name a class is constructed by beats indexing every call of each file
+    that imports it (1 of the graph's 5 serial seconds on transformers)."""
+    found = []
+    start = text.find(name)
+    while start != -1:
+        before = text[start - 1] if start else ""
+        if not (before == "_" or before.isalnum()):
+            paren = _SPACES_AND_PAREN.match(text, start + len(name))
+            if paren is not None:  # the whole word: spaces or "(" follow it
+                found.append((start, paren.end() - 1))
+        start = text.find(name, start + 1)
+    return found
 
 
 def _bound_in(body: str, name: str) -> list[tuple[str, str]]:
     """What a class body binds to a local name (`name = A() if c else B()`, `name = self.make()`,
     `name = self.method`): ("call", callee), ("self call", attribute), ("self method", method)."""
     found = []
-    assignment = re.compile(rf"(?<![\w.]){re.escape(name)}\s*=(?!=)[ \t]*")
-    for start in _name_sites(body).get(name, ()):
-        match = assignment.match(body, start)
-        if match is None:
-            continue
+    for match in _after_name(body, name, _ASSIGNMENT_AFTER):
         found.extend(_rhs_bindings(_statement_rest(body, match.end())))
     return found
 
@@ -982,29 +998,30 @@ def _rhs_bindings(rhs: str) -> list[tuple[str, str]]:
     return found
 
 
-# A name that starts a binding or annotation (`name =`, `name:`), at a word boundary that is no
-# attribute: every match of the per-name patterns below starts at one of these.
-_NAME_SITE = re.compile(r"(?<![\w.])(\w+)(?=\s*[:=])")
+# What follows a name that is assigned (`name = ...`, not `name == ...`), or annotated (`name: Cls`).
+_ASSIGNMENT_AFTER = re.compile(r"\s*=(?!=)[ \t]*")
+_ANNOTATION_AFTER = re.compile(r"\s*:\s*([^=,)\n]+)")
 
 
-@functools.lru_cache(maxsize=256)
-def _name_sites(body: str) -> dict[str, list[int]]:
-    """name -> offsets of `name =` / `name:` in a class or function text, in text order: one scan of
-    the text instead of one per attribute the class assigns (the call graph's largest cost)."""
-    sites: dict[str, list[int]] = {}
-    for site in _NAME_SITE.finditer(body):
-        sites.setdefault(site.group(1), []).append(site.start())
-    return sites
+def _after_name(body: str, name: str, after: "re.Pattern"):
+    r"""The matches of `after` right behind each occurrence of the identifier `name` that is a whole
+    word and no attribute, in text order: re.finditer(rf"(?<![\w.]){name}{after}") without compiling
+    a pattern per name (which overflowed re's cache) or indexing every binding of the body for one
+    name (the call graph's largest cost). str.isalnum and "_" are exactly re's \w; `after` starts
+    with \s* or a non-word character, so the word ends where `name` does."""
+    start = body.find(name)
+    while start != -1:
+        before = body[start - 1] if start else ""
+        if not (before == "." or before == "_" or before.isalnum()):
+            match = after.match(body, start + len(name))
+            if match is not None:
+                yield match
+        start = body.find(name, start + 1)
 
 
-def _first_match(body: str, pattern: str, name: str):
-    r"""re.search(pattern, body) for a pattern that starts with `(?<![\w.])name\s*[:=]`."""
-    compiled = re.compile(pattern)
-    for start in _name_sites(body).get(name, ()):
-        match = compiled.match(body, start)
-        if match is not None:
-            return match
-    return None
+def _annotation_of(body: str, name: str):
+    """The first `name: annotation` of the text (group 1 is the annotation), or None."""
+    return next(_after_name(body, name, _ANNOTATION_AFTER), None)
 
 
 def _statement_rest(text: str, start: int) -> str:

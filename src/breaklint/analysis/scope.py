@@ -12,7 +12,7 @@ from collections import deque
 from dataclasses import dataclass, field
 from typing import NamedTuple, Optional, Union
 
-from .astwalk import function_nodes, node_memo
+from .astwalk import function_nodes_of, node_memo
 from .names import ImportMap, dotted, normalize_torch
 from .torch_api import COMPILE_DECORATORS, DISABLE_DECORATORS, DISTRIBUTION_CLASSES, DISTRIBUTION_HOOKS
 
@@ -24,6 +24,19 @@ PARTIALS = {"functools.partial", "partial"}
 NON_MODULE_BASES = {"object", "Exception", "torch.autograd.Function", "torch.autograd.function.Function",
                     "enum.Enum", "Enum", "typing.NamedTuple", "NamedTuple", "abc.ABC", "ABC",
                     "typing.Protocol", "Protocol", "typing.Generic", "Generic"}
+
+
+# The node types each pass over a function's nodes acts on (function_nodes_of).
+_ASSIGNMENTS = frozenset({ast.Assign, ast.AnnAssign})
+_ASSIGNMENTS_AND_CALLS = _ASSIGNMENTS | {ast.Call}
+_PLAIN_BINDINGS = frozenset({ast.Assign, ast.AugAssign, ast.Name})
+_CALLS = frozenset({ast.Call})
+_CALLS_AND_WITHS = frozenset({ast.Call, ast.With, ast.AsyncWith})
+_CALLS_AND_READS = _CALLS_AND_WITHS | {ast.Attribute, ast.Subscript}
+# operators, `for` and `len()` on a held object run its special methods
+_CALLS_READS_AND_OPERATORS = _CALLS_AND_READS | {ast.BinOp, ast.UnaryOp, ast.For}
+# `for v in xs` (a statement or a comprehension's) binds v too
+_ASSIGNMENTS_AND_LOOPS = _ASSIGNMENTS | {ast.For, ast.comprehension}
 
 
 @dataclass
@@ -63,7 +76,7 @@ class AttributeAssignments:
         for method in info.methods.values():
             self_name = _self_name(method)
             self._method, self._locals = method, None  # the method's plain locals, read when needed
-            for node in function_nodes(method):
+            for node in function_nodes_of(method, _ASSIGNMENTS_AND_CALLS):
                 if isinstance(node, ast.Assign):
                     for target in node.targets:
                         self._add(target, node.value, self_name, False)
@@ -98,7 +111,7 @@ def _plain_locals(method) -> dict[str, list[ast.AST]]:
     for arg in args.posonlyargs + args.args + args.kwonlyargs + [a for a in (args.vararg, args.kwarg) if a]:
         other.add(arg.arg)
     stores = []
-    for node in function_nodes(method):
+    for node in function_nodes_of(method, _PLAIN_BINDINGS):
         if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
             found.setdefault(node.targets[0].id, []).append(node.value)
             kept.add(id(node.targets[0]))
@@ -731,9 +744,9 @@ def _forward_evidence(forward: FunctionNode) -> bool:
     if len(args.posonlyargs + args.args) > 1 or args.kwonlyargs or args.vararg or args.kwarg:
         return True
     self_name = _self_name(forward)
-    return any(isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
+    return any(isinstance(node.func, ast.Attribute)
                and isinstance(node.func.value, ast.Name) and node.func.value.id == self_name
-               for node in function_nodes(forward))
+               for node in function_nodes_of(forward, _CALLS))
 
 
 def _returned_closures(func: FunctionNode) -> list[FunctionNode]:
@@ -770,13 +783,13 @@ def _calls_and_self_reads(func: FunctionNode, with_reads: bool) -> tuple[list[as
     """Calls inside a function body (nested closures included, nested classes not), and, when
     asked, the attribute reads on a plain name that are not called (`self.scale`: a property runs)."""
     if not with_reads:
-        found = [node for node in function_nodes(func) if isinstance(node, (ast.Call, ast.With, ast.AsyncWith))]
+        found = function_nodes_of(func, _CALLS_AND_WITHS)
         return ([node for node in found if isinstance(node, ast.Call)],
                 [_ItemAccess(item.context_expr, "__enter__") for node in found
                  if not isinstance(node, ast.Call) for item in node.items])
     calls, reads, called = [], [], set()
     self_name = _self_name(func)
-    for node in function_nodes(func):
+    for node in function_nodes_of(func, _CALLS_READS_AND_OPERATORS):
         if isinstance(node, ast.Call) and not (isinstance(node.func, ast.Name) and node.func.id == "len"):
             calls.append(node)
             called.add(id(node.func))
@@ -927,7 +940,7 @@ def _property_kind(func: FunctionNode) -> Optional[str]:
 
 def _local_values(func: FunctionNode) -> dict[str, list[ast.AST]]:
     bindings: dict[str, list[ast.AST]] = {}
-    for node in function_nodes(func):
+    for node in function_nodes_of(func, _ASSIGNMENTS_AND_LOOPS):
         if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
             bindings.setdefault(node.targets[0].id, []).append(node.value)
         elif isinstance(node, ast.AnnAssign) and node.value is not None and isinstance(node.target, ast.Name):

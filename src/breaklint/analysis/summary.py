@@ -13,6 +13,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Callable, Optional
 
+from .astwalk import breadth_first
 from .callscan import CallText
 from .torch_api import BUILTIN_METHODS, TENSOR_METHODS
 from .names import ImportMap, dotted
@@ -184,7 +185,7 @@ def _annotation_spelling(node: ast.AST, imports: ImportMap) -> str:
     """The class names an annotation mentions (`Optional[Flow]`, `"Flow"`, `A | B`), qualified
     through the imports and joined by spaces; the project keeps those that are classes of the tree."""
     names = []
-    for part in ast.walk(node):
+    for part in breadth_first(node):
         if isinstance(part, ast.Constant) and isinstance(part.value, str):
             names.extend(n for n in part.value.replace("[", " ").replace("]", " ").replace(",", " ")
                          .replace("|", " ").split() if n.replace(".", "").replace("_", "").isalnum())

@@ -12,7 +12,7 @@ import copy
 import re
 from typing import Optional
 
-from .astwalk import function_nodes, walk
+from .astwalk import function_nodes_of, walk
 from .flow import bindings_of, function_arguments
 from .names import ImportMap, normalize_torch
 from .scope import ClassInfo, ModuleScopes, Scope, _self_name
@@ -81,6 +81,12 @@ class ClassFacts:
             self.layer_attrs.add(attr)
 
 
+# The nodes that bind a function's names (what _infer_locals reads), and calls.
+_BINDING_NODES = frozenset({ast.Assign, ast.AnnAssign, ast.AugAssign, ast.For, ast.AsyncFor, ast.ListComp, ast.SetComp,
+                            ast.DictComp, ast.GeneratorExp, ast.Lambda, ast.withitem, ast.NamedExpr})
+_CALLS = frozenset({ast.Call})
+
+
 class TensorEnv:
     """Tensor facts for the names of one traced function."""
 
@@ -122,7 +128,7 @@ class TensorEnv:
     # -- locals ---------------------------------------------------------------------------------
     def _infer_locals(self) -> None:
         assigned: dict[str, list[Optional[ast.AST]]] = {}
-        for node in function_nodes(self.scope.func):
+        for node in function_nodes_of(self.scope.func, _BINDING_NODES):
             if isinstance(node, (ast.Assign, ast.AnnAssign, ast.AugAssign)):
                 targets = node.targets if isinstance(node, ast.Assign) else [node.target]
                 value = node.value
@@ -153,6 +159,9 @@ class TensorEnv:
                 assigned[name].append(_Param(name in self.tensor_names))
         self.tensor_names -= set(assigned)
         self._learn_from_methods(assigned)
+        # name -> whether one of its values reads it (a rebinding): the values never change during
+        # the fixpoint, so each is walked once, not once per round.
+        self._reads_itself: dict[str, bool] = {}
         for _ in range(4):  # fixpoint over chains like a = x + 1; b = a * 2
             changed = False
             for name, values in assigned.items():
@@ -179,8 +188,8 @@ class TensorEnv:
     def _learn_from_methods(self, assigned) -> None:
         """`num_nodes = helper(...)` then `num_nodes.new_zeros(1)`: a name whose methods only a tensor
         has is a tensor, when nothing it is bound to is known to be something else."""
-        used = {node.func.value.id for node in function_nodes(self.scope.func)
-                if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
+        used = {node.func.value.id for node in function_nodes_of(self.scope.func, _CALLS)
+                if isinstance(node.func, ast.Attribute)
                 and node.func.attr in TENSOR_EVIDENCE_METHODS and isinstance(node.func.value, ast.Name)}
         for name in used - self.tensor_names - self.known_non_tensor:
             values = assigned.get(name, [])
@@ -203,8 +212,12 @@ class TensorEnv:
     def _tensor_by_induction(self, name: str, values) -> bool:
         """`y = x * 2; y = y + 1`: y is a tensor when one binding is a tensor outright and every
         other is a tensor provided y already held one (a rebinding reads the previous value)."""
-        if not any(isinstance(v, _PassThrough) or isinstance(v, ast.AST) and any(
-                isinstance(n, ast.Name) and n.id == name for n in walk(v)) for v in values):
+        reads_itself = self._reads_itself.get(name)
+        if reads_itself is None:
+            reads_itself = self._reads_itself[name] = any(
+                isinstance(v, _PassThrough) or isinstance(v, ast.AST) and any(
+                    isinstance(n, ast.Name) and n.id == name for n in walk(v)) for v in values)
+        if not reads_itself:
             return False
         self._memo.clear()
         if not any(v is not None and self._value_is_tensor(v) for v in values):

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Optional, Sequence
 
 from ..analysis.astwalk import walk
+from ..analysis.names import import_statements
 from ..model import Edit, Fix, Location, Transform
 
 if TYPE_CHECKING:
@@ -94,10 +95,10 @@ def _torch_name(tree: ast.Module) -> tuple[Optional[TorchName], str]:
     if found is not None:
         result = (found, "")
     else:
-        anywhere = any(isinstance(n, (ast.Import, ast.ImportFrom)) and any(
-            a.name == "torch" or a.name.startswith("torch.") for a in n.names)
-            or isinstance(n, ast.ImportFrom) and (n.module or "").split(".")[0] == "torch"
-            for n in ast.walk(tree))
+        # An import is a statement: the statement lists hold every one, no expression does.
+        anywhere = any(any(a.name == "torch" or a.name.startswith("torch.") for a in n.names)
+                       or isinstance(n, ast.ImportFrom) and (n.module or "").split(".")[0] == "torch"
+                       for n in import_statements(tree.body))
         result = (None, CONDITIONAL_TORCH if anywhere else NO_TORCH)
     return result
 

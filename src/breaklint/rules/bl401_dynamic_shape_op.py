@@ -11,7 +11,7 @@ import ast
 import re
 from typing import Optional
 
-from ..analysis.astwalk import function_nodes
+from ..analysis.astwalk import function_nodes_of
 from ..analysis.flow import bindings_of, function_arguments as _arguments
 from ..analysis.torch_api import BOOL_RESULT as MASK_METHODS  # an index made of these is a mask (any dtype in, bool out)
 from ..analysis.torch_api import REARRANGE_METHODS
@@ -438,6 +438,11 @@ def _has_keyword(node: ast.Call, name: str, ctx=None) -> bool:
     return False
 
 
+# The nodes _MaskFacts reads: those that bind a name.
+_MASK_BINDERS = frozenset({ast.Assign, ast.AugAssign, ast.AnnAssign, ast.NamedExpr, ast.For, ast.AsyncFor,
+                           ast.comprehension, ast.withitem, ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda})
+
+
 class _MaskFacts:
     """Which local names of one traced function surely hold a boolean tensor."""
 
@@ -446,7 +451,7 @@ class _MaskFacts:
         # name -> (statement, value) of each plain assignment, for the definition that reaches a use
         self.definitions: dict[str, list[tuple[ast.stmt, ast.AST]]] = {}
         self.bindings = bindings_of(func)
-        for node in function_nodes(func):
+        for node in function_nodes_of(func, _MASK_BINDERS):
             if isinstance(node, ast.Assign):
                 for target in node.targets:
                     self._bind(target, node.value, node)

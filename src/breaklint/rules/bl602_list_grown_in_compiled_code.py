@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import ast
 
+from ..analysis.astwalk import walk
 from .base import Example, Rule
 from .bl601_number_state_in_compiled_code import COST, self_attr, self_param, visible_hierarchy
 
@@ -59,8 +60,8 @@ class ListGrownInCompiledCode(Rule):
     def _is_kept_global_list(name: str, ctx) -> bool:
         func = ctx.scope.func
         params = {a.arg for a in func.args.posonlyargs + func.args.args + func.args.kwonlyargs}
-        if name in params or any(isinstance(n, ast.Name) and n.id == name and isinstance(n.ctx, ast.Store)
-                                 for n in ast.walk(func)):
+        if name in params or any(type(n) is ast.Name and n.id == name and type(n.ctx) is ast.Store
+                                 for n in walk(func)):
             return False
         bindings = [s for s in ctx.file.tree.body if isinstance(s, ast.Assign)
                     and any(isinstance(t, ast.Name) and t.id == name for t in s.targets)]

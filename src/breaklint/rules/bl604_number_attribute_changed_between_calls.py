@@ -79,9 +79,7 @@ def _loops(tree: ast.Module) -> list[tuple[set[str], dict[str, set[str]], dict[s
     # astwalk's walk (no expression contexts) and exact-type tests: the parser makes no subclasses,
     # and this walk over every loop of every file was 3% of a cold check.
     loops = []
-    for loop in walk(tree):
-        if type(loop) not in _LOOP_TYPES:
-            continue
+    for loop in _loop_statements(tree.body):
         called: set[str] = set()
         by_method: dict[str, set[str]] = {}
         by_attr: dict[str, set[str]] = {}
@@ -99,6 +97,21 @@ def _loops(tree: ast.Module) -> list[tuple[set[str], dict[str, set[str]], dict[s
                         by_attr.setdefault(t.attr, set()).add(t.value.id)
         loops.append((called, by_method, by_attr))
     return loops
+
+
+def _loop_statements(body):
+    """The loops at any depth of statements. A loop is a statement, and no expression holds one, so
+    the statement lists alone are read, not every node of the file. Their order does not matter:
+    _loop_drives asks whether any loop drives the attribute."""
+    stack = list(body)
+    while stack:
+        node = stack.pop()
+        if type(node) in _LOOP_TYPES:
+            yield node
+        for field in ("body", "orelse", "finalbody", "handlers", "cases"):
+            block = getattr(node, field, None)
+            if block:
+                stack.extend(block)
 
 
 def _is_self(node: ast.AST) -> bool:
