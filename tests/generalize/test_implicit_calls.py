@@ -501,7 +501,8 @@ def test_a_property_read_on_an_object_of_the_tree_runs_its_getter(tmp_path):
                 def forward(self, x, other):
                     t = Thing(x)
                     here = Local(x)
-                    return t.scale + self.kept.shift + t.spread + here.level + other.level
+                    callback = t.unused  # a plain method read, not called: not run
+                    return t.scale + self.kept.shift + t.spread + here.level + other.level, callback
             """,
     })
     assert {("pkg/things.py", 9, "BL103"), ("pkg/things.py", 12, "BL103"), ("pkg/things.py", 15, "BL103"),

@@ -21,7 +21,7 @@ from .callscan import CallText, balanced as _balanced
 from ..sources import read_source
 from .scope import distribution_entries, distribution_reason, is_module_base
 from .torch_api import BUILTIN_METHODS, DISTRIBUTION_CLASSES, TENSOR_METHODS
-from .summary import (ATTRIBUTE, GETATTR, GLOBAL, INSTANCE, LOCAL, MEMBER, PASSED, PASSED_METHOD, READ, RESULT, SELF,
+from .summary import (ATTRIBUTE, GETATTR, GLOBAL, HELD_READ, INSTANCE, LOCAL, MEMBER, PASSED, PASSED_METHOD, READ, RESULT, SELF,
                       SUPER, CallRef, ModuleSummary, classify_spelling, text_calls)
 
 # obj.method() on an untyped receiver is dispatched by name only when at most this many classes of
@@ -305,19 +305,19 @@ class ProjectGraph:
         """Classes that reach a torch.distributions class through bases in other files, and that
         their own file did not see as such: class -> (kind, the path of bases)."""
         if self._distributions_memo is None:
-            found = self._reaching(lambda base: base in DISTRIBUTION_CLASSES)
+            found = self._reaching(lambda base: base in DISTRIBUTION_CLASSES, own_names=True)
             self._distributions_memo = {
                 key: (DISTRIBUTION_CLASSES[reason.rsplit(" ", 1)[-1]], reason)
                 for key, reason in found.items() if not self.summaries[key[0]].classes[key[1]].distribution_kind}
         return self._distributions_memo
 
-    def _reaching(self, is_torch_base) -> dict[ClassKey, str]:
+    def _reaching(self, is_torch_base, own_names: bool = False) -> dict[ClassKey, str]:
         """Classes with a torch base that `is_torch_base` accepts, at any depth of bases in any file:
         class -> "subclass of A (module), subclass of <torch base>"."""
         reasons: dict[ClassKey, str] = {}
         for key in self._bases:
             dotted = f"{self.module_of[key[0]]}.{key[1]}"
-            if is_torch_base(dotted):
+            if own_names and is_torch_base(dotted):
                 # torch's own class, when the tree linted is torch itself (torch/distributions/).
                 reasons[key] = f"the torch class {dotted}"
                 continue
@@ -533,6 +533,13 @@ class ProjectGraph:
                 if method == "__call__" and self._is_module(cls):
                     continue  # a module's forward is an entry point of its own
                 yield from self._method_targets(cls, method, exact)
+        elif ref.kind == HELD_READ:  # a read runs a property or a special method, never a plain method
+            spelled, _, attr = ref.name.rpartition(".")
+            for cls, exact in self._classes_named(path, spelled, 0):
+                for target in self._method_targets(cls, attr, exact):
+                    owner = self.summaries[target[0]].classes.get(target[1].rpartition(".")[0])
+                    if attr.startswith("__") or owner is not None and attr in owner.properties:
+                        yield target
         elif ref.kind == MEMBER:
             attr, _, method = ref.name.partition(".")
             start = dynamic or self._owner(path, qualname)

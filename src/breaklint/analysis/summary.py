@@ -27,6 +27,9 @@ GLOBAL, LOCAL, SELF, SUPER, ATTRIBUTE = "g", "l", "s", "S", "a"
 # from what the class hierarchy, in any file, assigns to it; `self.x` read, not called ("x"): a
 # property of a base class in another file runs.
 INSTANCE, MEMBER, READ = "i", "m", "r"
+# An attribute of an object of a known class read, not called (`t.scale`, `a + b` reading __add__):
+# "<spelling>.<attr>" as INSTANCE, followed only to a property or a special method.
+HELD_READ = "h"
 # A function or `self.method` passed as an argument in traced code (`checkpoint(self._block, x)`,
 # `ratio(err, tol, _linf_norm)`): the callee calls it back, in the same trace. Spelled as GLOBAL /
 # LOCAL names are ("f"), or the method's name ("M"); only functions and methods are followed.
@@ -37,8 +40,9 @@ GETATTR = "t"
 # A method run on what a call returns, through attributes of it: "<callee>|<attr.attr>|<method>", the
 # callee "self.<name>" (a method or a submodule of self) or "<g|l>:<name>" (a GLOBAL / LOCAL spelling).
 RESULT = "o"
-# Roots whose callees are never in a linted tree: not worth a byte of the summary.
+# Python's builtins: a bare name among them is never a function a star import brought in.
 _BUILTIN_NAMES = frozenset(dir(builtins))
+# Roots whose callees are never in a linted tree: not worth a byte of the summary.
 _FOREIGN_ROOTS = {"torch", "numpy", "math", "warnings", "logging", "typing", "os", "sys", "functools",
                   "itertools", "collections", "einops", "re", "copy", "time", "random", "inspect",
                   "dataclasses", "abc", "enum", "contextlib", "operator", "builtins", "triton", "scipy"}
@@ -121,9 +125,9 @@ def summarize(scopes: ModuleScopes, imports: ImportMap, env_of: Callable,
             held = scopes.object_reads.get(qualname, ())
             if held:  # `t.mean` with t of a class another file defines: its property runs
                 refs = refs + tuple(dict.fromkeys(
-                    CallRef(*ref) for read in held
+                    CallRef(HELD_READ, ref[1]) for read in held
                     for ref in _indirect_refs(read, self_name, scopes, imports, scopes.scopes.get(qualname))
-                    if ref[0] in (INSTANCE, RESULT)))
+                    if ref[0] == INSTANCE))
             refs = refs + _decorator_refs(func, self_name, scopes, imports)
             refs = refs + _manager_refs(scopes.context_managers.get(qualname, ()), self_name, scopes, imports)
             if refs:

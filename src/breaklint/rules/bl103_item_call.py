@@ -82,20 +82,32 @@ def scalar_extraction(node: ast.Call, ctx) -> Optional[str]:
     return None
 
 
+def _in_assert_message(node: ast.AST, parents: list[ast.AST]) -> bool:
+    """The message of an assert is built only when the assert fails: never in a traced run."""
+    path = parents + [node]
+    for i in range(len(path) - 2, -1, -1):
+        if isinstance(path[i], ast.Assert):
+            return path[i + 1] is path[i].msg
+        if isinstance(path[i], ast.stmt):
+            return False
+    return False
+
+
 def value_read_elsewhere(node: ast.AST, ctx) -> Optional[str]:
     """Other ways Python reads a tensor's value, each measured on 2.13 (GB0033 "Data dependent
     operator", `complex` GB0059): a `math` function of a tensor (`math.exp(t.mean())`: math calls
     `__float__`), `complex(t)`, and %-formatting of a tensor (`"%.3f" % t`)."""
     if isinstance(node, ast.BinOp):
-        if isinstance(node.op, ast.Mod) and isinstance(node.left, ast.Constant) and isinstance(node.left.value, str):
+        if isinstance(node.op, ast.Mod) and isinstance(node.left, ast.Constant) and isinstance(node.left.value, str) \
+                and not _in_assert_message(node, ctx.parents):
             values = node.right.elts if isinstance(node.right, ast.Tuple) else [node.right]
             if any(ctx.is_tensor(v) for v in values):
-                return "%-formatting a tensor"
+                return "%-formatting a tensor (GB0033 for numbers, GB0208 for %s)"
         return None
     func = node.func
     qual = ctx.qualify(func) or ""
     if qual.startswith("math.") and qual.count(".") == 1 and any(ctx.is_tensor(a) for a in node.args):
-        return f"{qual}() of a tensor"
+        return f"{qual}() of a tensor (GB0033)"
     if isinstance(func, ast.Name) and func.id == "complex" and not ctx.file.imports.is_bound("complex") \
             and any(ctx.is_tensor(a) for a in node.args):
         return "complex(tensor) (GB0059)"
@@ -118,8 +130,7 @@ class ItemCall(Rule):
     def check(self, node, ctx) -> None:
         elsewhere = value_read_elsewhere(node, ctx)
         if elsewhere is not None:
-            gb = "" if "GB0" in elsewhere else " (GB0033)"
-            ctx.report(node, f"{elsewhere} reads its value into Python and breaks the graph{gb}; keep it "
+            ctx.report(node, f"{elsewhere} reads its value into Python and breaks the graph; keep it "
                              "a tensor (torch.exp, torch.sqrt, torch.isnan... instead of math), or format it "
                              "outside compiled code")
             return
@@ -136,6 +147,21 @@ class ItemCall(Rule):
                    assert_fix(owner, ctx) if owner is not None else scalar_operand_fix(ctx, node))
 
     VALID = [
+        Example("""
+import torch
+from torch import nn
+
+
+class Check(nn.Module):
+    def forward(self, x):
+        y = x * 2
+        assert y.dim() == 1, "bad %s" % y    # the message is built only when the assert fails
+        return y
+
+
+def factory():
+    return Check(), (torch.randn(4),)
+"""),
         Example("""
 import torch
 from torch import nn

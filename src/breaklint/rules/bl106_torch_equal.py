@@ -16,11 +16,23 @@ def _compares_sequences_of_tensors(node: ast.Compare, ctx) -> bool:
     if len(node.ops) != 1 or not isinstance(node.ops[0], (ast.Eq, ast.NotEq)):
         return False
     left, right = node.left, node.comparators[0]
+    displays = (ast.List, ast.Tuple)
+    if isinstance(left, displays) and isinstance(right, displays):
+        # Python compares lengths first, then pair by pair: a tensor against None, or a name against
+        # itself, gives a constant (measured: `(mask, bias) == (None, None)` does not break)
+        if len(left.elts) != len(right.elts):
+            return False
+        return any(_tensor_pair(a, b, ctx) or _tensor_pair(b, a, ctx) for a, b in zip(left.elts, right.elts))
     for display, other in ((left, right), (right, left)):
-        if isinstance(display, (ast.List, ast.Tuple)) and any(ctx.is_tensor(e) for e in display.elts) \
+        if isinstance(display, displays) and any(ctx.is_tensor(e) for e in display.elts) \
                 and not (isinstance(other, ast.Constant) or ctx.is_tensor(other)):
             return True
     return False
+
+
+def _tensor_pair(a: ast.AST, b: ast.AST, ctx) -> bool:
+    same = isinstance(a, ast.Name) and isinstance(b, ast.Name) and a.id == b.id
+    return ctx.is_tensor(a) and not same and not (isinstance(b, ast.Constant) and b.value is None)
 
 
 class TorchEqual(Rule):
@@ -54,6 +66,23 @@ class TorchEqual(Rule):
                          "compare before the compiled region")
 
     VALID = [
+        Example("""
+from typing import Optional
+
+import torch
+from torch import Tensor, nn
+
+
+class Net(nn.Module):
+    def forward(self, x: Tensor, mask: Optional[Tensor] = None, bias: Optional[Tensor] = None):
+        if (mask, bias) == (None, None):   # a tensor against None: a constant, no break
+            return x * 2
+        return x + 1
+
+
+def factory():
+    return Net(), (torch.randn(3), torch.ones(3))
+"""),
         Example("""
 import torch
 from torch import nn

@@ -104,7 +104,18 @@ def _passes_generator(node: ast.Call, ctx, qual: str) -> bool:
     keyword = next((kw for kw in node.keywords if kw.arg == "generator"), None)
     if keyword is None or isinstance(keyword.value, ast.Constant) and keyword.value.value is None:
         return False
+    if isinstance(keyword.value, ast.Name) and keyword.value.id in _none_default_parameters(ctx):
+        return False  # `generator=generator`, a parameter that defaults to None: traced then (measured on 2.13)
     return qual.startswith("torch.") or isinstance(node.func, ast.Attribute) and ctx.is_tensor(node.func.value)
+
+
+def _none_default_parameters(ctx) -> set[str]:
+    """Parameters of the traced function whose default is None."""
+    args = ctx.scope.func.args
+    positional = args.posonlyargs + args.args
+    pairs = list(zip(positional[len(positional) - len(args.defaults):], args.defaults)) \
+        + [(a, d) for a, d in zip(args.kwonlyargs, args.kw_defaults) if d is not None]
+    return {a.arg for a, d in pairs if isinstance(d, ast.Constant) and d.value is None}
 
 
 def _module_functions(ctx) -> set[str]:
@@ -210,8 +221,8 @@ def untraceable(node: ast.Call, ctx) -> Optional[str]:
 class UntraceableCall(Rule):
     code = "BL502"
     name = "untraceable-call"
-    summary = ("clocks, seeding, NumPy scalar RNG, deepcopy/repr of tensors, data_ptr() comparisons, "
-               "torch.jit.isinstance break the graph")
+    summary = ("calls Dynamo skips or cannot trace (its skip list, clocks, seeding, NumPy scalar RNG, deepcopy/repr "
+               "of tensors, data_ptr() comparisons, generator=, json, some context managers) break the graph")
     gb_ids = ("GB0007", "GB0033", "GB0294", "GB4198", "GB0208", "GB0569", "GB0059", "GB5976", "GB0088",
               "GB0156", "GB0363", "GB0045", "GB0008", "GB0262", "GB0055", "GB0467", "GB0257")
     fix_availability = "sometimes"
@@ -244,6 +255,21 @@ class UntraceableCall(Rule):
                            (Edit(ctx.start(node.func), ctx.end(node.func), "isinstance"),))
 
     VALID = [
+        Example("""
+from typing import Optional
+
+import torch
+from torch import nn
+
+
+class Noisy(nn.Module):
+    def forward(self, x, generator: Optional[torch.Generator] = None):
+        return x + torch.randn(x.shape, generator=generator)   # left at None: traced
+
+
+def factory():
+    return Noisy(), (torch.randn(4),)
+"""),
         Example("""
 import copy
 import time
