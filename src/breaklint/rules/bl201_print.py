@@ -58,23 +58,6 @@ def factory():
     ]
     INVALID = [
         Example("""
-import sys
-
-import torch
-from torch import nn
-
-
-class Net(nn.Module):
-    def forward(self, x):
-        y = x * 2
-        sys.stderr.write("step\\n")
-        return y + 1
-
-
-def factory():
-    return Net(), (torch.randn(4),)
-""", at=((11, 9),), fixed=None),
-        Example("""
 import torch
 from torch import nn
 
@@ -117,4 +100,21 @@ def step(x):
 def factory():
     return step, (torch.randn(8),)
 """, at=((7, 5),)),
+        Example("""
+import sys
+
+import torch
+from torch import nn
+
+
+class Net(nn.Module):
+    def forward(self, x):
+        y = x * 2
+        sys.stderr.write("step\\n")
+        return y + 1
+
+
+def factory():
+    return Net(), (torch.randn(4),)
+""", at=((11, 9),), fixed=None),
     ]
