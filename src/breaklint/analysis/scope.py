@@ -391,7 +391,7 @@ class ModuleScopes:
         def drain() -> None:
             while queue:
                 scope = queue.popleft()
-                calls, reads = _calls_and_self_reads(scope.func, True)
+                calls, reads = _calls_and_reads(scope.func)
                 self.calls[scope.qualname] = calls
                 managers = [r.value for r in reads if r.attr == "__enter__"]
                 if managers:
@@ -779,41 +779,32 @@ def _flatten_toplevel(node: ast.stmt):
         yield node
 
 
-def _calls_and_self_reads(func: FunctionNode, with_reads: bool) -> tuple[list[ast.Call], list[ast.Attribute]]:
-    """Calls inside a function body (nested closures included, nested classes not), and, when
-    asked, the attribute reads on a plain name that are not called (`self.scale`: a property runs)."""
-    if not with_reads:
-        found = function_nodes_of(func, _CALLS_AND_WITHS)
-        return ([node for node in found if isinstance(node, ast.Call)],
-                [_ItemAccess(item.context_expr, "__enter__") for node in found
-                 if not isinstance(node, ast.Call) for item in node.items])
+def _calls_and_reads(func: FunctionNode) -> tuple[list[ast.Call], list[ast.Attribute]]:
+    """Calls inside a function body (nested closures included, nested classes not), and the reads
+    that may run a method of an object: attributes of a held object not called (`self.scale`, `t.mean`:
+    a property runs), item access, `with`, and the special methods operators, `len()` and `for` run."""
     calls, reads, called = [], [], set()
     self_name = _self_name(func)
     for node in function_nodes_of(func, _CALLS_READS_AND_OPERATORS):
-        if isinstance(node, ast.Call) and not (isinstance(node.func, ast.Name) and node.func.id == "len"):
+        if isinstance(node, ast.Call):
             calls.append(node)
             called.add(id(node.func))
+            reads.extend(_special_reads(node, self_name))  # `len(a)`
         elif isinstance(node, (ast.With, ast.AsyncWith)):
             # `with Ctx(...):` runs the manager's __enter__ and __exit__
             reads.extend(_ItemAccess(item.context_expr, "__enter__") for item in node.items)
-        elif isinstance(node, ast.Attribute) and isinstance(node.ctx, ast.Load) and (
-                isinstance(node.value, ast.Name) or isinstance(node.value, ast.Attribute)
-                and isinstance(node.value.value, ast.Name) and node.value.value.id == self_name):
+        elif isinstance(node, ast.Attribute) and isinstance(node.ctx, ast.Load) and _held(node.value, self_name):
             reads.append(node)  # `t.mean`, `self.scale`, `self.dist.mean`
         elif isinstance(node, ast.Subscript) and isinstance(node.value, ast.Name) and node.value.id == self_name:
             # `self[k] = v` / `self[k]` runs the class's __setitem__ / __getitem__
             reads.append(_ItemAccess(node.value, "__getitem__" if isinstance(node.ctx, ast.Load) else "__setitem__"))
-        elif isinstance(node, (ast.BinOp, ast.UnaryOp, ast.Call, ast.For)):
-            # `a + b`, `-a`, `len(a)`, `for v in a` on an object of the tree run its special methods
-            reads.extend(_special_reads(node, self_name))
-            if isinstance(node, ast.Call):
-                calls.append(node)
-                called.add(id(node.func))
-        elif isinstance(node, ast.Subscript) and isinstance(node.ctx, (ast.Load, ast.Store)) and (
-                isinstance(node.value, ast.Name) or isinstance(node.value, ast.Attribute)
-                and isinstance(node.value.value, ast.Name) and node.value.value.id == self_name):
+        elif isinstance(node, ast.Subscript) and isinstance(node.ctx, (ast.Load, ast.Store)) \
+                and _held(node.value, self_name):
             # `c[k]` / `self.cache[k] = v` on an object of the tree: its __getitem__ / __setitem__ runs
-            reads.append(_item_method(node))
+            reads.append(_special_read(node.value, "__getitem__" if isinstance(node.ctx, ast.Load) else "__setitem__"))
+        elif isinstance(node, (ast.BinOp, ast.UnaryOp, ast.For)):
+            # `a + b`, `-a`, `for v in a` on an object of the tree run its special methods
+            reads.extend(_special_reads(node, self_name))
     return calls, [r for r in reads if id(r) not in called]
 
 
@@ -850,15 +841,10 @@ def _special_reads(node: ast.AST, self_name: Optional[str]) -> list[ast.Attribut
 
 
 def _special_read(operand: ast.expr, special: str) -> ast.Attribute:
+    """`operand.<special>` as an attribute read, made once per operand node (one node has one parent,
+    so one special method)."""
     return node_memo(f"special {special}", operand, lambda: ast.copy_location(
         ast.Attribute(value=operand, attr=special, ctx=ast.Load()), operand))
-
-
-def _item_method(node: ast.Subscript) -> ast.Attribute:
-    """`c[k]` as the read `c.__getitem__` (`c[k] = v`: `c.__setitem__`), made once per subscript node."""
-    special = "__getitem__" if isinstance(node.ctx, ast.Load) else "__setitem__"
-    return node_memo("item method", node, lambda: ast.copy_location(
-        ast.Attribute(value=node.value, attr=special, ctx=ast.Load()), node))
 
 
 def _read_as_call(read: ast.Attribute) -> ast.Call:
