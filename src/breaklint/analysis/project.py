@@ -453,6 +453,14 @@ class ProjectGraph:
             found = self._targets_memo[memo_key] = tuple(self._find_targets(path, qualname, dynamic, ref))
         return found
 
+    def _resolved_targets(self, found: tuple[str, str, str]):
+        """What calling a name `resolve` found runs: a class's constructor, else the function or method."""
+        kind, path, qualname = found
+        if kind == "class":
+            yield from self._construction((path, qualname))
+        else:
+            yield path, qualname, self._owner(path, qualname) if kind == "method" else None, False
+
     def _find_targets(self, path: str, qualname: str, dynamic: Optional[ClassKey], ref: CallRef):
         summary = self.summaries[path]
         if ref.kind == LOCAL:
@@ -466,11 +474,8 @@ class ProjectGraph:
                     yield from self._class_attribute_call((path, cls), method)
             elif summary.stars:  # a name `from m import *` brought in
                 found = self._through_stars(path, [ref.name], 0)
-                if found is not None and found[0] == "class":
-                    yield from self._construction((found[1], found[2]))
-                elif found is not None:
-                    owner = self._owner(found[1], found[2]) if found[0] == "method" else None
-                    yield found[1], found[2], owner, False
+                if found is not None:
+                    yield from self._resolved_targets(found)
         elif ref.kind == GLOBAL:
             found = self.resolve(self._absolute(path, ref.name))
             if found is None:
@@ -479,11 +484,8 @@ class ProjectGraph:
                 owner = self.resolve(self._absolute(path, head)) if head else None
                 if owner is not None and owner[0] == "class":
                     yield from self._class_attribute_call((owner[1], owner[2]), method)
-            elif found[0] == "class":
-                yield from self._construction((found[1], found[2]))
             else:
-                owner = self._owner(found[1], found[2]) if found[0] == "method" else None
-                yield found[1], found[2], owner, False
+                yield from self._resolved_targets(found)
         elif ref.kind in (SELF, SUPER):
             owner = self._owner(path, qualname)
             start = dynamic or owner
@@ -565,8 +567,7 @@ class ProjectGraph:
             found = (("function", path, ref.name) if ref.name in summary.functions
                      else self.resolve(self._absolute(path, ref.name)))
             if found is not None and found[0] != "class":
-                owner = self._owner(found[1], found[2]) if found[0] == "method" else None
-                yield found[1], found[2], owner, False
+                yield from self._resolved_targets(found)
         elif ref.kind == PASSED_METHOD:
             start = dynamic or self._owner(path, qualname)
             if start is not None:
