@@ -142,6 +142,14 @@ def function_arguments(args: ast.arguments) -> list[ast.arg]:
     return out + [a for a in (args.vararg, args.kwarg) if a is not None]
 
 
+def parameter_defaults(args: ast.arguments) -> list[tuple[ast.arg, Optional[ast.expr]]]:
+    """Each parameter with its default (None where it has none), in function_arguments' order."""
+    positional = args.posonlyargs + args.args
+    defaults = [None] * (len(positional) - len(args.defaults)) + list(args.defaults)
+    return list(zip(positional, defaults)) + list(zip(args.kwonlyargs, args.kw_defaults)) \
+        + [(a, None) for a in (args.vararg, args.kwarg) if a is not None]
+
+
 def _index_blocks(body: list, block_of: dict[int, tuple[list, int]]) -> None:
     """Map every statement to the statement list holding it, closures' bodies included (their
     assignments are bound too); class bodies are not traced with the function."""

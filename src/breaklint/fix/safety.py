@@ -14,6 +14,7 @@ import ast
 from typing import TYPE_CHECKING, Optional
 
 from ..analysis.astwalk import function_nodes
+from ..analysis.flow import parameter_defaults
 from ..analysis.tensors import annotation_kind
 from ..analysis.torch_api import ELEMENTWISE, FULL_REDUCTIONS, KEEP_SHAPE, SCALAR_METHODS, SINGULAR
 
@@ -29,19 +30,7 @@ def _function(ctx: "NodeContext"):
 
 def _parameter(func, name: str) -> Optional[tuple[ast.arg, Optional[ast.AST]]]:
     """The parameter `name` of `func` and its default, else None."""
-    args = func.args
-    positional = args.posonlyargs + args.args
-    defaults = [None] * (len(positional) - len(args.defaults)) + list(args.defaults)
-    for arg, default in zip(positional, defaults):
-        if arg.arg == name:
-            return arg, default
-    for arg, default in zip(args.kwonlyargs, args.kw_defaults):
-        if arg.arg == name:
-            return arg, default
-    for arg in (args.vararg, args.kwarg):
-        if arg is not None and arg.arg == name:
-            return arg, None
-    return None
+    return next(((arg, default) for arg, default in parameter_defaults(func.args) if arg.arg == name), None)
 
 
 def bindings(ctx: "NodeContext", name: str) -> list:

@@ -9,6 +9,7 @@ from __future__ import annotations
 import ast
 from typing import Optional
 
+from ..analysis.flow import parameter_defaults
 from ..analysis.torch_api import SKIPPED_TORCH_FUNCTIONS
 from ..fix.rewrite import replace_fix
 from ..model import Edit, Fix
@@ -111,11 +112,8 @@ def _passes_generator(node: ast.Call, ctx, qual: str) -> bool:
 
 def _none_default_parameters(ctx) -> set[str]:
     """Parameters of the traced function whose default is None."""
-    args = ctx.scope.func.args
-    positional = args.posonlyargs + args.args
-    pairs = list(zip(positional[len(positional) - len(args.defaults):], args.defaults)) \
-        + [(a, d) for a, d in zip(args.kwonlyargs, args.kw_defaults) if d is not None]
-    return {a.arg for a, d in pairs if isinstance(d, ast.Constant) and d.value is None}
+    return {a.arg for a, d in parameter_defaults(ctx.scope.func.args)
+            if isinstance(d, ast.Constant) and d.value is None}
 
 
 def _module_functions(ctx) -> set[str]:

@@ -10,6 +10,8 @@ float is the common case. An int argument into torch.tensor compiles twice and i
 from __future__ import annotations
 
 import ast
+
+from ..analysis.flow import parameter_defaults
 from .base import Example, Rule
 
 TENSOR_FACTORIES = {"torch.tensor", "torch.as_tensor", "torch.full", "torch.full_like", "torch.scalar_tensor"}
@@ -22,8 +24,7 @@ def float_parameters(func: ast.AST) -> set[str]:
     every call."""
     args = func.args
     positional = args.posonlyargs + args.args
-    defaults = dict(zip([a.arg for a in positional][len(positional) - len(args.defaults):], args.defaults))
-    defaults.update({a.arg: d for a, d in zip(args.kwonlyargs, args.kw_defaults) if d is not None})
+    defaults = {a.arg: d for a, d in parameter_defaults(args) if d is not None}
     found = set()
     for arg in positional + args.kwonlyargs:
         annotated = isinstance(arg.annotation, ast.Name) and arg.annotation.id == "float" or \
