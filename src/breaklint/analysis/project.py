@@ -19,9 +19,10 @@ from typing import Iterable, Optional
 
 from .callscan import CallText, balanced as _balanced
 from ..sources import read_source
+from .names import dotted
 from .scope import distribution_entries, distribution_reason, is_module_base
 from .torch_api import BUILTIN_METHODS, DISTRIBUTION_CLASSES, TENSOR_METHODS
-from .summary import (ATTRIBUTE, GETATTR, GLOBAL, HELD_READ, INSTANCE, LOCAL, MEMBER, PASSED, PASSED_METHOD, READ, RESULT, SELF,
+from .summary import (ATTRIBUTE, DECORATOR, GETATTR, GLOBAL, HELD_READ, INSTANCE, LOCAL, MEMBER, PASSED, PASSED_METHOD, READ, RESULT, SELF,
                       SUPER, CallRef, ModuleSummary, classify_spelling, text_calls)
 
 # obj.method() on an untyped receiver is dispatched by name only when at most this many classes of
@@ -39,6 +40,7 @@ _SELF_ASSIGN = re.compile(r"(?<![\w.])self\s*\.\s*([A-Za-z_]\w*)\s*(?::\s*([^=\n
 _CLASS_LEVEL = r"^{indent}([A-Za-z_]\w*)\s*(?::\s*([^=\n]+?))?\s*(?:=(?!=)\s*([A-Za-z_][\w.]*)(\s*\()?|$)"
 _INDENT = re.compile(r"\n([ \t]+)\S")
 _RETURN_CALL = re.compile(r"(?<![\w.])return\s+([A-Za-z_][\w.]*)\s*\(")
+_RETURN = re.compile(r"(?<![\w.])return[ \t]+")
 _IDENTIFIER = re.compile(r"[A-Za-z_][\w.]*")
 # `Fn.apply(*args)` runs the static `forward(ctx, *args)`: the arguments fill the parameters after ctx.
 CTX_FIRST = "ctx"
@@ -499,6 +501,12 @@ class ProjectGraph:
             found = self._lookup(start, ref.name)
             if found is not None:
                 yield found[0], f"{found[1]}.{ref.name}", start, True
+            elif self._is_module(start):
+                # `self.lin(x)`: a module's submodules are never in its __dict__, so a __getattr__ of
+                # its hierarchy answers the read first
+                hook = self._lookup(start, "__getattr__")
+                if hook is not None:
+                    yield hook[0], f"{hook[1]}.__getattr__", start, True
             # The object may be any subclass of the one we know: its overrides run too.
             overrides = self._overrides(start, ref.name)
             overridden = bool(overrides)
@@ -548,6 +556,8 @@ class ProjectGraph:
             typed = self._attribute_classes(start, attr) if start is not None else []
             for cls, exact, _is_class in typed:
                 yield from self._method_targets(cls, method, exact)
+                for hit, bound in self._bound_methods(cls, method):  # `self.prod = {...: self.prod_diag}[k]`
+                    yield hit[0], f"{hit[1]}.{bound}", cls, True
             if not typed and method not in TENSOR_METHODS and method not in BUILTIN_METHODS \
                     and not method.startswith("__"):
                 yield from self._by_name(path, method)
@@ -555,14 +565,23 @@ class ProjectGraph:
             yield from self._by_name(path, ref.name)
         elif ref.kind == RESULT:
             callee, attrs, method = ref.name.split("|")
-            classes = self._result_classes(path, qualname, dynamic, callee)
-            for attr in attrs.split(".") if attrs else ():
+            steps = attrs.split(".") if attrs else []
+            if steps and steps[0].startswith("["):  # an element of a returned tuple: `y, bm = check(y)`
+                classes = self._returned_item(path, qualname, dynamic, callee, int(steps.pop(0)[1:-1]))
+            else:
+                classes = self._result_classes(path, qualname, dynamic, callee)
+            for attr in steps:
                 classes = [(c, exact) for held, _ in classes
                            for c, exact, is_class in self._attribute_classes(held, attr) if not is_class]
             for cls, exact in dict.fromkeys(classes):
                 if method == "__call__" and self._is_module(cls):
                     continue  # a module's forward is an entry point of its own
                 yield from self._method_targets(cls, method, exact)
+        elif ref.kind == DECORATOR:
+            kind, _, spelled = ref.name.partition(":")
+            for target in self._find_targets(path, qualname, dynamic, CallRef(kind, spelled)):
+                if not (target[3] is True and target[1].rsplit(".", 1)[-1] in _CONSTRUCTION + ("__setattr__",)):
+                    yield target
         elif ref.kind == PASSED:
             found = (("function", path, ref.name) if ref.name in summary.functions
                      else self.resolve(self._absolute(path, ref.name)))
@@ -620,6 +639,56 @@ class ProjectGraph:
         if kind == GLOBAL:
             spelled = self._absolute(path, spelled)
         return self._classes_named(path, spelled, 0)
+
+    def _returned_item(self, path: str, qualname: str, dynamic: Optional[ClassKey], callee: str,
+                       index: int) -> list[tuple[ClassKey, bool]]:
+        """Classes of element `index` of the tuples a function returns (`return y, bm` with
+        `bm = BrownianInterval(...)` bound in it, or `return y, Cls(...)`)."""
+        if callee.startswith("self."):
+            start = dynamic or self._owner(path, qualname)
+            hit = self._lookup(start, callee[5:]) if start is not None else None
+            found = (hit[0], f"{hit[1]}.{callee[5:]}") if hit is not None else None
+        else:
+            kind, _, spelled = callee.partition(":")
+            return self._item_classes(path, self._absolute(path, spelled) if kind == GLOBAL else spelled, index)
+        return self._function_item(found, index) if found is not None else []
+
+    def _item_classes(self, path: str, spelled: str, index: int) -> list[tuple[ClassKey, bool]]:
+        """Classes of element `index` of what calling the function `spelled` in `path` returns."""
+        named = self._named(path, spelled)
+        if named is None or named[0] not in ("function", "method"):
+            return []
+        return self._function_item((named[1], named[2]), index)
+
+    def _function_item(self, found: tuple[str, str], index: int) -> list[tuple[ClassKey, bool]]:
+        memo_key = (found, index)
+        if memo_key not in self._returned_memo:
+            self._returned_memo[memo_key] = []  # a cycle sees nothing
+            self._returned_memo[memo_key] = self._find_returned_item(found[0], found[1], index)
+        return self._returned_memo[memo_key]
+
+    def _find_returned_item(self, path: str, qualname: str, index: int) -> list[tuple[ClassKey, bool]]:
+        span = self.summaries[path].lines.get(qualname)
+        text = self._text(path) if span is not None else None
+        if text is None:
+            return []
+        body = text.lines(*span)
+        found: list[tuple[ClassKey, bool]] = []
+        for match in _RETURN.finditer(body):
+            try:
+                value = ast.parse("(" + _statement_rest(body, match.end()) + "\n)", mode="eval").body
+            except SyntaxError:
+                continue
+            if not isinstance(value, ast.Tuple) or index >= len(value.elts):
+                continue
+            item = value.elts[index]
+            if isinstance(item, ast.Call) and dotted(item.func):
+                found.extend(self._classes_named(path, dotted(item.func), 0))
+            elif isinstance(item, ast.Name):  # a name the function binds: `bm = BrownianInterval(...)`
+                for kind, spelled in _bound_in(body, item.id):
+                    if kind == "call":
+                        found.extend(self._classes_named(path, spelled, 0))
+        return list(dict.fromkeys(found))
 
     def _class_attribute_call(self, cls: ClassKey, method: str):
         """`Cls.method(...)`: the method its hierarchy defines; `Fn.apply(...)` of an autograd
@@ -779,7 +848,12 @@ class ProjectGraph:
                                 found.extend(self._bound_classes(cls, cls, kind2, spelled2, depth))
                         for owner in dict.fromkeys((key, cls)):
                             for site_path, callee in self._passed_to(owner, spelled):
-                                found.extend((c, exact, False) for c, exact in self._classes_named(site_path, callee, 0))
+                                if callee.endswith("]"):  # an element of a returned tuple
+                                    callee, _, index = callee[:-1].partition("[")
+                                    made = self._item_classes(site_path, callee, int(index))
+                                else:
+                                    made = self._classes_named(site_path, callee, 0)
+                                found.extend((c, exact, False) for c, exact in made)
                 else:
                     found.extend(self._bound_classes(key, cls, kind, spelled, depth))
         return list(dict.fromkeys(found))
@@ -836,7 +910,10 @@ class ProjectGraph:
                 elif "." not in callee:
                     # a name bound earlier in the function that builds the object
                     body = self._enclosing_text(path, at)
-                    found.extend((path, spelled) for kind, spelled in _bound_in(body, callee) if kind == "call")
+                    found.extend((path, spelled) for kind, spelled in _bound_in(body, callee) if kind == "call"
+                                 and not _unpacked(body, callee, spelled))
+                    # ... or unpacked from what a call returns (`y, bm = check(y)`): "check[1]"
+                    found.extend((path, f"{spelled}[{index}]") for spelled, index in _unpacked_from(body, callee))
         self._passed_memo[memo_key] = found = list(dict.fromkeys(found))
         return found
 
@@ -963,6 +1040,27 @@ def _calls_named(text: str, name: str) -> list[tuple[int, int]]:
     return found
 
 
+_TUPLE_BINDING = re.compile(r"^[ \t]*\(?([\w \t,]+,[\w \t,]*?)\)?[ \t]*=(?!=)[ \t]*([A-Za-z_][\w.]*)\s*\(", re.M)
+
+
+def _unpacked_from(body: str, name: str) -> list[tuple[str, int]]:
+    """(callee, index) for each `a, name = callee(...)` in a function's text."""
+    found = []
+    if name not in body:
+        return found
+    for match in _TUPLE_BINDING.finditer(body):
+        targets = [t.strip() for t in match.group(1).split(",")]
+        if name in targets:
+            found.append((match.group(2), targets.index(name)))
+    return found
+
+
+def _unpacked(body: str, name: str, callee: str) -> bool:
+    """Whether `name` gets `callee`'s result only through tuple unpacking (the whole result is not its value)."""
+    return any(c == callee for c, _ in _unpacked_from(body, name)) \
+        and not re.search(rf"(?m)^[ \t]*{re.escape(name)}[ \t]*=(?!=)[ \t]*{re.escape(callee)}\s*\(", body)
+
+
 def _bound_in(body: str, name: str) -> list[tuple[str, str]]:
     """What a class body binds to a local name (`name = A() if c else B()`, `name = self.make()`,
     `name = self.method`): ("call", callee), ("self call", attribute), ("self method", method)."""
@@ -983,7 +1081,7 @@ def _rhs_bindings(rhs: str) -> list[tuple[str, str]]:
     if method is not None:
         return [("self method", method.group(1))]
     found = []
-    if "self." in rhs and (" if " in rhs or " or " in rhs):
+    if "self." in rhs and (" if " in rhs or " or " in rhs or rhs.startswith("{")):
         try:  # in brackets of its own, so that lines (and comments on them) stay one expression
             tree = ast.parse("(" + rhs + "\n)", mode="eval").body
         except SyntaxError:
@@ -994,6 +1092,11 @@ def _rhs_bindings(rhs: str) -> list[tuple[str, str]]:
             if isinstance(node, ast.IfExp):
                 stack += [node.orelse, node.body]
             elif isinstance(node, ast.BoolOp):
+                stack += reversed(node.values)
+            elif isinstance(node, ast.Subscript) or isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) \
+                    and node.func.attr == "get":  # `{k: self.a, ...}[kind]`, `{...}.get(kind)`
+                stack.append(node.value if isinstance(node, ast.Subscript) else node.func.value)
+            elif isinstance(node, ast.Dict):
                 stack += reversed(node.values)
             elif isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id == "self":
                 found.append(("self method", node.attr))

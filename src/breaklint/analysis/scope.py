@@ -12,7 +12,7 @@ from collections import deque
 from dataclasses import dataclass, field
 from typing import NamedTuple, Optional, Union
 
-from .astwalk import function_nodes_of, node_memo
+from .astwalk import breadth_first, function_nodes_of, node_memo
 from .names import ImportMap, dotted, normalize_torch
 from .torch_api import COMPILE_DECORATORS, DISABLE_DECORATORS, DISTRIBUTION_CLASSES, DISTRIBUTION_HOOKS
 
@@ -426,7 +426,8 @@ class ModuleScopes:
                         elif attr in _ITEM_METHODS:
                             owner, method = found
                             qualname = f"{owner.name}.{attr}"
-                            add(method, qualname, owner, scope.chain + (qualname,), f"item access in {scope.qualname}")
+                            add(method, qualname, owner, scope.chain + (qualname,),
+                                f"{'attribute set' if attr == '__setattr__' else 'item access'} in {scope.qualname}")
                         elif attr in found[0].properties:
                             owner, getter = found
                             qualname = f"{owner.name}.{attr}"
@@ -496,7 +497,34 @@ class ModuleScopes:
                         targets.append((None, closure, f"{owner.name}.{maker.name}.{closure.name}", False))
             elif isinstance(value, ast.Name) and value.id in self.functions and not self.imports.is_bound(value.id):
                 targets.append((None, self.functions[value.id], value.id, False))
+            elif isinstance(value, ast.Call) and isinstance(value.func, ast.Name) \
+                    and value.func.id in self.functions and not self.imports.is_bound(value.func.id):
+                # `self.f = make_f(k)` / `self.act = get_act(name)`: what the factory returns is called
+                targets.extend(self._returned_functions(value.func.id))
         return targets
+
+    def _returned_functions(self, maker_name: str) -> list:
+        """(None, function, qualname, False) for each function a top-level function of this file returns:
+        a def of its body (`return f`), a top-level function (`return swish`) or the functions of a
+        module-level dict it indexes (`return ACTS[name]`, `ACTS.get(name)`)."""
+        maker = self.functions[maker_name]
+        found = [(None, closure, f"{maker_name}.{closure.name}", False) for closure in _returned_closures(maker)]
+        for node in breadth_first(maker):
+            if not isinstance(node, ast.Return) or node.value is None:
+                continue
+            value = node.value
+            if isinstance(value, ast.Subscript) or isinstance(value, ast.Call) and isinstance(value.func, ast.Attribute) \
+                    and value.func.attr == "get":
+                holder = value.value if isinstance(value, ast.Subscript) else value.func.value
+                names = [v.id for bound in (self._module_bindings().get(holder.id, ()) if isinstance(holder, ast.Name) else ())
+                         if isinstance(bound, ast.Dict) for v in bound.values if isinstance(v, ast.Name)]
+            elif isinstance(value, ast.Name):
+                names = [value.id]
+            else:
+                continue
+            found.extend((None, self.functions[n], n, False) for n in names
+                         if n in self.functions and not self.imports.is_bound(n))
+        return found
 
     # -- callables reached indirectly ------------------------------------------------------------
     def indirect_callees(self, scope: Scope, call: ast.Call) -> list[tuple[ast.AST, Optional[str]]]:
@@ -569,6 +597,8 @@ class ModuleScopes:
             if isinstance(value, ast.Call):  # an object: calling it runs its class's __call__
                 if _constructs(value, self.classes):
                     found.append((value.func, "__call__"))
+            elif _result_of_call(value):  # `y, bm = check(y); bm(t)`: an element of what a call returns
+                found.append((value, "__call__"))
             elif isinstance(value, (ast.Name, ast.Attribute)):
                 found.append((value, None))
         return found
@@ -795,6 +825,9 @@ def _calls_and_reads(func: FunctionNode) -> tuple[list[ast.Call], list[ast.Attri
             reads.extend(_ItemAccess(item.context_expr, "__enter__") for item in node.items)
         elif isinstance(node, ast.Attribute) and isinstance(node.ctx, ast.Load) and _held(node.value, self_name):
             reads.append(node)  # `t.mean`, `self.scale`, `self.dist.mean`
+        elif isinstance(node, ast.Attribute) and isinstance(node.ctx, ast.Store) and isinstance(node.value, ast.Name) \
+                and node.value.id == self_name:
+            reads.append(_ItemAccess(node.value, "__setattr__"))  # `self.cache = v` runs a __setattr__ of the class
         elif isinstance(node, ast.Subscript) and isinstance(node.value, ast.Name) and node.value.id == self_name:
             # `self[k] = v` / `self[k]` runs the class's __setitem__ / __getitem__
             reads.append(_ItemAccess(node.value, "__getitem__" if isinstance(node.ctx, ast.Load) else "__setitem__"))
@@ -808,7 +841,7 @@ def _calls_and_reads(func: FunctionNode) -> tuple[list[ast.Call], list[ast.Attri
     return calls, [r for r in reads if id(r) not in called]
 
 
-_ITEM_METHODS = ("__getitem__", "__setitem__")
+_ITEM_METHODS = ("__getitem__", "__setitem__", "__setattr__")
 
 
 _BINARY_SPECIALS = {ast.Add: "add", ast.Sub: "sub", ast.Mult: "mul", ast.MatMult: "matmul", ast.Div: "truediv",
@@ -863,8 +896,10 @@ def _last_attr(node: ast.AST) -> str:
 
 
 def _result_of_call(node: ast.AST) -> bool:
-    """`f(x)` or `f(x).a.b` where f is a dotted name: an object whose class what f returns may tell."""
-    while isinstance(node, ast.Attribute):
+    """`f(x)` or `f(x).a.b` where f is a dotted name (or `f(x)[i]`, an element of a returned tuple): an
+    object whose class what f returns may tell."""
+    while isinstance(node, ast.Attribute) or isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Constant) \
+            and isinstance(node.slice.value, int) and isinstance(node.value, ast.Call):
         node = node.value
     if not isinstance(node, ast.Call):
         return False
@@ -934,7 +969,19 @@ def _local_values(func: FunctionNode) -> dict[str, list[ast.AST]]:
         elif isinstance(node, (ast.For, ast.comprehension)) and isinstance(node.target, ast.Name):
             # `for fn in self.fns:` binds fn to an element of what it iterates
             bindings.setdefault(node.target.id, []).append(_element_of(node))
+        elif isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], (ast.Tuple, ast.List)) \
+                and isinstance(node.value, ast.Call):
+            # `y, bm = check(y)`: bm holds element 1 of what check returns (project.py reads its returns)
+            for index, target in enumerate(node.targets[0].elts):
+                if isinstance(target, ast.Name):
+                    bindings.setdefault(target.id, []).append(_item_of_result(node.value, index))
     return bindings
+
+
+def _item_of_result(call: ast.Call, index: int) -> ast.Subscript:
+    """Element `index` of what a call returns, as the value `call(...)[index]` (made once per pair)."""
+    return node_memo(f"result item {index}", call, lambda: ast.copy_location(
+        ast.Subscript(value=call, slice=ast.Constant(index), ctx=ast.Load()), call))
 
 
 def _element_of(loop) -> ast.Subscript:

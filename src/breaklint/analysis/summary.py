@@ -17,7 +17,7 @@ from .astwalk import breadth_first
 from .callscan import CallText
 from .torch_api import BUILTIN_METHODS, TENSOR_METHODS
 from .names import ImportMap, dotted
-from .scope import FunctionNode, ModuleScopes, _self_name
+from .scope import FunctionNode, ModuleScopes, _read_as_call, _self_name, _special_read
 
 # Call kinds: a dotted name resolved through the file's imports, a same-file function or
 # Class.method, self.method(), super().method(), and obj.method() on a receiver we cannot type.
@@ -37,6 +37,9 @@ PASSED, PASSED_METHOD = "f", "M"
 # `getattr(self, f"{kind}_reduction")`: every method of the object's hierarchy whose name the template
 # matches ("t", the name a regular expression: constant parts literal, formatted parts `\w+`).
 GETATTR = "t"
+# A decorator named bare (`@effectful`), "<g|l>:<spelling>": the function it names (and the wrapper defined
+# inside it) runs when the decorated function is called; a class named so was built at import time.
+DECORATOR = "d"
 # A method run on what a call returns, through attributes of it: "<callee>|<attr.attr>|<method>", the
 # callee "self.<name>" (a method or a submodule of self) or "<g|l>:<name>" (a GLOBAL / LOCAL spelling).
 RESULT = "o"
@@ -120,7 +123,7 @@ def summarize(scopes: ModuleScopes, imports: ImportMap, env_of: Callable,
                               scopes.scopes.get(qualname))
             reads = scopes.self_reads.get(qualname, ())
             if reads:  # item access (`self[k] = v`) runs a special method: a call, not a property read
-                refs = refs + tuple(CallRef(SELF if attr in ("__getitem__", "__setitem__") else READ, attr)
+                refs = refs + tuple(CallRef(SELF if attr in ("__getitem__", "__setitem__", "__setattr__") else READ, attr)
                                     for attr in reads)
             held = scopes.object_reads.get(qualname, ())
             if held:  # `t.mean` with t of a class another file defines: its property runs
@@ -181,7 +184,13 @@ def _decorator_refs(func: FunctionNode, self_name: Optional[str], scopes: Module
     for dec in func.decorator_list:
         found = _classify(dec.func if isinstance(dec, ast.Call) else dec, self_name, scopes, imports)
         if found is not None and found[0] in (GLOBAL, LOCAL):
-            refs.append(CallRef(*found))
+            if isinstance(dec, ast.Call):
+                refs.append(CallRef(*found))
+            else:
+                # `@Wrapped` with Wrapped a class (or a factory of objects): calling the function
+                # calls the object it made, so its __call__ runs; the object was made at import time
+                refs.append(CallRef(DECORATOR, f"{found[0]}:{found[1]}"))
+                refs.append(CallRef(INSTANCE, f"{found[1]}.__call__"))
     return tuple(refs)
 
 
@@ -294,8 +303,15 @@ def _passed_callables(arg: ast.AST, self_name: Optional[str], scopes: ModuleScop
             return [(PASSED, target)] if target.split(".")[0] not in _FOREIGN_ROOTS else []
         if depth == 0 and scope is not None:  # a name bound to a tuple or list of callables
             bound = scopes.bindings(scope, arg.id)
-            return [p for value in bound if isinstance(value, (ast.Tuple, ast.List))
-                    for p in _passed_callables(value, self_name, scopes, imports, scope, depth + 1)]
+            found = [p for value in bound if isinstance(value, (ast.Tuple, ast.List))
+                     for p in _passed_callables(value, self_name, scopes, imports, scope, depth + 1)]
+            if any(isinstance(value, ast.Call) for value in bound):
+                # an object of a known class passed (`bm = BrownianInterval(...); integrate(bm, y)`):
+                # the callee calls it back, so its __call__ runs (a module's forward is an entry anyway)
+                called = _read_as_call(_special_read(arg, "__call__"))
+                found.extend((INSTANCE, ref[1]) for ref in _indirect_refs(called, self_name, scopes, imports, scope)
+                             if ref[0] == INSTANCE)
+            return found
     elif isinstance(arg, ast.Attribute) and isinstance(arg.value, ast.Name) and self_name is not None \
             and arg.value.id == self_name and not arg.attr.startswith("__"):
         return [(PASSED_METHOD, arg.attr)]
@@ -331,8 +347,10 @@ def _result_ref(expr: ast.AST, method: Optional[str], self_name: Optional[str], 
     if method is None:
         return None
     attrs = []
-    while isinstance(expr, ast.Attribute) and not (isinstance(expr.value, ast.Name) and expr.value.id == self_name):
-        attrs.append(expr.attr)
+    while isinstance(expr, ast.Attribute) and not (isinstance(expr.value, ast.Name) and expr.value.id == self_name) \
+            or isinstance(expr, ast.Subscript) and isinstance(expr.slice, ast.Constant) and isinstance(expr.value, ast.Call):
+        # `check(y)[1]` (a tuple's element, "[1]") or `.attr`
+        attrs.append(f"[{expr.slice.value}]" if isinstance(expr, ast.Subscript) else expr.attr)
         expr = expr.value
     if isinstance(expr, ast.Call):
         expr = expr.func

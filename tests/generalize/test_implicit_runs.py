@@ -1,0 +1,260 @@
+"""Code that traced code runs without naming it (issue #11, stop 24). Each shape was compiled with
+Dynamo 2.13 (backend="eager") and its marked line broke the graph; breaklint must reach it."""
+from .helpers import check_tree
+
+
+def test_an_object_passed_to_a_function_that_calls_it_runs_its_call(tmp_path):
+    got = check_tree(tmp_path, {
+        "pkg/__init__.py": "",
+        "pkg/model.py": """
+            from torch import nn
+            class Tree:
+                def _loc(self, t):
+                    print("loc")
+                    return t
+            class BM:
+                def __init__(self):
+                    self._top = Tree()
+                def __call__(self, t):
+                    return self._top._loc(t)
+            class Quiet:
+                def describe(self):
+                    print("never called")
+            def integrate(bm, q, y):
+                return y + bm(y)
+            class Net(nn.Module):
+                def forward(self, x):
+                    bm = BM()
+                    q = Quiet()
+                    return integrate(bm, q, x)
+            """,
+    })
+    assert ("pkg/model.py", 4, "BL201") in got
+    assert ("pkg/model.py", 12, "BL201") not in got  # passing an object calls nothing but __call__
+
+
+def test_a_modules_own_getattr_runs_when_a_submodule_is_called(tmp_path):
+    got = check_tree(tmp_path, {
+        "pkg/__init__.py": "",
+        "pkg/base.py": """
+            from torch import nn
+            class PModule(nn.Module):
+                def __getattr__(self, name):
+                    print("getattr")
+                    return super().__getattr__(name)
+            """,
+        "pkg/model.py": """
+            import torch
+            from .base import PModule
+            class Net(PModule):
+                def __init__(self):
+                    super().__init__()
+                    self.lin = torch.nn.Linear(3, 3)
+                def forward(self, x):
+                    return self.lin(x)
+            """,
+    })
+    assert ("pkg/base.py", 4, "BL201") in got
+
+
+def test_setting_an_attribute_in_forward_runs_the_classes_setattr(tmp_path):
+    got = check_tree(tmp_path, {
+        "pkg/__init__.py": "",
+        "pkg/base.py": """
+            from torch import nn
+            class PModule(nn.Module):
+                def __setattr__(self, name, value):
+                    print("setattr")
+                    super().__setattr__(name, value)
+            """,
+        "pkg/model.py": """
+            from .base import PModule
+            class Net(PModule):
+                def forward(self, x):
+                    self.cache = 3
+                    return x + 1
+            class Reader(PModule):
+                def forward(self, x):
+                    return x + 1
+            """,
+    })
+    assert ("pkg/base.py", 4, "BL201") in got
+
+
+def test_a_function_decorated_with_a_class_runs_the_objects_call(tmp_path):
+    got = check_tree(tmp_path, {
+        "pkg/__init__.py": "",
+        "pkg/deco.py": """
+            class Wrapped:
+                def __init__(self, fn):
+                    print("made at import time")
+                    self.fn = fn
+                def __call__(self, *a):
+                    print("wrapped")
+                    return self.fn(*a)
+            """,
+        "pkg/model.py": """
+            from torch import nn
+            from .deco import Wrapped
+            @Wrapped
+            def op(x):
+                return x + 1
+            class Net(nn.Module):
+                def forward(self, x):
+                    return op(x)
+            """,
+    })
+    assert ("pkg/deco.py", 6, "BL201") in got
+    assert ("pkg/deco.py", 3, "BL201") not in got  # the object was made when the module was imported
+
+
+def test_a_same_file_class_decorator_too(tmp_path):
+    got = check_tree(tmp_path, {
+        "pkg/__init__.py": "",
+        "pkg/model.py": """
+            from torch import nn
+            class Wrapped:
+                def __init__(self, fn):
+                    print("made at import time")
+                    self.fn = fn
+                def __call__(self, *a):
+                    print("wrapped")
+                    return self.fn(*a)
+            @Wrapped
+            def op(x):
+                return x + 1
+            class Net(nn.Module):
+                def forward(self, x):
+                    return op(x)
+            """,
+    })
+    assert ("pkg/model.py", 7, "BL201") in got
+    assert ("pkg/model.py", 4, "BL201") not in got
+
+
+def test_functions_a_factory_returns_and_self_keeps_are_called(tmp_path):
+    got = check_tree(tmp_path, {
+        "pkg/__init__.py": "",
+        "pkg/model.py": """
+            import torch
+            from torch import nn
+            def make_f(k):
+                def f(x):
+                    print("closure")
+                    return x * k
+                return f
+            def swish(x):
+                print("swish")
+                return x * torch.sigmoid(x)
+            def unused(x):
+                print("never returned")
+                return x
+            ACTS = {"swish": swish}
+            def get_act(name):
+                return ACTS[name]
+            class Net(nn.Module):
+                def __init__(self):
+                    super().__init__()
+                    self.f = make_f(2)
+                    self.act = get_act("swish")
+                def forward(self, x):
+                    return self.act(self.f(x))
+            """,
+    })
+    assert {("pkg/model.py", 5, "BL201"), ("pkg/model.py", 9, "BL201")} <= got
+    assert ("pkg/model.py", 12, "BL201") not in got
+
+
+def test_a_method_bound_through_a_dict_of_methods_is_called(tmp_path):
+    got = check_tree(tmp_path, {
+        "pkg/__init__.py": "",
+        "pkg/model.py": """
+            from torch import nn
+            class F(nn.Module):
+                def __init__(self, kind):
+                    super().__init__()
+                    self.prod = {"diag": self.prod_diag, "gen": self.prod_gen}.get(kind)
+                def prod_diag(self, y):
+                    print("diag")
+                    return y
+                def prod_gen(self, y):
+                    return y.nonzero()
+                def other(self, y):
+                    print("not bound")
+            class Net(nn.Module):
+                def __init__(self):
+                    super().__init__()
+                    self.f = F("diag")
+                def forward(self, x):
+                    return self.f.prod(x)
+            """,
+    })
+    assert {("pkg/model.py", 7, "BL201"), ("pkg/model.py", 10, "BL401")} <= got
+    assert ("pkg/model.py", 12, "BL201") not in got
+
+
+def test_an_object_unpacked_from_a_returned_tuple_is_followed(tmp_path):
+    got = check_tree(tmp_path, {
+        "pkg/__init__.py": "",
+        "pkg/contract.py": """
+            class BM:
+                def __call__(self, t):
+                    print("bm")
+                    return t
+            class Other:
+                def __call__(self, t):
+                    print("element 0 is no object")
+                    return t
+            def check(y, bm=None):
+                if bm is None:
+                    bm = BM()
+                return y, bm
+            """,
+        "pkg/solver.py": """
+            class Solver:
+                def __init__(self, bm):
+                    self.bm = bm
+                def step(self, y):
+                    return self.bm(y)
+            """,
+        "pkg/model.py": """
+            from torch import nn
+            from .contract import check
+            from .solver import Solver
+            class Direct(nn.Module):
+                def forward(self, x):
+                    y, bm = check(x)
+                    return bm(y)
+            class ThroughSolver(nn.Module):
+                def forward(self, x):
+                    y, bm = check(x)
+                    return Solver(bm=bm).step(y)
+            """,
+    })
+    assert ("pkg/contract.py", 3, "BL201") in got
+    assert ("pkg/contract.py", 7, "BL201") not in got
+
+
+def test_only_the_unpacked_element_is_followed(tmp_path):
+    got = check_tree(tmp_path, {
+        "pkg/__init__.py": "",
+        "pkg/model.py": """
+            from torch import nn
+            class A:
+                def __call__(self, t):
+                    print("a")
+                    return t
+            class B:
+                def __call__(self, t):
+                    print("b")
+                    return t
+            def make():
+                return A(), B()
+            class Net(nn.Module):
+                def forward(self, x):
+                    a, b = make()
+                    return b(x)
+            """,
+    })
+    assert ("pkg/model.py", 8, "BL201") in got
+    assert ("pkg/model.py", 4, "BL201") not in got
