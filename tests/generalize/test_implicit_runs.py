@@ -258,3 +258,66 @@ def test_only_the_unpacked_element_is_followed(tmp_path):
     })
     assert ("pkg/model.py", 8, "BL201") in got
     assert ("pkg/model.py", 4, "BL201") not in got
+
+
+def test_functions_a_factory_in_another_file_returns_are_called(tmp_path):
+    got = check_tree(tmp_path, {
+        "pkg/__init__.py": "",
+        "pkg/acts.py": """
+            import torch
+            def swish(x):
+                print("swish")
+                return x * torch.sigmoid(x)
+            def gelu(x):
+                print("gelu")
+                return x
+            def unused(x):
+                print("never returned")
+                return x
+            ACTS = {"swish": swish}
+            def get_act(name):
+                return ACTS[name]
+            def get_gelu():
+                return gelu  # the only one
+            """,
+        "pkg/model.py": """
+            from torch import nn
+            from .acts import get_act, get_gelu
+            class Net(nn.Module):
+                def __init__(self):
+                    super().__init__()
+                    self.act = get_act("swish")
+                    self.act2 = get_gelu()
+                def forward(self, x):
+                    return self.act2(self.act(x))
+            """,
+    })
+    assert {("pkg/acts.py", 3, "BL201"), ("pkg/acts.py", 6, "BL201")} <= got
+    assert ("pkg/acts.py", 9, "BL201") not in got
+
+
+def test_iterating_an_object_just_made_runs_its_iter(tmp_path):
+    got = check_tree(tmp_path, {
+        "pkg/__init__.py": "",
+        "pkg/model.py": """
+            from torch import nn
+            class Seq:
+                def __init__(self, xs):
+                    self.xs = xs
+                def __iter__(self):
+                    print("iter")
+                    return iter(self.xs)
+                def __len__(self):
+                    print("len is not run by for")
+                    return 2
+            class Net(nn.Module):
+                def forward(self, x):
+                    for v in Seq([1, 2]):
+                        x = x + v
+                    for i in range(2):
+                        x = x + i
+                    return x
+            """,
+    })
+    assert ("pkg/model.py", 6, "BL201") in got
+    assert ("pkg/model.py", 9, "BL201") not in got

@@ -41,6 +41,8 @@ _CLASS_LEVEL = r"^{indent}([A-Za-z_]\w*)\s*(?::\s*([^=\n]+?))?\s*(?:=(?!=)\s*([A
 _INDENT = re.compile(r"\n([ \t]+)\S")
 _RETURN_CALL = re.compile(r"(?<![\w.])return\s+([A-Za-z_][\w.]*)\s*\(")
 _RETURN = re.compile(r"(?<![\w.])return[ \t]+")
+# `return swish` (a name alone on its line) or `return ACTS[name]` / `return ACTS.get(name)` ("[" or ".get").
+_RETURNED_NAME = re.compile(r"(?<![\w.])return[ \t]+([A-Za-z_]\w*)[ \t]*(\[|\.get\(|(?=[ \t]*(?:#.*)?$))", re.M)
 _IDENTIFIER = re.compile(r"[A-Za-z_][\w.]*")
 # `Fn.apply(*args)` runs the static `forward(ctx, *args)`: the arguments fill the parameters after ctx.
 CTX_FIRST = "ctx"
@@ -524,6 +526,14 @@ class ProjectGraph:
                     yield from self._construction(cls)
                 elif not self._is_module(cls):
                     yield from self._method_targets(cls, "__call__", exact)
+            # `self.act = get_act(name)` with get_act elsewhere returning `ACTS[name]` or `swish`
+            for key in self._mro(start):
+                for kind, spelled in self._assigned(key).get(ref.name, ()):
+                    if kind == "call":
+                        named = self._named(key[0], spelled)
+                        if named is not None and named[0] == "function":
+                            for function in self._returned_functions(named[1], named[2]):
+                                yield named[1], function, None, False
         elif ref.kind == READ:
             start = dynamic or self._owner(path, qualname)
             if start is None:
@@ -639,6 +649,30 @@ class ProjectGraph:
         if kind == GLOBAL:
             spelled = self._absolute(path, spelled)
         return self._classes_named(path, spelled, 0)
+
+    def _returned_functions(self, path: str, qualname: str) -> list[str]:
+        """Top-level functions of `path` that its function returns by name (`return swish`) or out of a
+        module-level dict of functions (`return ACTS[name]`, `return ACTS.get(name)`)."""
+        memo_key = ("functions", path, qualname)
+        if memo_key in self._returned_memo:
+            return self._returned_memo[memo_key]
+        summary = self.summaries[path]
+        span = summary.lines.get(qualname)
+        text = self._text(path) if span is not None else None
+        found: list[str] = []
+        for name, indexed in _RETURNED_NAME.findall(text.lines(*span)) if text is not None else ():
+            if not indexed and name in summary.functions:
+                found.append(name)
+            elif indexed:
+                for match in re.finditer(rf"(?m)^{re.escape(name)}\s*(?::[^=\n]*)?=\s*(?=\{{)", text.text):
+                    try:
+                        table = ast.parse(_statement_rest(text.text, match.end()) + "\n", mode="eval").body
+                    except SyntaxError:
+                        continue
+                    found.extend(v.id for v in getattr(table, "values", ()) if isinstance(v, ast.Name)
+                                 and v.id in summary.functions)
+        self._returned_memo[memo_key] = found = list(dict.fromkeys(found))
+        return found
 
     def _returned_item(self, path: str, qualname: str, dynamic: Optional[ClassKey], callee: str,
                        index: int) -> list[tuple[ClassKey, bool]]:

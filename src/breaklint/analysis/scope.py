@@ -8,6 +8,7 @@ transitively, is traced too; it keeps the chain of calls that reaches it, for th
 from __future__ import annotations
 
 import ast
+import builtins
 from collections import deque
 from dataclasses import dataclass, field
 from typing import NamedTuple, Optional, Union
@@ -543,6 +544,10 @@ class ModuleScopes:
             receiver = func.value
             if self._is_self(scope, receiver):
                 pass  # self.fn(...): a callable kept on self, below
+            elif func.attr.startswith("__") and _makes_object(receiver):
+                # a special method an operator or `for` runs on an object just made (`for v in Seq(xs)`)
+                found.append((receiver.func, func.attr))
+                return found
             elif _result_of_call(receiver) and not isinstance(receiver, ast.Call):
                 # make(x).method(), self.encode(x).latent_dist.mode(): what the call returns (project.py)
                 found.append((receiver, func.attr))
@@ -868,9 +873,20 @@ def _special_reads(node: ast.AST, self_name: Optional[str]) -> list[ast.Attribut
         pairs = [(node.args[0], "__len__")]
     elif isinstance(node, ast.For):
         pairs = [(node.iter, "__iter__")]
+        if _makes_object(node.iter):  # `for v in Seq(xs):` runs Seq.__iter__ on the object just made
+            return [_special_read(node.iter, "__iter__")]
     else:
         return []
     return [_special_read(operand, special) for operand, special in pairs if _held(operand, self_name)]
+
+
+_BUILTINS = frozenset(dir(builtins))
+
+
+def _makes_object(node: ast.AST) -> bool:
+    """`Seq(xs)` / `mod.Seq(xs)`: a call of a (dotted) name that is no builtin (range, zip, enumerate...)."""
+    return isinstance(node, ast.Call) and (isinstance(node.func, ast.Attribute) or isinstance(node.func, ast.Name)
+                                           and node.func.id not in _BUILTINS) and dotted(node.func) is not None
 
 
 def _special_read(operand: ast.expr, special: str) -> ast.Attribute:
