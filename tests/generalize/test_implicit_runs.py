@@ -321,3 +321,49 @@ def test_iterating_an_object_just_made_runs_its_iter(tmp_path):
     })
     assert ("pkg/model.py", 6, "BL201") in got
     assert ("pkg/model.py", 9, "BL201") not in got
+
+
+def test_a_class_a_factory_returns_is_constructed_through_the_name_that_holds_it(tmp_path):
+    got = check_tree(tmp_path, {
+        "pkg/__init__.py": "",
+        "pkg/brown.py": """
+            class BM:
+                def __call__(self, t):
+                    print("bm")
+                    return t
+            class Unused:
+                def __call__(self, t):
+                    print("never passed")
+                    return t
+            """,
+        "pkg/solvers.py": """
+            class Base:
+                def __init__(self, sde, bm, dt):
+                    self.sde = sde
+                    self.bm = bm
+                def integrate(self, y):
+                    return self.step(y)
+            class Euler(Base):
+                def step(self, y):
+                    return y + self.bm(y)
+            def select(method):
+                if method == "euler":
+                    return Euler
+                raise ValueError(method)
+            """,
+        "pkg/model.py": """
+            from torch import nn
+            from . import solvers
+            from .brown import BM
+            def sdeint(sde, y, method="euler"):
+                bm = BM()
+                solver_fn = solvers.select(method=method)
+                solver = solver_fn(sde=sde, bm=bm, dt=0.1)
+                return solver.integrate(y)
+            class Net(nn.Module):
+                def forward(self, x):
+                    return sdeint(None, x)
+            """,
+    })
+    assert ("pkg/brown.py", 3, "BL201") in got
+    assert ("pkg/brown.py", 7, "BL201") not in got
