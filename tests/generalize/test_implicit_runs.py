@@ -367,3 +367,99 @@ def test_a_class_a_factory_returns_is_constructed_through_the_name_that_holds_it
     })
     assert ("pkg/brown.py", 3, "BL201") in got
     assert ("pkg/brown.py", 7, "BL201") not in got
+
+
+def test_what_a_constructor_receives_by_position_or_from_an_attribute_types_what_it_keeps(tmp_path):
+    got = check_tree(tmp_path, {
+        "pkg/__init__.py": "",
+        "pkg/objs.py": """
+            class Inner:
+                def __call__(self, y):
+                    print("by position")
+                    return y
+            class BM:
+                def __call__(self, t):
+                    print("from an attribute")
+                    return t
+            class Wrapper:
+                def __init__(self, base, scale=1):
+                    self._base = base
+                def run(self, y):
+                    return self._base(y)
+            class Solver:
+                def __init__(self, bm):
+                    self.bm = bm
+                def step(self, y):
+                    return self.bm(y)
+            """,
+        "pkg/model.py": """
+            from torch import nn
+            from .objs import BM, Inner, Solver, Wrapper
+            class ByPosition(nn.Module):
+                def forward(self, x):
+                    return Wrapper(Inner(), 2).run(x)
+            class FromAttribute(nn.Module):
+                def __init__(self):
+                    super().__init__()
+                    self.bm = BM()
+                def forward(self, x):
+                    return Solver(bm=self.bm).step(x)
+            """,
+    })
+    assert {("pkg/objs.py", 3, "BL201"), ("pkg/objs.py", 7, "BL201")} <= got
+
+
+def test_an_object_made_in_the_call_is_called_back(tmp_path):
+    got = check_tree(tmp_path, {
+        "pkg/__init__.py": "",
+        "pkg/objs.py": """
+            class BM:
+                def __call__(self, t):
+                    print("bm")
+                    return t
+            def inner(bm, y):
+                return bm(y)
+            def outer(bm, y):
+                return inner(bm, y)
+            """,
+        "pkg/model.py": """
+            from torch import nn
+            from .objs import BM, outer
+            class Net(nn.Module):
+                def forward(self, x):
+                    return outer(BM(), x)
+            """,
+    })
+    assert ("pkg/objs.py", 3, "BL201") in got
+
+
+def test_a_wrapper_rebinding_its_argument_keeps_the_argument_s_methods(tmp_path):
+    # `sde = ForwardSDE(sde)`: what ForwardSDE keeps is the object passed in, not a ForwardSDE
+    got = check_tree(tmp_path, {
+        "pkg/__init__.py": "",
+        "pkg/base_sde.py": """
+            from torch import nn
+            class ForwardSDE(nn.Module):
+                def __init__(self, sde):
+                    super().__init__()
+                    self._base_sde = sde
+                def f_and_g(self, t, y):
+                    return self._base_sde.drift(t, y), y
+            """,
+        "pkg/model.py": """
+            from torch import nn
+            from .base_sde import ForwardSDE
+            class Helper:
+                def drift(self, t, y):
+                    print("helper drift")
+                    return y
+            def sdeint(sde, y):
+                sde = ForwardSDE(sde)
+                f, g = sde.f_and_g(0.0, y)
+                return f + g
+            class Net(nn.Module):
+                def forward(self, x):
+                    return sdeint(Helper(), x)
+            """,
+    })
+    assert ("pkg/model.py", 5, "BL201") in got

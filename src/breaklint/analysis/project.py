@@ -564,11 +564,16 @@ class ProjectGraph:
             attr, _, method = ref.name.partition(".")
             start = dynamic or self._owner(path, qualname)
             typed = self._attribute_classes(start, attr) if start is not None else []
+            answered = False
             for cls, exact, _is_class in typed:
-                yield from self._method_targets(cls, method, exact)
+                for target in self._method_targets(cls, method, exact):
+                    answered = True
+                    yield target
                 for hit, bound in self._bound_methods(cls, method):  # `self.prod = {...: self.prod_diag}[k]`
+                    answered = True
                     yield hit[0], f"{hit[1]}.{bound}", cls, True
-            if not typed and method not in TENSOR_METHODS and method not in BUILTIN_METHODS \
+            # no class it may hold has the method: the typing is incomplete, dispatch by a rare name
+            if not answered and method not in TENSOR_METHODS and method not in BUILTIN_METHODS \
                     and not method.startswith("__"):
                 yield from self._by_name(path, method)
         elif ref.kind == ATTRIBUTE:
@@ -882,7 +887,12 @@ class ProjectGraph:
                                 found.extend(self._bound_classes(cls, cls, kind2, spelled2, depth))
                         for owner in dict.fromkeys((key, cls)):
                             for site_path, callee in self._passed_to(owner, spelled):
-                                if callee.endswith("]"):  # an element of a returned tuple
+                                if "|" in callee:  # an attribute of the object that builds this one
+                                    holder, _, attr = callee.partition("|")
+                                    builder = self._owner(site_path, holder)
+                                    made = [(c, exact) for c, exact, is_class in self._attribute_classes(builder, attr, depth + 1)
+                                            if not is_class] if builder is not None and builder != owner else []
+                                elif callee.endswith("]"):  # an element of a returned tuple
                                     callee, _, index = callee[:-1].partition("[")
                                     made = self._item_classes(site_path, callee, int(index))
                                 else:
@@ -935,17 +945,31 @@ class ProjectGraph:
             return self._passed_memo[memo_key]
         found: list[tuple[str, str]] = []
         keyword = re.compile(rf"(?<![\w.]){re.escape(param)}\s*=(?!=)\s*([A-Za-z_][\w.]*)\s*([(,)\n])")
+        position = self._init_position(cls, param)
         for path, at, arguments in self._constructions(cls):
-            for callee, after in keyword.findall(arguments):
-                if callee.startswith(("self.", "cls.")) or callee in ("None", "True", "False"):
+            values = keyword.findall(arguments)
+            argument = _positional_argument(arguments, position) if position is not None else None
+            head = _ARGUMENT_HEAD.match(argument) if argument else None
+            if head is not None:  # `Wrapper(Inner(), 2)`: the parameter's place among the positional arguments
+                values.append((head.group(1), head.group(2) or ","))
+            for callee, after in values:
+                if callee.startswith("cls.") or callee in ("None", "True", "False"):
+                    continue
+                if callee.startswith("self."):
+                    if after != "(" and callee.count(".") == 1:
+                        # `Solver(bm=self.bm)`: what the building object keeps in that attribute
+                        holder = self._function_at(path, at)
+                        if holder is not None:
+                            found.append((path, f"{holder}|{callee[5:]}"))
                     continue
                 if after == "(":
                     found.append((path, callee))
                 elif "." not in callee:
                     # a name bound earlier in the function that builds the object
                     body = self._enclosing_text(path, at)
+                    # (not `sde = Wrapper(sde)` itself: the argument is what the name held before)
                     found.extend((path, spelled) for kind, spelled in _bound_in(body, callee) if kind == "call"
-                                 and not _unpacked(body, callee, spelled))
+                                 and not _unpacked(body, callee, spelled) and spelled.rsplit(".", 1)[-1] != cls[1].rsplit(".", 1)[-1])
                     # ... or unpacked from what a call returns (`y, bm = check(y)`): "check[1]"
                     found.extend((path, f"{spelled}[{index}]") for spelled, index in _unpacked_from(body, callee))
         self._passed_memo[memo_key] = found = list(dict.fromkeys(found))
@@ -981,6 +1005,25 @@ class ProjectGraph:
                     found.extend(self._calls_of_what(path, maker))
         self._construction_memo[cls] = found = list(dict.fromkeys(found))
         return found
+
+    def _init_position(self, cls: ClassKey, param: str) -> Optional[int]:
+        """Where `param` stands among the positional arguments of a call of the class (its __init__'s
+        parameters after self), or None."""
+        found = self._lookup(cls, "__init__")
+        if found is None:
+            return None
+        span = self.summaries[found[0]].lines.get(f"{found[1]}.__init__")
+        text = self._text(found[0]) if span is not None else None
+        header = text.lines(*span).lstrip() if text is not None else ""
+        paren = header.find("(")
+        if not header.startswith(("def ", "async def ")) or paren == -1:
+            return None
+        try:
+            args = ast.parse(f"def f{_balanced(header, paren)}: pass").body[0].args
+        except SyntaxError:
+            return None
+        names = [a.arg for a in args.posonlyargs + args.args][1:]
+        return names.index(param) if param in names else None
 
     def _function_at(self, path: str, offset: int) -> Optional[str]:
         """The innermost function of `path` around a character offset."""
@@ -1094,6 +1137,30 @@ def _self_assignments(body: str):
                 start = body.find("self", match.end())
                 continue
         start = body.find("self", start + 1)
+
+
+_ARGUMENT_HEAD = re.compile(r"([A-Za-z_][\w.]*)\s*(\(|$)")
+_KEYWORD_ARGUMENT = re.compile(r"\s*\w+\s*=(?!=)")
+
+
+def _positional_argument(arguments: str, index: int) -> Optional[str]:
+    """The text of positional argument `index` of a call's bracketed arguments `(a, f(b), k=c)`."""
+    parts, depth, start = [], 0, 1
+    for i, ch in enumerate(arguments[1:-1], 1):
+        if ch in "([{":
+            depth += 1
+        elif ch in ")]}":
+            depth -= 1
+        elif ch == "," and depth == 0:
+            parts.append(arguments[start:i])
+            start = i + 1
+    parts.append(arguments[start:-1])
+    positional = []
+    for part in parts:
+        if _KEYWORD_ARGUMENT.match(part) or part.strip().startswith("*"):
+            break
+        positional.append(part.strip())
+    return positional[index] if index < len(positional) and positional[index] else None
 
 
 _RETURNED_CLASS = re.compile(r"[ \t]*return[ \t]+(?:[A-Za-z_][\w.]*\.)?(\w+)[ \t]*(?:#.*)?$")

@@ -315,6 +315,11 @@ def _passed_callables(arg: ast.AST, self_name: Optional[str], scopes: ModuleScop
     elif isinstance(arg, ast.Attribute) and isinstance(arg.value, ast.Name) and self_name is not None \
             and arg.value.id == self_name and not arg.attr.startswith("__"):
         return [(PASSED_METHOD, arg.attr)]
+    elif depth == 0 and scope is not None and isinstance(arg, ast.Call):
+        # an object made in the call (`outer(BM(), y)`): the callee calls it back, its __call__ runs
+        called = _read_as_call(_special_read(arg, "__call__"))
+        return [(INSTANCE, ref[1]) for ref in _indirect_refs(called, self_name, scopes, imports, scope)
+                if ref[0] == INSTANCE and ref[1].split(".")[0] not in _FOREIGN_ROOTS]
     return []
 
 
