@@ -463,3 +463,38 @@ def test_a_wrapper_rebinding_its_argument_keeps_the_argument_s_methods(tmp_path)
             """,
     })
     assert ("pkg/model.py", 5, "BL201") in got
+
+
+def test_methods_a_function_calls_on_an_object_passed_to_it_run(tmp_path):
+    # `update` is defined by five classes: too common for dispatch by name, so only the passed
+    # object's class says which one runs
+    others = "".join(f"""
+            class Other{i}:
+                def update(self, y):
+                    print("not passed")
+                    return y
+            """ for i in range(4))
+    got = check_tree(tmp_path, {
+        "pkg/__init__.py": "",
+        "pkg/objs.py": """
+            class Grid:
+                def update(self, y):
+                    print("update")
+                    return y
+                def unused(self, y):
+                    print("not called on it")
+            """ + others,
+        "pkg/model.py": """
+            from torch import nn
+            from .objs import Grid
+            def advance(y, g=None):
+                return g.update(y)
+            class Net(nn.Module):
+                def forward(self, x):
+                    g = Grid()
+                    return advance(x, g=g) + advance(x, Grid())
+            """,
+    })
+    assert ("pkg/objs.py", 3, "BL201") in got
+    assert ("pkg/objs.py", 6, "BL201") not in got
+    assert not any(path == "pkg/objs.py" and row > 7 for path, row, _ in got)

@@ -22,7 +22,8 @@ from ..sources import read_source
 from .names import dotted
 from .scope import distribution_entries, distribution_reason, is_module_base
 from .torch_api import BUILTIN_METHODS, DISTRIBUTION_CLASSES, TENSOR_METHODS
-from .summary import (ATTRIBUTE, DECORATOR, GETATTR, GLOBAL, HELD_READ, INSTANCE, LOCAL, MEMBER, PASSED, PASSED_METHOD, READ, RESULT, SELF,
+from .summary import (ATTRIBUTE, DECORATOR, GETATTR, GLOBAL, HELD_READ, INSTANCE, LOCAL, MEMBER, PASSED, PASSED_METHOD,
+                      PASSED_OBJECT, READ, RESULT, SELF,
                       SUPER, CallRef, ModuleSummary, classify_spelling, text_calls)
 
 # obj.method() on an untyped receiver is dispatched by name only when at most this many classes of
@@ -597,6 +598,16 @@ class ProjectGraph:
             for target in self._find_targets(path, qualname, dynamic, CallRef(kind, spelled)):
                 if not (target[3] is True and target[1].rsplit(".", 1)[-1] in _CONSTRUCTION + ("__setattr__",)):
                     yield target
+        elif ref.kind == PASSED_OBJECT:
+            callee, key, spelled = ref.name.split("|")
+            kind, _, name = callee.partition(":")
+            classes = self._classes_named(path, spelled, 0)
+            for target_path, target, _owner, bound in self._find_targets(path, qualname, dynamic, CallRef(kind, name)) \
+                    if classes else ():
+                param = self._parameter_at(target_path, target, key, bound is True)
+                for method in self._methods_called_on(target_path, target, param) if param else ():
+                    for cls, exact in classes:
+                        yield from self._method_targets(cls, method, exact)
         elif ref.kind == PASSED:
             found = (("function", path, ref.name) if ref.name in summary.functions
                      else self.resolve(self._absolute(path, ref.name)))
@@ -1010,20 +1021,50 @@ class ProjectGraph:
         """Where `param` stands among the positional arguments of a call of the class (its __init__'s
         parameters after self), or None."""
         found = self._lookup(cls, "__init__")
-        if found is None:
+        names = self._parameters(found[0], f"{found[1]}.__init__") if found is not None else None
+        return names.index(param) - 1 if names and param in names[1:] else None
+
+    def _parameters(self, path: str, qualname: str) -> Optional[list[str]]:
+        """The names of a function's positional and keyword parameters (self first for a method), read
+        off its header."""
+        memo_key = ("parameters", path, qualname)
+        if memo_key not in self._returned_memo:
+            span = self.summaries[path].lines.get(qualname)
+            text = self._text(path) if span is not None else None
+            header = text.lines(*span).lstrip() if text is not None else ""
+            while header.startswith("@"):  # decorators come first in a def's span
+                header = header[header.find("\n") + 1:].lstrip() if "\n" in header else ""
+            paren = header.find("(")
+            names = None
+            if header.startswith(("def ", "async def ")) and paren != -1:
+                try:
+                    args = ast.parse(f"def f{_balanced(header, paren)}: pass").body[0].args
+                    names = [a.arg for a in args.posonlyargs + args.args + args.kwonlyargs]
+                except SyntaxError:
+                    pass
+            self._returned_memo[memo_key] = names
+        return self._returned_memo[memo_key]
+
+    def _parameter_at(self, path: str, qualname: str, key: str, bound: bool) -> Optional[str]:
+        """The parameter an argument fills: "=name" by keyword, else by position (after self if bound)."""
+        names = self._parameters(path, qualname)
+        if not names:
             return None
-        span = self.summaries[found[0]].lines.get(f"{found[1]}.__init__")
-        text = self._text(found[0]) if span is not None else None
-        header = text.lines(*span).lstrip() if text is not None else ""
-        paren = header.find("(")
-        if not header.startswith(("def ", "async def ")) or paren == -1:
-            return None
-        try:
-            args = ast.parse(f"def f{_balanced(header, paren)}: pass").body[0].args
-        except SyntaxError:
-            return None
-        names = [a.arg for a in args.posonlyargs + args.args][1:]
-        return names.index(param) if param in names else None
+        if key.startswith("="):
+            return key[1:] if key[1:] in names else None
+        index = int(key) + (1 if bound else 0)
+        return names[index] if index < len(names) else None
+
+    def _methods_called_on(self, path: str, qualname: str, param: str) -> list[str]:
+        """Methods a function calls on one of its parameters (`g.update(y)`), read off its text."""
+        span = self.summaries[path].lines.get(qualname)
+        text = self._text(path) if span is not None else None
+        if text is None:
+            return []
+        body = text.lines(*span)
+        if param + "." not in body:
+            return []
+        return list(dict.fromkeys(re.findall(rf"(?<![\w.]){re.escape(param)}\.([A-Za-z_]\w*)\s*\(", body)))
 
     def _function_at(self, path: str, offset: int) -> Optional[str]:
         """The innermost function of `path` around a character offset."""

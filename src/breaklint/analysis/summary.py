@@ -34,6 +34,9 @@ HELD_READ = "h"
 # `ratio(err, tol, _linf_norm)`): the callee calls it back, in the same trace. Spelled as GLOBAL /
 # LOCAL names are ("f"), or the method's name ("M"); only functions and methods are followed.
 PASSED, PASSED_METHOD = "f", "M"
+# An object of a known class passed to a function of the tree: "<g|l|s>:<callee>|<position or =keyword>|<class
+# spelling>"; the methods the callee calls on that parameter run on it (`advance(g, y)` with `g.update(y)`).
+PASSED_OBJECT = "p"
 # `getattr(self, f"{kind}_reduction")`: every method of the object's hierarchy whose name the template
 # matches ("t", the name a regular expression: constant parts literal, formatted parts `\w+`).
 GETATTR = "t"
@@ -231,9 +234,14 @@ def _call_refs(nodes, self_name: Optional[str], scopes: ModuleScopes, imports: I
             continue
         # names bound to tuples of callables are looked up only for calls of the tree's own functions
         ours = scope if found[0] is not None else None
-        for arg in (*node.args, *(kw.value for kw in node.keywords)):
+        keys = [str(i) for i in range(len(node.args))] + [f"={kw.arg}" for kw in node.keywords]
+        for key, arg in zip(keys, (*node.args, *(kw.value for kw in node.keywords))):
             for passed in _passed_callables(arg, self_name, scopes, imports, ours, 0):
                 refs[CallRef(*passed)] = None
+                if passed[0] == INSTANCE and found[0] is not None and found[0][0] in (GLOBAL, LOCAL, SELF) \
+                        and passed[1].endswith(".__call__") and not key.startswith("=None"):
+                    # an object passed to a function of the tree: the methods it calls on that parameter
+                    refs[CallRef(PASSED_OBJECT, f"{found[0][0]}:{found[0][1]}|{key}|{passed[1][:-9]}")] = None
     return tuple(refs)
 
 
