@@ -498,3 +498,57 @@ def test_methods_a_function_calls_on_an_object_passed_to_it_run(tmp_path):
     assert ("pkg/objs.py", 3, "BL201") in got
     assert ("pkg/objs.py", 6, "BL201") not in got
     assert not any(path == "pkg/objs.py" and row > 7 for path, row, _ in got)
+
+
+def test_back_references_lists_of_objects_class_body_static_methods_and_attributes_of_results(tmp_path):
+    got = check_tree(tmp_path, {
+        "pkg/__init__.py": "",
+        "pkg/objs.py": """
+            class Helper:
+                def __init__(self, owner):
+                    self.owner = owner
+                def run(self, y):
+                    return self.owner.hook(y)
+            class Tr:
+                def log(self, y):
+                    print("attribute of a result")
+                    return y
+            class Dist:
+                def __init__(self):
+                    self.transform = Tr()
+            def make():
+                return Dist()
+            """,
+        "pkg/model.py": """
+            from torch import nn
+            from .objs import Helper, make
+            def helper(x):
+                print("class-body staticmethod")
+                return x
+            class T:
+                def __call__(self, y):
+                    print("element of a comprehension")
+                    return y
+            class Net(nn.Module):
+                fn = staticmethod(helper)
+                def __init__(self):
+                    super().__init__()
+                    self.helper = Helper(self)
+                    self.ts = [T() for _ in range(2)]
+                def hook(self, y):
+                    print("back reference")
+                    return y
+                def forward(self, x):
+                    for t in self.ts:
+                        x = t(x)
+                    d = make()
+                    return self.fn(self.helper.run(d.transform.log(x)))
+            """ + "".join(f"""
+            class Other{i}(nn.Module):
+                def hook(self, y):
+                    print("another hook")
+                    return y
+            """ for i in range(4)),
+    })
+    assert {("pkg/model.py", 4, "BL201"), ("pkg/model.py", 8, "BL201"), ("pkg/model.py", 17, "BL201"),
+            ("pkg/objs.py", 8, "BL201")} <= got

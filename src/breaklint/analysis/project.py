@@ -901,8 +901,13 @@ class ProjectGraph:
                                 if "|" in callee:  # an attribute of the object that builds this one
                                     holder, _, attr = callee.partition("|")
                                     builder = self._owner(site_path, holder)
-                                    made = [(c, exact) for c, exact, is_class in self._attribute_classes(builder, attr, depth + 1)
-                                            if not is_class] if builder is not None and builder != owner else []
+                                    if builder is None:
+                                        made = []
+                                    elif not attr:  # the builder itself
+                                        made = [(builder, False)]
+                                    else:
+                                        made = [(c, exact) for c, exact, is_class in self._attribute_classes(builder, attr, depth + 1)
+                                                if not is_class] if builder != owner else []
                                 elif callee.endswith("]"):  # an element of a returned tuple
                                     callee, _, index = callee[:-1].partition("[")
                                     made = self._item_classes(site_path, callee, int(index))
@@ -965,6 +970,12 @@ class ProjectGraph:
                 values.append((head.group(1), head.group(2) or ","))
             for callee, after in values:
                 if callee.startswith("cls.") or callee in ("None", "True", "False"):
+                    continue
+                if callee == "self" and after != "(":
+                    # `Helper(self)`: a back reference to the object that builds it, of its class or a subclass
+                    holder = self._function_at(path, at)
+                    if holder is not None:
+                        found.append((path, f"{holder}|"))
                     continue
                 if callee.startswith("self."):
                     if after != "(" and callee.count(".") == 1:
@@ -1302,6 +1313,13 @@ def _rhs_bindings(rhs: str) -> list[tuple[str, str]]:
                 stack += reversed(node.values)
             elif isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id == "self":
                 found.append(("self method", node.attr))
+    if rhs.startswith(("[", "(")) and " for " in rhs:  # `[T(i) for i in r]`: each element is made by the call
+        try:
+            tree = ast.parse(rhs, mode="eval").body
+        except SyntaxError:
+            tree = None
+        if isinstance(tree, (ast.ListComp, ast.GeneratorExp)) and isinstance(tree.elt, ast.Call) and dotted(tree.elt.func):
+            found.append(("call", dotted(tree.elt.func)))
     for callee in _top_level_calls(rhs):
         if callee.startswith("self."):
             if callee.count(".") == 1:

@@ -481,6 +481,13 @@ class ModuleScopes:
                                      and func.value.id == _self_name(scope.func)):
             return []
         targets = []
+        for stmt in scope.cls.node.body:  # `fn = staticmethod(helper)` in the class body
+            if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name) \
+                    and stmt.targets[0].id == func.attr and isinstance(stmt.value, ast.Call) \
+                    and isinstance(stmt.value.func, ast.Name) and stmt.value.func.id == "staticmethod" \
+                    and len(stmt.value.args) == 1 and isinstance(stmt.value.args[0], ast.Name) \
+                    and stmt.value.args[0].id in self.functions and not self.imports.is_bound(stmt.value.args[0].id):
+                targets.append((None, self.functions[stmt.value.args[0].id], stmt.value.args[0].id, False))
         for value, self_name, annotated in scope.cls.assignments.values.get(func.attr, ()):
             if annotated:
                 continue  # only plain assignments are followed
@@ -562,6 +569,14 @@ class ModuleScopes:
                 if key not in held_memo:
                     held_memo[key] = self._held_receiver_callees(scope, receiver, func.attr)
                 return list(held_memo[key])
+            elif isinstance(receiver, ast.Attribute) and isinstance(receiver.value, ast.Name) \
+                    and receiver.value.id not in self.functions and receiver.value.id not in self.classes \
+                    and not self.imports.is_bound(receiver.value.id) and not self._is_self(scope, receiver.value):
+                # `d = make(); d.transform.log(x)`: an attribute of what the name holds, made by a call
+                for value in self._values(scope, receiver.value, 0):
+                    if value is not receiver.value and _result_of_call(value):
+                        found.append((_attribute_of(value, receiver.attr), func.attr))
+                return found
             else:
                 return found  # torch.cat(...), x.view(...).sum(): nothing held to follow
         elif not isinstance(func, (ast.Name, ast.Subscript)):
@@ -651,6 +666,8 @@ class ModuleScopes:
                     for value in holder.elts:
                         if not isinstance(value, ast.Starred):
                             found.extend(self._values(scope, value, depth + 1))
+                elif isinstance(holder, (ast.ListComp, ast.SetComp, ast.GeneratorExp)):  # `[T() for _ in r]`
+                    found.extend(self._values(scope, holder.elt, depth + 1))
             return found or [node]
         if isinstance(node, ast.Name):
             if node.id in self.functions or node.id in self.classes or self.imports.is_bound(node.id):
@@ -992,6 +1009,12 @@ def _local_values(func: FunctionNode) -> dict[str, list[ast.AST]]:
                 if isinstance(target, ast.Name):
                     bindings.setdefault(target.id, []).append(_item_of_result(node.value, index))
     return bindings
+
+
+def _attribute_of(value: ast.expr, attr: str) -> ast.Attribute:
+    """`value.attr` as an expression (made once per pair): an attribute of what a call returns."""
+    return node_memo(f"attribute {attr}", value, lambda: ast.copy_location(
+        ast.Attribute(value=value, attr=attr, ctx=ast.Load()), value))
 
 
 def _item_of_result(call: ast.Call, index: int) -> ast.Subscript:
