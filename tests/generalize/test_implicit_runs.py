@@ -410,6 +410,8 @@ def test_what_a_constructor_receives_by_position_or_from_an_attribute_types_what
 
 
 def test_an_object_made_in_the_call_is_called_back(tmp_path):
+    # Only a callee that calls the parameter itself: an object handed on again (`inner(bm, y)`) or
+    # stored (a callback registry) is not followed.
     got = check_tree(tmp_path, {
         "pkg/__init__.py": "",
         "pkg/objs.py": """
@@ -417,20 +419,28 @@ def test_an_object_made_in_the_call_is_called_back(tmp_path):
                 def __call__(self, t):
                     print("bm")
                     return t
-            def inner(bm, y):
-                return bm(y)
+            class Logger:
+                def __call__(self, t):
+                    print("kept for later, never called here")
+                    return t
+            CALLBACKS = []
+            def add_callback(cb):
+                CALLBACKS.append(cb)
             def outer(bm, y):
-                return inner(bm, y)
+                return bm(y)
             """,
         "pkg/model.py": """
             from torch import nn
-            from .objs import BM, outer
+            from .objs import BM, Logger, add_callback, outer
             class Net(nn.Module):
                 def forward(self, x):
+                    log = Logger()
+                    add_callback(log)
                     return outer(BM(), x)
             """,
     })
     assert ("pkg/objs.py", 3, "BL201") in got
+    assert ("pkg/objs.py", 7, "BL201") not in got
 
 
 def test_a_wrapper_rebinding_its_argument_keeps_the_argument_s_methods(tmp_path):
@@ -552,3 +562,141 @@ def test_back_references_lists_of_objects_class_body_static_methods_and_attribut
     })
     assert {("pkg/model.py", 4, "BL201"), ("pkg/model.py", 8, "BL201"), ("pkg/model.py", 17, "BL201"),
             ("pkg/objs.py", 8, "BL201")} <= got
+
+
+def test_what_the_review_measured_dynamo_never_traces_stays_out(tmp_path):
+    """Each shape below was compiled with Dynamo 2.13: the marked print never ran in the compiled call."""
+    others = "".join(f"""
+            class Other{i}:
+                def reset(self):
+                    print("never")
+                def clear(self):
+                    print("never")
+            """ for i in range(4))
+    got = check_tree(tmp_path, {
+        "pkg/__init__.py": "",
+        "pkg/objs.py": """
+            class Grid:
+                def update(self, y):
+                    return y
+                def reset(self):
+                    print("only named in a comment")
+                def clear(self):
+                    print("only called by a nested def on its own parameter")
+            class A:
+                def __call__(self, t):
+                    print("element 0")
+                    return t
+            class B:
+                def __call__(self, t):
+                    print("element 1")
+                    return t
+            class C:
+                def __call__(self, t):
+                    return t
+            def make():
+                return A(), B(), C()
+            def legacy(x):
+                print("returned only in a comment")
+                return x
+            def swish(x):
+                return x
+            def get_act(name):
+                # return legacy
+                return swish
+            def advance(y, g):
+                # never call g.reset() here
+                def fresh(g):
+                    g.clear()
+                    return g
+                return g.update(y)
+            def combine(y, *extra, g=None):
+                return y
+            """ + others,
+        "pkg/model.py": """
+            from torch import nn
+            from .objs import Grid, advance, combine, get_act, make
+            def swish(x):
+                return x
+            class PModule(nn.Module):
+                def __getattr__(self, name):
+                    print("a plain attribute and an inherited method never reach __getattr__")
+                    return super().__getattr__(name)
+            class Net(PModule):
+                def __init__(self):
+                    super().__init__()
+                    self.act = swish
+                    self.act2 = get_act("swish")
+                def forward(self, x):
+                    *head, c = make()
+                    y = advance(x, Grid())
+                    y = combine(y, Grid())
+                    return self.act2(self.act(c(y))) * len(list(self.parameters()))
+            """,
+    })
+    assert not any(path == "pkg/objs.py" for path, _, _ in got), got
+    assert ("pkg/model.py", 7, "BL201") not in got
+
+
+def test_a_factory_class_is_not_credited_with_a_nested_return_or_a_rebound_name(tmp_path):
+    got = check_tree(tmp_path, {
+        "pkg/__init__.py": "",
+        "pkg/objs.py": """
+            class Noisy:
+                def __call__(self, t):
+                    print("never passed to a solver")
+                    return t
+            class BM:
+                def __call__(self, t):
+                    return t
+            class Euler:
+                def __init__(self, bm=None):
+                    self.bm = bm
+                def integrate(self, y):
+                    return self.bm(y)
+            def select(m):
+                if m:
+                    return Euler
+                raise ValueError(m)
+            def select_lazily(m):
+                def lazy(**kw):
+                    return Euler
+                return lazy
+            def other_factory():
+                return dict
+            """,
+        "pkg/model.py": """
+            from torch import nn
+            from .objs import BM, Noisy, other_factory, select, select_lazily
+            class Net(nn.Module):
+                def forward(self, x):
+                    fn = select(1)
+                    s = fn(bm=BM())
+                    y = s.integrate(x)
+                    fn = other_factory()
+                    fn(bm=Noisy())
+                    lazy = select_lazily(1)
+                    lazy(bm=Noisy())
+                    return y
+            """,
+    })
+    assert ("pkg/objs.py", 3, "BL201") not in got
+
+
+def test_a_bool_index_of_a_returned_tuple_is_no_crash(tmp_path):
+    got = check_tree(tmp_path, {
+        "pkg/__init__.py": "",
+        "pkg/model.py": """
+            from torch import nn
+            class A:
+                def __call__(self, t):
+                    return t
+            def pick(x):
+                return x, A()
+            class Net(nn.Module):
+                def forward(self, x):
+                    bm = pick(x)[True]
+                    return bm(x)
+            """,
+    })
+    assert isinstance(got, set)

@@ -10,6 +10,7 @@ argument facts.
 from __future__ import annotations
 
 import ast
+import bisect
 import re
 
 # Strings and comments (no groups), then a call (two groups). Matching both in one left-to-right
@@ -40,6 +41,14 @@ class CallText:
             starts.append(pos + 1)
             pos = find("\n", pos + 1)
         self._starts = starts
+
+    def end_of(self, line: int) -> int:
+        """The offset just after a 1-based line (its newline included)."""
+        return self._starts[line] if line < len(self._starts) else len(self.text)
+
+    def line_of(self, offset: int) -> int:
+        """The 1-based line a character offset is on."""
+        return bisect.bisect_right(self._starts, offset)
 
     def lines(self, first_line: int, last_line: int) -> str:
         """The text of lines first..last (1-based)."""

@@ -11,8 +11,11 @@ with the chain of calls that reaches it and the tensor facts of its arguments at
 from __future__ import annotations
 
 import ast
+import bisect
+import functools
 import os
 import re
+import textwrap
 from collections import deque
 from dataclasses import dataclass, field
 from typing import Iterable, Optional
@@ -43,12 +46,14 @@ _INDENT = re.compile(r"\n([ \t]+)\S")
 _RETURN_CALL = re.compile(r"(?<![\w.])return\s+([A-Za-z_][\w.]*)\s*\(")
 _RETURN = re.compile(r"(?<![\w.])return[ \t]+")
 # `return swish` (a name alone on its line) or `return ACTS[name]` / `return ACTS.get(name)` ("[" or ".get").
-_RETURNED_NAME = re.compile(r"(?<![\w.])return[ \t]+([A-Za-z_]\w*)[ \t]*(\[|\.get\(|(?=[ \t]*(?:#.*)?$))", re.M)
+_RETURNED_NAME = re.compile(r"^[ \t]*return[ \t]+([A-Za-z_]\w*)[ \t]*(\[|\.get\(|(?=[ \t]*(?:#.*)?$))", re.M)
 _IDENTIFIER = re.compile(r"[A-Za-z_][\w.]*")
 # `Fn.apply(*args)` runs the static `forward(ctx, *args)`: the arguments fill the parameters after ctx.
 CTX_FIRST = "ctx"
 # Special methods a constructor call runs, in this order.
 _CONSTRUCTION = ("__new__", "__init__", "__post_init__")
+# Bases that add no methods an object's own calls could reach.
+_MARKER_BASES = {"object", "abc.ABC", "typing.Generic", "typing.Protocol", "ABC", "Generic", "Protocol"}
 _TYPING = {"Optional", "Union", "List", "Dict", "Tuple", "Any", "Callable", "Sequence", "Type", "None", "Tensor",
            "Iterable", "Iterator", "Mapping", "Literal", "int", "float", "str", "bool", "list", "dict", "tuple",
            "torch", "typing", "object"}
@@ -120,6 +125,10 @@ class ProjectGraph:
         self._module_keys: Optional[set[ClassKey]] = None
         self._attr_table: dict[ClassKey, dict[str, list[tuple[str, str]]]] = {}
         self._returned_memo: dict[tuple[str, str], list[tuple[ClassKey, bool]]] = {}
+        self._item_memo: dict[tuple[tuple[str, str], int], list[tuple[ClassKey, bool]]] = {}
+        self._returned_functions_memo: dict[tuple[str, str], list[str]] = {}
+        self._function_tree_memo: dict[tuple[str, str], Optional[ast.AST]] = {}
+        self._spans_memo: dict[str, list[tuple[int, int, str]]] = {}
         self._passed_memo: dict[tuple[ClassKey, str], list[tuple[str, str]]] = {}
         self._construction_memo: dict[ClassKey, list[tuple[str, int, str]]] = {}
         self._bindings_memo: dict[tuple[ClassKey, str], list[tuple[str, str]]] = {}
@@ -274,6 +283,27 @@ class ProjectGraph:
         if found is not None and found[0] == "class":
             return found[1], found[2]
         return None
+
+    def _may_hold_submodule(self, cls: ClassKey, attr: str) -> bool:
+        """Whether `self.<attr>` may be a submodule: assigned a call of a class outside the tree
+        (nn.Linear), of a module class of the tree, or of a factory that returns one."""
+        for key in self._mro(cls):
+            for kind, spelled in self._assigned(key).get(attr, ()):
+                if kind != "call":
+                    continue
+                named = self._named(key[0], spelled)
+                if named is None:
+                    return True
+                if named[0] == "class" and self._is_module((named[1], named[2])):
+                    return True
+                if named[0] == "function" and any(self._is_module(c) for c, _ in self._returned(named[1], named[2], 0)):
+                    return True
+        return False
+
+    def _bases_known(self, cls: ClassKey) -> bool:
+        """Whether every base of the class's hierarchy is a class of the tree (or a bare marker base)."""
+        return all(not base or base in _MARKER_BASES or self._resolve_class(key[0], base) is not None
+                   for key in self._mro(cls) for base in self.summaries[key[0]].classes[key[1]].bases)
 
     # -- classes -----------------------------------------------------------------------------------
     def _mro(self, cls: ClassKey) -> tuple[ClassKey, ...]:
@@ -504,9 +534,10 @@ class ProjectGraph:
             found = self._lookup(start, ref.name)
             if found is not None:
                 yield found[0], f"{found[1]}.{ref.name}", start, True
-            elif self._is_module(start):
-                # `self.lin(x)`: a module's submodules are never in its __dict__, so a __getattr__ of
-                # its hierarchy answers the read first
+            elif self._is_module(start) and self._may_hold_submodule(start, ref.name):
+                # `self.lin(x)` with `self.lin = nn.Linear(...)`: a module's submodules are never in its
+                # __dict__, so a __getattr__ of its hierarchy answers the read (a plain attribute or an
+                # inherited method is found first, and the hook never runs)
                 hook = self._lookup(start, "__getattr__")
                 if hook is not None:
                     yield hook[0], f"{hook[1]}.__getattr__", start, True
@@ -573,8 +604,10 @@ class ProjectGraph:
                 for hit, bound in self._bound_methods(cls, method):  # `self.prod = {...: self.prod_diag}[k]`
                     answered = True
                     yield hit[0], f"{hit[1]}.{bound}", cls, True
-            # no class it may hold has the method: the typing is incomplete, dispatch by a rare name
-            if not answered and method not in TENSOR_METHODS and method not in BUILTIN_METHODS \
+            # no class it may hold has the method, and each is wholly in the tree (else the method may
+            # come from a base outside it, nn.Linear's reset_parameters): the typing is incomplete,
+            # dispatch by a rare name
+            if not answered and all(self._bases_known(cls) for cls, _, _ in typed) and method not in TENSOR_METHODS and method not in BUILTIN_METHODS \
                     and not method.startswith("__"):
                 yield from self._by_name(path, method)
         elif ref.kind == ATTRIBUTE:
@@ -669,9 +702,9 @@ class ProjectGraph:
     def _returned_functions(self, path: str, qualname: str) -> list[str]:
         """Top-level functions of `path` that its function returns by name (`return swish`) or out of a
         module-level dict of functions (`return ACTS[name]`, `return ACTS.get(name)`)."""
-        memo_key = ("functions", path, qualname)
-        if memo_key in self._returned_memo:
-            return self._returned_memo[memo_key]
+        memo_key = (path, qualname)
+        if memo_key in self._returned_functions_memo:
+            return self._returned_functions_memo[memo_key]
         summary = self.summaries[path]
         span = summary.lines.get(qualname)
         text = self._text(path) if span is not None else None
@@ -687,7 +720,7 @@ class ProjectGraph:
                         continue
                     found.extend(v.id for v in getattr(table, "values", ()) if isinstance(v, ast.Name)
                                  and v.id in summary.functions)
-        self._returned_memo[memo_key] = found = list(dict.fromkeys(found))
+        self._returned_functions_memo[memo_key] = found = list(dict.fromkeys(found))
         return found
 
     def _returned_item(self, path: str, qualname: str, dynamic: Optional[ClassKey], callee: str,
@@ -712,10 +745,10 @@ class ProjectGraph:
 
     def _function_item(self, found: tuple[str, str], index: int) -> list[tuple[ClassKey, bool]]:
         memo_key = (found, index)
-        if memo_key not in self._returned_memo:
-            self._returned_memo[memo_key] = []  # a cycle sees nothing
-            self._returned_memo[memo_key] = self._find_returned_item(found[0], found[1], index)
-        return self._returned_memo[memo_key]
+        if memo_key not in self._item_memo:
+            self._item_memo[memo_key] = []  # a cycle sees nothing
+            self._item_memo[memo_key] = self._find_returned_item(found[0], found[1], index)
+        return self._item_memo[memo_key]
 
     def _find_returned_item(self, path: str, qualname: str, index: int) -> list[tuple[ClassKey, bool]]:
         span = self.summaries[path].lines.get(qualname)
@@ -973,14 +1006,14 @@ class ProjectGraph:
                     continue
                 if callee == "self" and after != "(":
                     # `Helper(self)`: a back reference to the object that builds it, of its class or a subclass
-                    holder = self._function_at(path, at)
+                    holder = self._function_at(path, self._text(path).line_of(at))
                     if holder is not None:
                         found.append((path, f"{holder}|"))
                     continue
                 if callee.startswith("self."):
                     if after != "(" and callee.count(".") == 1:
                         # `Solver(bm=self.bm)`: what the building object keeps in that attribute
-                        holder = self._function_at(path, at)
+                        holder = self._function_at(path, self._text(path).line_of(at))
                         if holder is not None:
                             found.append((path, f"{holder}|{callee[5:]}"))
                     continue
@@ -1022,91 +1055,127 @@ class ProjectGraph:
         for path in files:
             text = self._text(path)
             for offset in _returns_of(text.text, cname) if text is not None else ():
-                maker = self._function_at(path, offset)
-                if maker is not None and "." not in maker:
+                maker = self._function_at(path, text.line_of(offset))
+                if maker is not None and "." not in maker and self._returns_class_itself(path, maker, cname):
                     found.extend(self._calls_of_what(path, maker))
         self._construction_memo[cls] = found = list(dict.fromkeys(found))
+        return found
+
+    def _function_at(self, path: str, line: int) -> Optional[str]:
+        """The innermost function or method of `path` around a line."""
+        spans = self._spans_memo.get(path)
+        if spans is None:
+            spans = self._spans_memo[path] = sorted((first, last, q) for q, (first, last) in self.summaries[path].lines.items())
+        index = bisect.bisect_right(spans, (line, float("inf"), "")) - 1
+        # spans only nest (a method of a class defined in a function), so look back a little
+        for first, last, qualname in reversed(spans[max(0, index - 32):index + 1]):
+            if first <= line <= last:
+                return qualname
+        return None
+
+    def _returns_class_itself(self, path: str, maker: str, cname: str) -> bool:
+        """Whether a function's own body (not a def nested in it) says `return Cls` / `return mod.Cls`."""
+        tree = self._function_tree(path, maker)
+        stack = list(tree.body) if tree is not None else []
+        while stack:
+            node = stack.pop()
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)):
+                continue
+            if isinstance(node, ast.Return) and isinstance(node.value, (ast.Name, ast.Attribute)) \
+                    and (dotted(node.value) or "").rsplit(".", 1)[-1] == cname:
+                return True
+            stack.extend(ast.iter_child_nodes(node))
+        return False
+
+    def _calls_of_what(self, maker_path: str, maker: str) -> list[tuple[str, int, str]]:
+        """(file, offset, argument text) of each call of a name bound to what `maker` returns
+        (`fn = maker(...)` or `fn = module.maker(...)`, then `fn(...)` later in the same function,
+        until the name is bound again)."""
+        module_tail = self.module_of[maker_path].rsplit(".", 1)[-1]
+        files = dict.fromkeys([maker_path, *self._alias_index.get(maker, ()), *self._alias_index.get(module_tail, ())])
+        found = []
+        for path in files:
+            text = self._text(path)
+            if text is None or maker not in text.text:
+                continue
+            for call_at, _paren in _calls_named(text.text, maker):  # str.find, then the one line
+                line_start = text.text.rfind("\n", 0, call_at) + 1
+                match = _BOUND_TO_CALL.match(text.text, line_start, call_at)
+                if match is None:
+                    continue
+                holder = self._function_at(path, text.line_of(match.start()))
+                span = self.summaries[path].lines.get(holder) if holder is not None else None
+                if span is None:
+                    continue
+                name = match.group(1)
+                end = text.end_of(span[1])  # the end of the holder
+                rebound = re.compile(rf"^[ \t]*{re.escape(name)}[ \t]*=(?!=)", re.M).search(text.text, match.end(), end)
+                stop = rebound.start() if rebound is not None else end
+                region = text.text[match.end():stop]
+                found.extend((path, match.end() + start, _balanced(text.text, match.end() + paren))
+                             for start, paren in _calls_named(region, name))
         return found
 
     def _init_position(self, cls: ClassKey, param: str) -> Optional[int]:
         """Where `param` stands among the positional arguments of a call of the class (its __init__'s
         parameters after self), or None."""
         found = self._lookup(cls, "__init__")
-        names = self._parameters(found[0], f"{found[1]}.__init__") if found is not None else None
-        return names.index(param) - 1 if names and param in names[1:] else None
+        tree = self._function_tree(found[0], f"{found[1]}.__init__") if found is not None else None
+        names = [a.arg for a in tree.args.posonlyargs + tree.args.args][1:] if tree is not None else []
+        return names.index(param) if param in names else None
 
-    def _parameters(self, path: str, qualname: str) -> Optional[list[str]]:
-        """The names of a function's positional and keyword parameters (self first for a method), read
-        off its header."""
-        memo_key = ("parameters", path, qualname)
-        if memo_key not in self._returned_memo:
+    def _function_tree(self, path: str, qualname: str) -> Optional[ast.AST]:
+        """The def of a function, parsed from its own lines (read only for the few functions an object
+        is passed to)."""
+        memo_key = (path, qualname)
+        if memo_key not in self._function_tree_memo:
             span = self.summaries[path].lines.get(qualname)
             text = self._text(path) if span is not None else None
-            header = text.lines(*span).lstrip() if text is not None else ""
-            while header.startswith("@"):  # decorators come first in a def's span
-                header = header[header.find("\n") + 1:].lstrip() if "\n" in header else ""
-            paren = header.find("(")
-            names = None
-            if header.startswith(("def ", "async def ")) and paren != -1:
+            tree = None
+            if text is not None:
                 try:
-                    args = ast.parse(f"def f{_balanced(header, paren)}: pass").body[0].args
-                    names = [a.arg for a in args.posonlyargs + args.args + args.kwonlyargs]
+                    body = ast.parse(textwrap.dedent(text.lines(*span))).body
+                    tree = body[0] if body and isinstance(body[0], (ast.FunctionDef, ast.AsyncFunctionDef)) else None
                 except SyntaxError:
                     pass
-            self._returned_memo[memo_key] = names
-        return self._returned_memo[memo_key]
+            self._function_tree_memo[memo_key] = tree
+        return self._function_tree_memo[memo_key]
 
     def _parameter_at(self, path: str, qualname: str, key: str, bound: bool) -> Optional[str]:
-        """The parameter an argument fills: "=name" by keyword, else by position (after self if bound)."""
-        names = self._parameters(path, qualname)
-        if not names:
+        """The parameter an argument fills: "=name" by keyword, else by position (after self if bound);
+        None for what `*args` / `**kwargs` take."""
+        tree = self._function_tree(path, qualname)
+        if tree is None:
             return None
+        args = tree.args
+        positional = [a.arg for a in args.posonlyargs + args.args]
         if key.startswith("="):
-            return key[1:] if key[1:] in names else None
+            named = [a.arg for a in args.args + args.kwonlyargs]
+            return key[1:] if key[1:] in named else None
         index = int(key) + (1 if bound else 0)
-        return names[index] if index < len(names) else None
+        return positional[index] if index < len(positional) else None
 
     def _methods_called_on(self, path: str, qualname: str, param: str) -> list[str]:
-        """Methods a function calls on one of its parameters (`g.update(y)`), read off its text."""
-        span = self.summaries[path].lines.get(qualname)
-        text = self._text(path) if span is not None else None
-        if text is None:
+        """Methods a function calls on one of its parameters (`g.update(y)`; `g(y)` is __call__), not
+        inside nested functions that take a parameter of the same name."""
+        tree = self._function_tree(path, qualname)
+        if tree is None:
             return []
-        body = text.lines(*span)
-        if param + "." not in body:
-            return []
-        return list(dict.fromkeys(re.findall(rf"(?<![\w.]){re.escape(param)}\.([A-Za-z_]\w*)\s*\(", body)))
-
-    def _function_at(self, path: str, offset: int) -> Optional[str]:
-        """The innermost function of `path` around a character offset."""
-        line = self._text(path).text.count("\n", 0, offset) + 1
-        best = None
-        for qualname, (first, last) in self.summaries[path].lines.items():
-            if first <= line <= last and (best is None or first >= best[1][0]):
-                best = (qualname, (first, last))
-        return best[0] if best is not None else None
-
-    def _calls_of_what(self, maker_path: str, maker: str) -> list[tuple[str, int, str]]:
-        """(file, offset, argument text) of each call of a name bound to what `maker` returns
-        (`fn = maker(...)` or `fn = module.maker(...)`, then `fn(...)` in the same function)."""
-        module_tail = self.module_of[maker_path].rsplit(".", 1)[-1]
-        files = dict.fromkeys([maker_path, *self._alias_index.get(maker, ()), *self._alias_index.get(module_tail, ())])
-        bound = re.compile(rf"^[ \t]*([A-Za-z_]\w*)[ \t]*=[ \t]*(?:[A-Za-z_][\w.]*\.)?{re.escape(maker)}\s*\(", re.M)
         found = []
-        for path in files:
-            text = self._text(path)
-            if text is None or maker not in text.text:
-                continue
-            for match in bound.finditer(text.text):
-                holder = self._function_at(path, match.start())
-                span = self.summaries[path].lines.get(holder) if holder is not None else None
-                if span is None:
-                    continue
-                for start, paren in _calls_named(text.text, match.group(1)):
-                    line = text.text.count("\n", 0, start) + 1
-                    if span[0] <= line <= span[1] and start > match.end():
-                        found.append((path, start, _balanced(text.text, paren)))
-        return found
+        stack = list(tree.body)
+        while stack:
+            node = stack.pop()
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
+                if any(a.arg == param for a in node.args.posonlyargs + node.args.args + node.args.kwonlyargs):
+                    continue  # the name means something else in there
+            if isinstance(node, ast.Call):
+                func = node.func
+                if isinstance(func, ast.Name) and func.id == param:
+                    found.append("__call__")
+                elif isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) and func.value.id == param:
+                    found.append(func.attr)
+            stack.extend(ast.iter_child_nodes(node))
+        return list(dict.fromkeys(found))
 
     def _enclosing_text(self, path: str, offset: int) -> str:
         """The text of the innermost function of `path` around a character offset."""
@@ -1191,6 +1260,8 @@ def _self_assignments(body: str):
         start = body.find("self", start + 1)
 
 
+# `fn = ` or `fn = module.` before a call on its line (the call's name follows)
+_BOUND_TO_CALL = re.compile(r"[ \t]*([A-Za-z_]\w*)[ \t]*=[ \t]*(?:[A-Za-z_][\w.]*\.)?$")
 _ARGUMENT_HEAD = re.compile(r"([A-Za-z_][\w.]*)\s*(\(|$)")
 _KEYWORD_ARGUMENT = re.compile(r"\s*\w+\s*=(?!=)")
 
@@ -1256,16 +1327,17 @@ def _calls_named(text: str, name: str) -> list[tuple[int, int]]:
 _TUPLE_BINDING = re.compile(r"^[ \t]*\(?([\w \t,]+,[\w \t,]*?)\)?[ \t]*=(?!=)[ \t]*([A-Za-z_][\w.]*)\s*\(", re.M)
 
 
-def _unpacked_from(body: str, name: str) -> list[tuple[str, int]]:
+@functools.lru_cache(maxsize=4096)  # asked once per construction in the function, of the same text
+def _unpacked_from(body: str, name: str) -> tuple[tuple[str, int], ...]:
     """(callee, index) for each `a, name = callee(...)` in a function's text."""
     found = []
-    if name not in body:
-        return found
+    if name not in body or "," not in body:
+        return ()
     for match in _TUPLE_BINDING.finditer(body):
         targets = [t.strip() for t in match.group(1).split(",")]
-        if name in targets:
+        if name in targets and not any(t.startswith("*") for t in targets):
             found.append((match.group(2), targets.index(name)))
-    return found
+    return tuple(found)
 
 
 def _unpacked(body: str, name: str, callee: str) -> bool:

@@ -932,7 +932,7 @@ def _result_of_call(node: ast.AST) -> bool:
     """`f(x)` or `f(x).a.b` where f is a dotted name (or `f(x)[i]`, an element of a returned tuple): an
     object whose class what f returns may tell."""
     while isinstance(node, ast.Attribute) or isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Constant) \
-            and isinstance(node.slice.value, int) and isinstance(node.value, ast.Call):
+            and type(node.slice.value) is int and isinstance(node.value, ast.Call):
         node = node.value
     if not isinstance(node, ast.Call):
         return False
@@ -1003,7 +1003,7 @@ def _local_values(func: FunctionNode) -> dict[str, list[ast.AST]]:
             # `for fn in self.fns:` binds fn to an element of what it iterates
             bindings.setdefault(node.target.id, []).append(_element_of(node))
         elif isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], (ast.Tuple, ast.List)) \
-                and isinstance(node.value, ast.Call):
+                and isinstance(node.value, ast.Call) and not any(isinstance(t, ast.Starred) for t in node.targets[0].elts):
             # `y, bm = check(y)`: bm holds element 1 of what check returns (project.py reads its returns)
             for index, target in enumerate(node.targets[0].elts):
                 if isinstance(target, ast.Name):

@@ -13,7 +13,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Callable, Optional
 
-from .astwalk import breadth_first
+from .astwalk import breadth_first, node_memo
 from .callscan import CallText
 from .torch_api import BUILTIN_METHODS, TENSOR_METHODS
 from .names import ImportMap, dotted
@@ -40,8 +40,9 @@ PASSED_OBJECT = "p"
 # `getattr(self, f"{kind}_reduction")`: every method of the object's hierarchy whose name the template
 # matches ("t", the name a regular expression: constant parts literal, formatted parts `\w+`).
 GETATTR = "t"
-# A decorator named bare (`@effectful`), "<g|l>:<spelling>": the function it names (and the wrapper defined
-# inside it) runs when the decorated function is called; a class named so was built at import time.
+# A decorator named bare (`@effectful`), "<g|l>:<spelling>": followed to the function it names, whose
+# nested wrapper is what runs when the decorated function is called; a class named so was built at
+# import time (its __call__ runs, through an INSTANCE ref), so its constructor is not followed.
 DECORATOR = "d"
 # A method run on what a call returns, through attributes of it: "<callee>|<attr.attr>|<method>", the
 # callee "self.<name>" (a method or a submodule of self) or "<g|l>:<name>" (a GLOBAL / LOCAL spelling).
@@ -237,11 +238,12 @@ def _call_refs(nodes, self_name: Optional[str], scopes: ModuleScopes, imports: I
         keys = [str(i) for i in range(len(node.args))] + [f"={kw.arg}" for kw in node.keywords]
         for key, arg in zip(keys, (*node.args, *(kw.value for kw in node.keywords))):
             for passed in _passed_callables(arg, self_name, scopes, imports, ours, 0):
-                refs[CallRef(*passed)] = None
-                if passed[0] == INSTANCE and found[0] is not None and found[0][0] in (GLOBAL, LOCAL, SELF) \
-                        and passed[1].endswith(".__call__") and not key.startswith("=None"):
-                    # an object passed to a function of the tree: the methods it calls on that parameter
-                    refs[CallRef(PASSED_OBJECT, f"{found[0][0]}:{found[0][1]}|{key}|{passed[1][:-9]}")] = None
+                if passed[0] != PASSED_OBJECT:
+                    refs[CallRef(*passed)] = None
+                elif found[0] is not None and found[0][0] in (GLOBAL, LOCAL, SELF) and key != "=None":
+                    # an object passed to a function of the tree (not through **kwargs): the methods
+                    # the callee calls on that parameter run on it
+                    refs[CallRef(PASSED_OBJECT, f"{found[0][0]}:{found[0][1]}|{key}|{passed[1]}")] = None
     return tuple(refs)
 
 
@@ -314,21 +316,34 @@ def _passed_callables(arg: ast.AST, self_name: Optional[str], scopes: ModuleScop
             found = [p for value in bound if isinstance(value, (ast.Tuple, ast.List))
                      for p in _passed_callables(value, self_name, scopes, imports, scope, depth + 1)]
             if any(isinstance(value, ast.Call) for value in bound):
-                # an object of a known class passed (`bm = BrownianInterval(...); integrate(bm, y)`):
-                # the callee calls it back, so its __call__ runs (a module's forward is an entry anyway)
-                called = _read_as_call(_special_read(arg, "__call__"))
-                found.extend((INSTANCE, ref[1]) for ref in _indirect_refs(called, self_name, scopes, imports, scope)
-                             if ref[0] == INSTANCE)
+                # an object of a known class passed (`bm = BrownianInterval(...); integrate(bm, y)`)
+                found.extend(_passed_objects(arg, self_name, scopes, imports, scope))
             return found
     elif isinstance(arg, ast.Attribute) and isinstance(arg.value, ast.Name) and self_name is not None \
             and arg.value.id == self_name and not arg.attr.startswith("__"):
         return [(PASSED_METHOD, arg.attr)]
     elif depth == 0 and scope is not None and isinstance(arg, ast.Call):
-        # an object made in the call (`outer(BM(), y)`): the callee calls it back, its __call__ runs
-        called = _read_as_call(_special_read(arg, "__call__"))
-        return [(INSTANCE, ref[1]) for ref in _indirect_refs(called, self_name, scopes, imports, scope)
-                if ref[0] == INSTANCE and ref[1].split(".")[0] not in _FOREIGN_ROOTS]
+        return _passed_objects(arg, self_name, scopes, imports, scope)  # made in the call: `outer(BM(), y)`
     return []
+
+
+def _passed_objects(arg: ast.AST, self_name: Optional[str], scopes: ModuleScopes, imports: ImportMap,
+                    scope) -> list:
+    """(PASSED_OBJECT, class spelling) for each class the object an argument holds may be of; the
+    project runs on it what the callee calls on that parameter."""
+    def find() -> list:
+        called = _read_as_call(_special_read(arg, "__call__"))
+        return [(PASSED_OBJECT, ref[1][:-len(".__call__")])
+                for ref in _indirect_refs(called, self_name, scopes, imports, scope)
+                if ref[0] == INSTANCE and ref[1].endswith(".__call__") and ref[1].split(".")[0] not in _FOREIGN_ROOTS]
+
+    if not isinstance(arg, ast.Name):
+        return find()
+    # a name holds the same objects wherever the function passes it (`y = f(y)` a thousand times)
+    memo = node_memo("passed objects", scope.func, dict)
+    if arg.id not in memo:
+        memo[arg.id] = find()
+    return memo[arg.id]
 
 
 def _indirect_refs(node: ast.Call, self_name, scopes: ModuleScopes, imports: ImportMap, scope) -> list:
@@ -361,7 +376,8 @@ def _result_ref(expr: ast.AST, method: Optional[str], self_name: Optional[str], 
         return None
     attrs = []
     while isinstance(expr, ast.Attribute) and not (isinstance(expr.value, ast.Name) and expr.value.id == self_name) \
-            or isinstance(expr, ast.Subscript) and isinstance(expr.slice, ast.Constant) and isinstance(expr.value, ast.Call):
+            or isinstance(expr, ast.Subscript) and isinstance(expr.slice, ast.Constant) \
+            and type(expr.slice.value) is int and isinstance(expr.value, ast.Call):
         # `check(y)[1]` (a tuple's element, "[1]") or `.attr`
         attrs.append(f"[{expr.slice.value}]" if isinstance(expr, ast.Subscript) else expr.attr)
         expr = expr.value
