@@ -149,6 +149,13 @@ TORCH_CONTEXT_MANAGERS = (
     "torch.backends.cuda.sdp_kernel", "torch.autograd.profiler.record_function",
     "torch.profiler.record_function", "torch.random.fork_rng", "torch.device",
 )
+# Context managers Dynamo can enter even when the object was made before the compiled call (`with
+# self.amp:` after `self.amp = torch.autocast(...)` in __init__); every other one made outside skips the
+# frame (GB0142, BL506; measured on 2.13: no_grad, enable_grad, set_grad_enabled, inference_mode,
+# sdpa_kernel, torch.device, threading locks and user classes all do, these two do not).
+HELD_CONTEXT_MANAGERS_TRACED = {
+    "contextlib.nullcontext", "torch.amp.autocast", "torch.autocast"
+}
 # Calls that are not pure: random number generation consumes RNG state in both branches of a
 # torch.where rewrite.
 RANDOM_NAMES = {
@@ -422,6 +429,7 @@ def _check_curated(torch) -> list[str]:
     dotted("RNN_MODULES", RNN_MODULES)
     dotted("FRESH_TENSOR_FUNCS", FRESH_TENSOR_FUNCS)
     dotted("TORCH_CONTEXT_MANAGERS", TORCH_CONTEXT_MANAGERS)
+    dotted("HELD_CONTEXT_MANAGERS_TRACED", HELD_CONTEXT_MANAGERS_TRACED)
     from torch.distributions import Distribution, constraints, transforms
 
     bases = {"distribution": Distribution, "transform": transforms.Transform, "constraint": constraints.Constraint}

@@ -13,7 +13,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Callable, Optional
 
-from .astwalk import breadth_first, node_memo
+from .astwalk import breadth_first, function_nodes_of, node_memo
 from .callscan import CallText
 from .torch_api import BUILTIN_METHODS, TENSOR_METHODS
 from .names import ImportMap, dotted
@@ -136,7 +136,8 @@ def summarize(scopes: ModuleScopes, imports: ImportMap, env_of: Callable,
                     for ref in _indirect_refs(read, self_name, scopes, imports, scopes.scopes.get(qualname))
                     if ref[0] == INSTANCE))
             refs = refs + _decorator_refs(func, self_name, scopes, imports)
-            refs = refs + _manager_refs(scopes.context_managers.get(qualname, ()), self_name, scopes, imports)
+            refs = refs + _manager_refs(scopes.context_managers.get(qualname, ()), self_name, scopes, imports,
+                                        scopes.scopes.get(qualname))
             if refs:
                 calls[qualname] = refs
         else:  # untraced: read off the text if and when the call graph reaches it
@@ -159,8 +160,10 @@ def summarize(scopes: ModuleScopes, imports: ImportMap, env_of: Callable,
     )
 
 
-def _manager_refs(managers, self_name: Optional[str], scopes: ModuleScopes, imports: ImportMap) -> tuple:
-    """`with Ctx(...):` / `with make(...):` / `with self.lock:`: the manager's __enter__ and __exit__."""
+def _manager_refs(managers, self_name: Optional[str], scopes: ModuleScopes, imports: ImportMap, scope) -> tuple:
+    """`with Ctx(...):` / `with make(...):` / `c = Ctx(); with c:`: the manager's __enter__ and __exit__.
+    A manager made before the compiled call (`with self.lock:`, a module-level one) is never entered by
+    Dynamo: it skips the frame first (GB0142, rules/bl506), so nothing of it is traced."""
     refs = []
     for expr in managers:
         if isinstance(expr, ast.Call):
@@ -169,15 +172,19 @@ def _manager_refs(managers, self_name: Optional[str], scopes: ModuleScopes, impo
                 if spelled else None
             if ref is not None and ref[0] in (GLOBAL, LOCAL):
                 refs.extend(CallRef(INSTANCE, f"{ref[1]}.{special}") for special in _MANAGER_METHODS)
-        else:
-            spelled = dotted(expr)
-            parts = spelled.split(".") if spelled else []
-            if self_name is not None and len(parts) == 2 and parts[0] == self_name:
-                refs.extend(CallRef(MEMBER, f"{parts[1]}.{special}") for special in _MANAGER_METHODS)
+        elif isinstance(expr, ast.Name) and scope is not None \
+                and any(isinstance(node, ast.Name) and node.id == expr.id and isinstance(node.ctx, ast.Store)
+                        for node in function_nodes_of(scope.func, _NAME_NODES)):
+            # a local bound to what a call made in the function
+            for special in _MANAGER_METHODS:
+                read = _read_as_call(_special_read(expr, special))
+                refs.extend(CallRef(INSTANCE, ref[1]) for ref in _indirect_refs(read, self_name, scopes, imports, scope)
+                            if ref[0] == INSTANCE)
     return tuple(refs)
 
 
 _MANAGER_METHODS = ("__enter__", "__exit__")
+_NAME_NODES = frozenset({ast.Name})
 
 
 def _decorator_refs(func: FunctionNode, self_name: Optional[str], scopes: ModuleScopes,

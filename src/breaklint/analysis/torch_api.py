@@ -545,6 +545,13 @@ TORCH_CONTEXT_MANAGERS = (
     "torch.autograd.profiler.record_function", "torch.profiler.record_function",
     "torch.random.fork_rng", "torch.device",
 )
+# Context managers Dynamo can enter even when the object was made before the compiled call (`with
+# self.amp:` after `self.amp = torch.autocast(...)` in __init__); every other one made outside skips the
+# frame (GB0142, BL506; measured on 2.13: no_grad, enable_grad, set_grad_enabled, inference_mode,
+# sdpa_kernel, torch.device, threading locks and user classes all do, these two do not).
+HELD_CONTEXT_MANAGERS_TRACED = frozenset({
+    "contextlib.nullcontext", "torch.amp.autocast", "torch.autocast",
+})
 # Calls that are not pure: random number generation consumes RNG state in both branches of a
 # torch.where rewrite.
 RANDOM_NAMES = frozenset({
