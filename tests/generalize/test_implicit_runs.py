@@ -700,3 +700,36 @@ def test_a_bool_index_of_a_returned_tuple_is_no_crash(tmp_path):
             """,
     })
     assert isinstance(got, set)
+
+
+def test_a_plain_classes_getattr_runs_for_attributes_it_never_assigns(tmp_path):
+    got = check_tree(tmp_path, {
+        "pkg/__init__.py": "",
+        "pkg/objs.py": """
+            class Params:
+                def __init__(self):
+                    self._store = {"alpha": 2.0}
+                def __getattr__(self, name):
+                    print("dynamic attribute")
+                    return self.__dict__["_store"][name]
+            class Fixed:
+                def __init__(self):
+                    self.alpha = 2.0
+                def __getattr__(self, name):
+                    print("never asked: alpha is in the instance dict")
+                    raise AttributeError(name)
+            """,
+        "pkg/model.py": """
+            from torch import nn
+            from .objs import Fixed, Params
+            class Net(nn.Module):
+                def __init__(self):
+                    super().__init__()
+                    self.p = Params()
+                    self.f = Fixed()
+                def forward(self, x):
+                    return x * self.p.alpha * self.f.alpha
+            """,
+    })
+    assert ("pkg/objs.py", 5, "BL201") in got
+    assert ("pkg/objs.py", 11, "BL201") not in got

@@ -588,10 +588,18 @@ class ProjectGraph:
         elif ref.kind == HELD_READ:  # a read runs a property or a special method, never a plain method
             spelled, _, attr = ref.name.rpartition(".")
             for cls, exact in self._classes_named(path, spelled, 0):
+                found = False
                 for target in self._method_targets(cls, attr, exact):
+                    found = True
                     owner = self.summaries[target[0]].classes.get(target[1].rpartition(".")[0])
                     if attr.startswith("__") or owner is not None and attr in owner.properties:
                         yield target
+                if not found and not attr.startswith("__") and self._bases_known(cls) \
+                        and not any(attr in self._assigned(key) for key in self._mro(cls)):
+                    # `p.alpha` that no class of the hierarchy defines or assigns: its __getattr__ answers
+                    hook = self._lookup(cls, "__getattr__")
+                    if hook is not None:
+                        yield hook[0], f"{hook[1]}.__getattr__", cls, True
         elif ref.kind == MEMBER:
             attr, _, method = ref.name.partition(".")
             start = dynamic or self._owner(path, qualname)
@@ -1220,6 +1228,7 @@ class ProjectGraph:
 
         for match in _self_assignments(body):
             attr, annotation, value, called = match.groups(default="")
+            table.setdefault(attr, [])  # assigned, whatever the value: a __getattr__ is not asked for it
             if not value or value.startswith("self.") and not called:
                 # `self.f = (self.a if c else self.b)`, `self.r = (self.make() if r is None else copy(r))`
                 start = match.start(3) if value else match.start(4) if called else match.end()
