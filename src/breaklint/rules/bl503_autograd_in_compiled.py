@@ -1,7 +1,10 @@
-"""BL503: `.backward()` or torch.autograd.grad/backward inside traced code.
+"""BL503: `.backward()`, torch.autograd.grad/backward, torch.autograd.functional and `.retain_grad()`
+inside traced code.
 
 Measured on torch 2.13: Tensor.backward() breaks with GB0123, torch.autograd.grad with GB9186
-(trace_autograd_ops is off), torch.autograd.backward with GB0007 (a skipped function).
+(trace_autograd_ops is off), torch.autograd.backward with GB0007 (a skipped function),
+torch.autograd.functional's jacobian / hessian / vjp / jvp / hvp / vhp with GB0055, and
+Tensor.retain_grad() with GB0108 (the frame is skipped).
 """
 from __future__ import annotations
 
@@ -10,13 +13,16 @@ import ast
 from .base import Example, Rule
 
 AUTOGRAD_FUNCTIONS = {"torch.autograd.grad", "torch.autograd.backward"}
+# torch.autograd.functional runs the autograd engine too (GB0055 on 2.13, each measured with a lambda
+# and a named function); torch.func's transforms are traced and stay out.
+FUNCTIONAL = {f"torch.autograd.functional.{name}" for name in ("jacobian", "hessian", "vjp", "jvp", "hvp", "vhp")}
 
 
 class AutogradInCompiled(Rule):
     code = "BL503"
     name = "autograd-in-compiled"
-    summary = "loss.backward() / torch.autograd.grad inside traced code breaks the graph"
-    gb_ids = ("GB0123", "GB9186", "GB0007")
+    summary = "loss.backward() / torch.autograd.grad / autograd.functional / retain_grad() inside traced code break the graph"
+    gb_ids = ("GB0123", "GB9186", "GB0007", "GB0055", "GB0108")
     fix_availability = "never"
     node_types = (ast.Call,)
     verdicts = {"2.13": True}
@@ -24,14 +30,23 @@ class AutogradInCompiled(Rule):
     def check(self, node: ast.Call, ctx) -> None:
         func = node.func
         qual = ctx.qualify(func) or ""
-        if qual in AUTOGRAD_FUNCTIONS:
+        if qual in AUTOGRAD_FUNCTIONS or qual in FUNCTIONAL:
             what = qual + "()"
+        elif isinstance(func, ast.Attribute) and func.attr == "retain_grad" and not node.args \
+                and self._tensor_like(func.value, ctx):
+            what = ".retain_grad()"  # GB0108: it does not work with AOTDispatcher; the frame is skipped
         elif isinstance(func, ast.Attribute) and func.attr == "backward" and self._tensor_like(func.value, ctx):
             what = ".backward()"
         else:
             return
-        ctx.report(node, f"{what} inside traced code breaks the graph; compile the forward and loss only, and "
-                         f"call backward outside the compiled function (compiled autograd handles the rest)")
+        if qual in FUNCTIONAL:
+            advice = "use torch.func (jacrev, hessian, vjp, jvp), which Dynamo traces"
+        elif what == ".retain_grad()":
+            advice = "Dynamo skips the whole frame (GB0108); read the gradient outside the compiled function"
+        else:
+            advice = ("compile the forward and loss only, and call backward outside the compiled function "
+                      "(compiled autograd handles the rest)")
+        ctx.report(node, f"{what} inside traced code breaks the graph; {advice}")
 
     @staticmethod
     def _tensor_like(receiver: ast.AST, ctx) -> bool:
@@ -100,4 +115,37 @@ class Penalty(nn.Module):
 def factory():
     return Penalty(), (torch.randn(3, requires_grad=True),)
 """, at=((9, 16),)),
+        Example("""
+import torch
+from torch import nn
+
+
+def energy(x):
+    return (x * x).sum()
+
+
+class Curvature(nn.Module):
+    def forward(self, x):
+        h = torch.autograd.functional.hessian(energy, x)
+        return h.diagonal()
+
+
+def factory():
+    return Curvature(), (torch.randn(3),)
+""", at=((12, 13),)),
+        Example("""
+import torch
+from torch import nn
+
+
+class Probe(nn.Module):
+    def forward(self, x):
+        y = x * 2
+        y.retain_grad()
+        return y
+
+
+def factory():
+    return Probe(), (torch.randn(3, requires_grad=True),)
+""", at=((9, 9),)),
     ]
