@@ -284,20 +284,24 @@ class ProjectGraph:
             return found[1], found[2]
         return None
 
+    def _assigned_calls(self, cls: ClassKey, attr: str):
+        """What `self.<attr> = callee(...)` in the class's hierarchy calls: `resolve`'s answer for the
+        callee, None for one outside the tree."""
+        for key in self._mro(cls):
+            for kind, spelled in self._assigned(key).get(attr, ()):
+                if kind == "call":
+                    yield self._named(key[0], spelled)
+
     def _may_hold_submodule(self, cls: ClassKey, attr: str) -> bool:
         """Whether `self.<attr>` may be a submodule: assigned a call of a class outside the tree
         (nn.Linear), of a module class of the tree, or of a factory that returns one."""
-        for key in self._mro(cls):
-            for kind, spelled in self._assigned(key).get(attr, ()):
-                if kind != "call":
-                    continue
-                named = self._named(key[0], spelled)
-                if named is None:
-                    return True
-                if named[0] == "class" and self._is_module((named[1], named[2])):
-                    return True
-                if named[0] == "function" and any(self._is_module(c) for c, _ in self._returned(named[1], named[2], 0)):
-                    return True
+        for named in self._assigned_calls(cls, attr):
+            if named is None:
+                return True
+            if named[0] == "class" and self._is_module((named[1], named[2])):
+                return True
+            if named[0] == "function" and any(self._is_module(c) for c, _ in self._returned(named[1], named[2], 0)):
+                return True
         return False
 
     def _bases_known(self, cls: ClassKey) -> bool:
@@ -559,13 +563,10 @@ class ProjectGraph:
                 elif not self._is_module(cls):
                     yield from self._method_targets(cls, "__call__", exact)
             # `self.act = get_act(name)` with get_act elsewhere returning `ACTS[name]` or `swish`
-            for key in self._mro(start):
-                for kind, spelled in self._assigned(key).get(ref.name, ()):
-                    if kind == "call":
-                        named = self._named(key[0], spelled)
-                        if named is not None and named[0] == "function":
-                            for function in self._returned_functions(named[1], named[2]):
-                                yield named[1], function, None, False
+            for named in self._assigned_calls(start, ref.name):
+                if named is not None and named[0] == "function":
+                    for function in self._returned_functions(named[1], named[2]):
+                        yield named[1], function, None, False
         elif ref.kind == READ:
             start = dynamic or self._owner(path, qualname)
             if start is None:
@@ -1012,18 +1013,12 @@ class ProjectGraph:
             for callee, after in values:
                 if callee.startswith("cls.") or callee in ("None", "True", "False"):
                     continue
-                if callee == "self" and after != "(":
-                    # `Helper(self)`: a back reference to the object that builds it, of its class or a subclass
+                if callee == "self" or callee.startswith("self."):
+                    # `Helper(self)`: a back reference to the object that builds it (of its class or a
+                    # subclass); `Solver(bm=self.bm)`: what the building object keeps in that attribute
                     holder = self._function_at(path, self._text(path).line_of(at))
-                    if holder is not None:
-                        found.append((path, f"{holder}|"))
-                    continue
-                if callee.startswith("self."):
-                    if after != "(" and callee.count(".") == 1:
-                        # `Solver(bm=self.bm)`: what the building object keeps in that attribute
-                        holder = self._function_at(path, self._text(path).line_of(at))
-                        if holder is not None:
-                            found.append((path, f"{holder}|{callee[5:]}"))
+                    if holder is not None and after != "(" and callee.count(".") <= 1:
+                        found.append((path, f"{holder}|{callee[5:]}"))
                     continue
                 if after == "(":
                     found.append((path, callee))
@@ -1188,12 +1183,8 @@ class ProjectGraph:
     def _enclosing_text(self, path: str, offset: int) -> str:
         """The text of the innermost function of `path` around a character offset."""
         text = self._text(path)
-        line = text.text.count("\n", 0, offset) + 1
-        best = None
-        for first, last in self.summaries[path].lines.values():
-            if first <= line <= last and (best is None or first >= best[0]):
-                best = (first, last)
-        return text.lines(*best) if best is not None else ""
+        holder = self._function_at(path, text.line_of(offset))
+        return text.lines(*self.summaries[path].lines[holder]) if holder is not None else ""
 
 
     def _assigned(self, cls: ClassKey) -> dict[str, list[tuple[str, str]]]:

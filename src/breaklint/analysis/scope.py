@@ -897,13 +897,15 @@ def _special_reads(node: ast.AST, self_name: Optional[str]) -> list[ast.Attribut
     return [_special_read(operand, special) for operand, special in pairs if _held(operand, self_name)]
 
 
-_BUILTINS = frozenset(dir(builtins))
+# Python's builtins: `range(...)` makes no object of the tree; a bare name among them is never a
+# function a star import brought in (summary.py).
+BUILTIN_NAMES = frozenset(dir(builtins))
 
 
 def _makes_object(node: ast.AST) -> bool:
     """`Seq(xs)` / `mod.Seq(xs)`: a call of a (dotted) name that is no builtin (range, zip, enumerate...)."""
     return isinstance(node, ast.Call) and (isinstance(node.func, ast.Attribute) or isinstance(node.func, ast.Name)
-                                           and node.func.id not in _BUILTINS) and dotted(node.func) is not None
+                                           and node.func.id not in BUILTIN_NAMES) and dotted(node.func) is not None
 
 
 def _special_read(operand: ast.expr, special: str) -> ast.Attribute:
@@ -928,11 +930,16 @@ def _last_attr(node: ast.AST) -> str:
     return node.attr if isinstance(node, ast.Attribute) else node.id if isinstance(node, ast.Name) else ""
 
 
+def is_result_item(node: ast.AST) -> bool:
+    """`f(x)[1]`: an element, by a constant int index, of what a call returns (a bool is no index)."""
+    return isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Constant) \
+        and type(node.slice.value) is int and isinstance(node.value, ast.Call)
+
+
 def _result_of_call(node: ast.AST) -> bool:
     """`f(x)` or `f(x).a.b` where f is a dotted name (or `f(x)[i]`, an element of a returned tuple): an
     object whose class what f returns may tell."""
-    while isinstance(node, ast.Attribute) or isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Constant) \
-            and type(node.slice.value) is int and isinstance(node.value, ast.Call):
+    while isinstance(node, ast.Attribute) or is_result_item(node):
         node = node.value
     if not isinstance(node, ast.Call):
         return False

@@ -8,7 +8,6 @@ call graph and sends the functions it reaches back to the per-file lint as extra
 from __future__ import annotations
 
 import ast
-import builtins
 import re
 from dataclasses import dataclass, field
 from typing import Callable, Optional
@@ -17,7 +16,7 @@ from .astwalk import breadth_first, function_nodes_of, node_memo
 from .callscan import CallText
 from .torch_api import BUILTIN_METHODS, TENSOR_METHODS
 from .names import ImportMap, dotted
-from .scope import FunctionNode, ModuleScopes, _read_as_call, _self_name, _special_read
+from .scope import BUILTIN_NAMES, FunctionNode, ModuleScopes, _read_as_call, _self_name, _special_read, is_result_item
 
 # Call kinds: a dotted name resolved through the file's imports, a same-file function or
 # Class.method, self.method(), super().method(), and obj.method() on a receiver we cannot type.
@@ -47,8 +46,6 @@ DECORATOR = "d"
 # A method run on what a call returns, through attributes of it: "<callee>|<attr.attr>|<method>", the
 # callee "self.<name>" (a method or a submodule of self) or "<g|l>:<name>" (a GLOBAL / LOCAL spelling).
 RESULT = "o"
-# Python's builtins: a bare name among them is never a function a star import brought in.
-_BUILTIN_NAMES = frozenset(dir(builtins))
 # Roots whose callees are never in a linted tree: not worth a byte of the summary.
 _FOREIGN_ROOTS = {"torch", "numpy", "math", "warnings", "logging", "typing", "os", "sys", "functools",
                   "itertools", "collections", "einops", "re", "copy", "time", "random", "inspect",
@@ -383,8 +380,7 @@ def _result_ref(expr: ast.AST, method: Optional[str], self_name: Optional[str], 
         return None
     attrs = []
     while isinstance(expr, ast.Attribute) and not (isinstance(expr.value, ast.Name) and expr.value.id == self_name) \
-            or isinstance(expr, ast.Subscript) and isinstance(expr.slice, ast.Constant) \
-            and type(expr.slice.value) is int and isinstance(expr.value, ast.Call):
+            or is_result_item(expr):
         # `check(y)[1]` (a tuple's element, "[1]") or `.attr`
         attrs.append(f"[{expr.slice.value}]" if isinstance(expr, ast.Subscript) else expr.attr)
         expr = expr.value
@@ -487,7 +483,7 @@ def _classify_spelling(spelling: str, on_result: bool, self_name: Optional[str],
             # a class called: its constructor runs
             if root in functions or root in classes:
                 return LOCAL, root
-            return (LOCAL, root) if stars and root not in _BUILTIN_NAMES else None
+            return (LOCAL, root) if stars and root not in BUILTIN_NAMES else None
         if self_name is not None and root == self_name:
             if len(parts) == 2:
                 return SELF, attr
