@@ -57,6 +57,9 @@ SPECS = [
     "models.torchdist_models",
     "models.pml_models",
     "models.torchmetrics_models",
+    # Two more (bench/SPLITS.md, "Dev split growth: normflows and torchode").
+    "models.normflows_models",
+    "models.torchode_models",
 ]
 # The frozen test split (bench/SPLITS.md): never tuned on; only its aggregates are ever reported.
 TEST_SPECS = [
