@@ -122,6 +122,7 @@ class ProjectGraph:
         self._bases: dict[ClassKey, list[ClassKey]] = {}
         self._children: dict[ClassKey, list[ClassKey]] = {}
         self._methods_by_name: dict[tuple[str, str], list[ClassKey]] = {}
+        self._structural_memo: dict[tuple[ClassKey, str], tuple[ClassKey, ...]] = {}
         self._module_keys: Optional[set[ClassKey]] = None
         self._attr_table: dict[ClassKey, dict[str, list[tuple[str, str]]]] = {}
         self._returned_memo: dict[tuple[str, str], list[tuple[ClassKey, bool]]] = {}
@@ -834,8 +835,33 @@ class ProjectGraph:
         if found is not None:
             yield found[0], f"{found[1]}.{method}", cls, True
         if not exact:
-            for child in self._overrides(cls, method):
+            overrides = self._overrides(cls, method)
+            for child in overrides:
                 yield child[0], f"{child[1]}.{method}", child, True
+            if not overrides and found is not None:
+                for other in self._structural(found, method):
+                    yield other[0], f"{other[1]}.{method}", other, True
+
+    def _structural(self, interface: ClassKey, method: str) -> tuple[ClassKey, ...]:
+        """Classes that implement an interface without subclassing it (duck typing: an annotation says
+        `SingleStepMethod`, the object is an `ExplicitRungeKutta(nn.Module)`): only where the interface's
+        method is abstract (its body raises NotImplementedError, or is `...` / `pass`), so that something
+        else must run; the classes of the same package that define that method and at least two thirds of
+        the interface's other public methods."""
+        memo_key = (interface, method)
+        if memo_key in self._structural_memo:
+            return self._structural_memo[memo_key]
+        found: tuple[ClassKey, ...] = ()
+        if _is_abstract(self._function_tree(interface[0], f"{interface[1]}.{method}")):
+            names = [m for m in self.summaries[interface[0]].classes[interface[1]].methods
+                     if not m.startswith("_") and m != method]
+            top = self.module_of[interface[0]].split(".")[0]
+            related = set(self._mro(interface)) | set(self._descendants(interface))
+            found = tuple(cls for cls in self._methods_by_name.get((top, method), ())
+                          if cls not in related
+                          and 3 * sum(self._lookup(cls, m) is not None for m in names) >= 2 * len(names))
+        self._structural_memo[memo_key] = found
+        return found
 
     def _named(self, path: str, spelled: str) -> Optional[tuple[str, str, str]]:
         """What a name spelled in `path` (local, through its imports, or already qualified) means."""
@@ -1044,8 +1070,10 @@ class ProjectGraph:
                 for target in set(summary.aliases.values()):
                     self._alias_index.setdefault(target.rsplit(".", 1)[-1], []).append(path)
         cname = cls[1].rsplit(".", 1)[-1]
-        module_tail = self.module_of[cls[0]].rsplit(".", 1)[-1]
-        files = dict.fromkeys([cls[0], *self._alias_index.get(cname, ()), *self._alias_index.get(module_tail, ())])
+        # the class's module and the packages above it (`import torchode as to; to.AutoDiffAdjoint(...)`)
+        packages = self.module_of[cls[0]].split(".")
+        files = dict.fromkeys([cls[0], *self._alias_index.get(cname, ()),
+                               *(path for tail in packages for path in self._alias_index.get(tail, ()))])
         found = []
         for path in files:
             text = self._text(path)
@@ -1464,3 +1492,23 @@ def _breadth_first(start: Iterable[ClassKey], edges: dict[ClassKey, list[ClassKe
         seen.add(key)
         yield key
         queue.extend(edges.get(key, ()))
+
+
+def _is_abstract(func: Optional[ast.AST]) -> bool:
+    """A def whose body, past its docstring, only raises NotImplementedError or is `...` / `pass`."""
+    if func is None:
+        return False
+    body = func.body
+    if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant) \
+            and isinstance(body[0].value.value, str):
+        body = body[1:]
+    if len(body) != 1:
+        return not body
+    stmt = body[0]
+    if isinstance(stmt, ast.Pass) or isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Constant) \
+            and stmt.value.value is Ellipsis:
+        return True
+    if isinstance(stmt, ast.Raise) and stmt.exc is not None:
+        exc = stmt.exc.func if isinstance(stmt.exc, ast.Call) else stmt.exc
+        return isinstance(exc, ast.Name) and exc.id == "NotImplementedError"
+    return False

@@ -181,6 +181,9 @@ class ModuleScopes:
         self.object_reads: dict[str, list[ast.Call]] = {}
         self._module_values: Optional[dict[str, list[ast.AST]]] = None
         self._answerable: Optional[frozenset] = None
+        # id of a function defined inside another function (a method of a class made in a factory, a
+        # closure) -> that function: its free names are the enclosing function's locals
+        self.enclosing: dict[int, FunctionNode] = {}
         self._collect_definitions()
         self._mark_modules()
         self._find_scopes()
@@ -203,6 +206,8 @@ class ModuleScopes:
                 for inner in _flatten_toplevel(stmt):
                     if isinstance(inner, ast.ClassDef) and inner.name not in self.classes:
                         self._add_class(inner, prefix="")
+                        for method in self.classes[inner.name].methods.values():
+                            self.enclosing[id(method)] = func
 
     def _add_class(self, node: ast.ClassDef, prefix: str) -> None:
         name = prefix + node.name
@@ -621,13 +626,19 @@ class ModuleScopes:
                 found.append((value, "__call__"))
             elif isinstance(value, (ast.Name, ast.Attribute)):
                 found.append((value, None))
+            elif isinstance(value, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)) \
+                    and id(value) in self.enclosing:  # a closure of an enclosing function
+                found.append((value, None))
         return found
 
     def _indirect_targets(self, scope: Scope, call: ast.Call) -> list:
         targets = []
         for expr, method in self.indirect_callees(scope, call):
             if method is None:
-                if isinstance(expr, ast.Name) and expr.id in self.functions and not self.imports.is_bound(expr.id):
+                if isinstance(expr, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
+                    func, qualname = self._closure_scope(expr)
+                    targets.append((None, func, qualname, False))
+                elif isinstance(expr, ast.Name) and expr.id in self.functions and not self.imports.is_bound(expr.id):
                     targets.append((None, self.functions[expr.id], expr.id, False))
                 elif isinstance(expr, ast.Attribute) and self._is_self(scope, expr.value) and scope.cls is not None:
                     found = self._method(scope.cls, expr.attr)
@@ -677,7 +688,8 @@ class ModuleScopes:
             memo = node_memo("name values", scope.func, dict)
             key = (node.id, depth)
             if key not in memo:
-                bound = self._local_bindings(scope).get(node.id) or self._module_bindings().get(node.id)
+                bound = self._local_bindings(scope).get(node.id) or self._enclosing_bindings(scope.func, node.id) \
+                    or self._module_bindings().get(node.id)
                 values = [v for value in bound for v in self._values(scope, value, depth + 1)] if bound else None
                 memo[key] = list({id(v): v for v in values}.values()) if values is not None else None
             return memo[key] if memo[key] is not None else [node]  # unbound: the name stands for itself
@@ -686,6 +698,40 @@ class ModuleScopes:
             if bound:
                 return [v for value in bound for v in self._values(scope, value, depth + 1)]
         return [node]
+
+    def _enclosing_bindings(self, func: FunctionNode, name: str) -> list[ast.AST]:
+        """A free name of a function defined inside another: what the enclosing functions bind it to
+        (`solver = Solver(); solve = lambda y: solver.solve(y)`, a `def` of the enclosing body). A
+        parameter of the function itself is its own, whatever the enclosing function binds."""
+        if id(func) not in self.enclosing or name in _parameter_names(func):
+            return []
+        outer = self.enclosing[id(func)]
+        while outer is not None:
+            bound = node_memo("local values", outer, lambda: _local_values(outer)).get(name) \
+                or _closure_defs(outer).get(name)
+            if bound:
+                for value in bound:
+                    if isinstance(value, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
+                        self.enclosing.setdefault(id(value), outer)
+                return bound
+            if name in _parameter_names(outer):
+                return []
+            outer = self.enclosing.get(id(outer))
+        return []
+
+    def _closure_scope(self, value) -> tuple[FunctionNode, str]:
+        """A closure or lambda the enclosing function bound, as a function to trace: a lambda becomes a
+        def returning its expression (its nodes are the lambda's own, so findings keep their lines)."""
+        if isinstance(value, ast.Lambda):
+            func = node_memo("lambda as def", value, lambda: _lambda_def(value))
+            self.enclosing.setdefault(id(func), self.enclosing.get(id(value)))
+            return func, f"<lambda@{value.lineno}:{value.col_offset}>"
+        return value, f"{value.name}<closure@{value.lineno}>"
+
+    def self_attributes_in(self, scope: Scope, name: str) -> list[str]:
+        """The attributes of self a local name is bound to (`step = self.step`, `a, b = self.a, self.b`)."""
+        return [value.attr for value in self._local_bindings(scope).get(name, ())
+                if isinstance(value, ast.Attribute) and self._is_self(scope, value.value)]
 
     def _local_bindings(self, scope: Scope) -> dict[str, list[ast.AST]]:
         """name -> values of `name = value` in a function (read once per function)."""
@@ -999,6 +1045,33 @@ def _property_kind(func: FunctionNode) -> Optional[str]:
     return None
 
 
+def _parameter_names(func) -> frozenset:
+    args = func.args
+    names = [a.arg for a in args.posonlyargs + args.args + args.kwonlyargs]
+    names += [a.arg for a in (args.vararg, args.kwarg) if a is not None]
+    return frozenset(names)
+
+
+def _closure_defs(func: FunctionNode) -> dict[str, list[ast.AST]]:
+    """name -> the defs of a function's own body (under `if` / `try` too, not inside nested defs)."""
+    def collect() -> dict[str, list[ast.AST]]:
+        found: dict[str, list[ast.AST]] = {}
+        for stmt in func.body:
+            for inner in _flatten_toplevel(stmt):
+                if isinstance(inner, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                    found.setdefault(inner.name, []).append(inner)
+        return found
+    return node_memo("closure defs", func, collect)
+
+
+def _lambda_def(value: ast.Lambda) -> ast.FunctionDef:
+    body = ast.copy_location(ast.Return(value=value.body), value.body)
+    body.end_lineno, body.end_col_offset = value.body.end_lineno, value.body.end_col_offset
+    func = ast.FunctionDef(name="<lambda>", args=value.args, body=[body], decorator_list=[], returns=None,
+                           type_comment=None, type_params=[])
+    return ast.copy_location(func, value)
+
+
 def _local_values(func: FunctionNode) -> dict[str, list[ast.AST]]:
     bindings: dict[str, list[ast.AST]] = {}
     for node in function_nodes_of(func, _ASSIGNMENTS_AND_LOOPS):
@@ -1009,6 +1082,13 @@ def _local_values(func: FunctionNode) -> dict[str, list[ast.AST]]:
         elif isinstance(node, (ast.For, ast.comprehension)) and isinstance(node.target, ast.Name):
             # `for fn in self.fns:` binds fn to an element of what it iterates
             bindings.setdefault(node.target.id, []).append(_element_of(node))
+        elif isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], (ast.Tuple, ast.List)) \
+                and isinstance(node.value, (ast.Tuple, ast.List)) and len(node.value.elts) == len(node.targets[0].elts) \
+                and not any(isinstance(e, ast.Starred) for e in node.targets[0].elts + node.value.elts):
+            # `a, b = self.a, self.b`: each name holds its own element
+            for target, value in zip(node.targets[0].elts, node.value.elts):
+                if isinstance(target, ast.Name):
+                    bindings.setdefault(target.id, []).append(value)
         elif isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], (ast.Tuple, ast.List)) \
                 and isinstance(node.value, ast.Call) and not any(isinstance(t, ast.Starred) for t in node.targets[0].elts):
             # `y, bm = check(y)`: bm holds element 1 of what check returns (project.py reads its returns)

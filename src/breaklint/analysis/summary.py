@@ -146,6 +146,9 @@ def summarize(scopes: ModuleScopes, imports: ImportMap, env_of: Callable,
     for cname, info in scopes.classes.items():
         for mname, method in info.methods.items():
             add(f"{cname}.{mname}", method, _self_name(method))
+    for qualname, scope in scopes.scopes.items():
+        if qualname not in lines:  # a closure or lambda traced code calls through a free name
+            add(qualname, scope.func, None)
     kinds = {name: return_kind(name) for name in scopes.functions}
     return ModuleSummary(
         aliases=dict(imports.aliases), functions=frozenset(scopes.functions), classes=classes, calls=calls,
@@ -232,6 +235,11 @@ def _call_refs(nodes, self_name: Optional[str], scopes: ModuleScopes, imports: I
         found = [_classify(node.func, self_name, scopes, imports)]
         if found[0] is None or found[0][0] in (ATTRIBUTE, SELF):  # the callee may be held in a name
             found.extend(_indirect_refs(node, self_name, scopes, imports, scope))
+        func = node.func
+        if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) and scope is not None \
+                and not func.attr.startswith("__"):
+            # `m, c = self.m, self.c; m.init(y)`: as `self.m.init(y)`, which the project types
+            found.extend((MEMBER, f"{attr}.{func.attr}") for attr in scopes.self_attributes_in(scope, func.value.id))
         for ref in found:
             if ref is not None:
                 _add_ref(refs, node, ref, env)

@@ -1,0 +1,269 @@
+"""Free names of closures, tuple-unpacked attributes and duck-typed interfaces (issue #11, stop 25).
+Each positive shape was compiled with Dynamo 2.13 (backend="eager") and its marked line broke the graph;
+found on the new dev library torchode, whose solver is reached through all of them."""
+from .helpers import check_tree
+
+LIB = {
+    "lib/__init__.py": "from .core import Solver, Problem\n",
+    "lib/core.py": """
+        from torch import nn
+        class Problem:
+            def __init__(self, y0):
+                self.y0 = y0
+        class Solver(nn.Module):
+            def solve(self, problem):
+                if problem.y0.sum() > 0:
+                    return problem.y0 * 2
+                return problem.y0
+        """,
+}
+
+
+def test_a_lambda_an_enclosing_function_binds_is_followed(tmp_path):
+    got = check_tree(tmp_path, dict(LIB, **{"user.py": """
+        import torch
+        import lib as L
+        def build(kind):
+            solver = L.Solver()
+            if kind == "a":
+                solve = lambda y: solver.solve(L.Problem(y))
+            else:
+                solve = lambda y: solver.solve(L.Problem(-y))
+            class M(torch.nn.Module):
+                def forward(self, y):
+                    return solve(y)
+            return M()
+        """}))
+    assert ("lib/core.py", 7, "BL101") in got
+
+
+def test_an_object_an_enclosing_function_made_is_typed(tmp_path):
+    got = check_tree(tmp_path, dict(LIB, **{"user.py": """
+        import torch
+        import lib as L
+        def build():
+            solver = L.Solver()
+            class M(torch.nn.Module):
+                def forward(self, y):
+                    return solver.solve(L.Problem(y))
+            return M()
+        """}))
+    assert ("lib/core.py", 7, "BL101") in got
+
+
+def test_a_def_of_the_enclosing_function_is_followed_and_its_own_lines_are_traced(tmp_path):
+    got = check_tree(tmp_path, dict(LIB, **{"user.py": """
+        import torch
+        import lib as L
+        def build():
+            solver = L.Solver()
+            def solve(y):
+                print("solve")
+                return solver.solve(L.Problem(y))
+            class M(torch.nn.Module):
+                def forward(self, y):
+                    return solve(y)
+            return M()
+        """}))
+    assert ("user.py", 6, "BL201") in got
+    assert ("lib/core.py", 7, "BL101") in got
+
+
+def test_a_parameter_shadows_the_enclosing_binding(tmp_path):
+    got = check_tree(tmp_path, dict(LIB, **{"user.py": """
+        import torch
+        import lib as L
+        def build():
+            def solve(y):
+                print("never called")
+                return y
+            class M(torch.nn.Module):
+                def forward(self, solve):
+                    return solve(1)
+            return M()
+        """}))
+    assert ("user.py", 5, "BL201") not in got
+
+
+def test_a_method_called_on_a_local_unpacked_from_self_attributes_is_typed(tmp_path):
+    got = check_tree(tmp_path, {
+        "lib/__init__.py": "from .a import Adj\nfrom .s import Stepper, Ctrl\n",
+        "lib/s.py": """
+            from torch import nn
+            class Stepper(nn.Module):
+                def init(self, y):
+                    print("step init")
+                    return y
+            class Ctrl(nn.Module):
+                def init(self, y):
+                    print("ctrl init")
+                    return y
+            class Other(nn.Module):
+                def init(self, y):
+                    print("other init")
+                    return y
+            class Fourth(nn.Module):
+                def init(self, y):
+                    return y
+            class Fifth(nn.Module):
+                def init(self, y):
+                    return y
+            """,
+        "lib/a.py": """
+            from torch import nn
+            class Adj(nn.Module):
+                def __init__(self, m, c):
+                    super().__init__()
+                    self.m = m
+                    self.c = c
+                def solve(self, y):
+                    m, c = self.m, self.c
+                    return m.init(c.init(y))
+            """,
+        "user.py": """
+            import torch
+            import lib as L
+            class M(torch.nn.Module):
+                def __init__(self):
+                    super().__init__()
+                    self.adj = L.Adj(L.Stepper(), L.Ctrl())
+                def forward(self, y):
+                    return self.adj.solve(y)
+            """,
+    })
+    assert ("lib/s.py", 4, "BL201") in got
+    assert ("lib/s.py", 8, "BL201") in got
+    assert ("lib/s.py", 12, "BL201") not in got  # `init` is common: only the classes passed in run
+
+
+def test_an_abstract_interface_runs_the_classes_that_implement_it_without_subclassing(tmp_path):
+    got = check_tree(tmp_path, {
+        "lib/__init__.py": "",
+        "lib/base.py": """
+            from torch import nn
+            class StepMethod(nn.Module):
+                def init(self, y):
+                    raise NotImplementedError()
+                def step(self, y):
+                    raise NotImplementedError()
+                def order(self):
+                    raise NotImplementedError()
+            class Concrete(nn.Module):
+                def init(self, y):
+                    return y
+            """,
+        "lib/rk.py": """
+            from torch import nn
+            class RungeKutta(nn.Module):
+                def init(self, y):
+                    print("rk init")
+                    return y
+                def step(self, y):
+                    return y
+                def order(self):
+                    return 4
+            class Term(nn.Module):
+                def init(self, y):
+                    print("term init: not a step method")
+                    return y
+            """,
+        "lib/solver.py": """
+            from torch import nn
+            from .base import StepMethod
+            class Solver(nn.Module):
+                def __init__(self, method: StepMethod):
+                    super().__init__()
+                    self.method = method
+                def forward(self, y):
+                    return self.method.init(y)
+            """,
+        "lib/a.py": "class A:\n    def init(self): pass\n",
+        "lib/b.py": "class B:\n    def init(self): pass\n",
+        "lib/c.py": "class C:\n    def init(self): pass\n",
+    })
+    assert ("lib/rk.py", 4, "BL201") in got
+    assert ("lib/rk.py", 12, "BL201") not in got  # defines `init` alone, not the interface
+
+
+def test_a_concrete_annotated_method_runs_no_look_alikes(tmp_path):
+    got = check_tree(tmp_path, {
+        "lib/__init__.py": "",
+        "lib/base.py": """
+            from torch import nn
+            class StepMethod(nn.Module):
+                def init(self, y):
+                    return y
+                def step(self, y):
+                    return y
+            """,
+        "lib/rk.py": """
+            from torch import nn
+            class RungeKutta(nn.Module):
+                def init(self, y):
+                    print("rk init")
+                    return y
+                def step(self, y):
+                    return y
+            """,
+        "lib/solver.py": """
+            from torch import nn
+            from .base import StepMethod
+            class Solver(nn.Module):
+                def __init__(self, method: StepMethod):
+                    super().__init__()
+                    self.method = method
+                def forward(self, y):
+                    return self.method.init(y)
+            """,
+        "lib/a.py": "class A:\n    def init(self): pass\n",
+        "lib/b.py": "class B:\n    def init(self): pass\n",
+        "lib/c.py": "class C:\n    def init(self): pass\n",
+        "lib/d.py": "class D:\n    def init(self): pass\n",
+    })
+    assert ("lib/rk.py", 4, "BL201") not in got  # the annotated class's own method runs
+
+
+def test_a_class_built_through_its_package_alias_passes_what_it_keeps(tmp_path):
+    got = check_tree(tmp_path, {
+        "lib/__init__.py": "from .adj import Adj\nfrom .ctrl import Ctrl, Quiet\n",
+        "lib/ctrl.py": """
+            from torch import nn
+            class Ctrl(nn.Module):
+                def init(self, y):
+                    print("ctrl")
+                    return y
+            class Quiet(nn.Module):
+                def init(self, y):
+                    return y
+            class Third(nn.Module):
+                def init(self, y):
+                    return y
+            class Fourth(nn.Module):
+                def init(self, y):
+                    return y
+            class Fifth(nn.Module):
+                def init(self, y):
+                    return y
+            """,
+        "lib/adj.py": """
+            from torch import nn
+            class Adj(nn.Module):
+                def __init__(self, ctrl):
+                    super().__init__()
+                    self.ctrl = ctrl
+                def solve(self, y):
+                    return self.ctrl.init(y)
+            """,
+        "user.py": """
+            import torch
+            import lib as L
+            class M(torch.nn.Module):
+                def __init__(self):
+                    super().__init__()
+                    control = L.Ctrl()
+                    self.adj = L.Adj(control)
+                def forward(self, y):
+                    return self.adj.solve(y)
+            """,
+    })
+    assert ("lib/ctrl.py", 4, "BL201") in got
