@@ -156,6 +156,15 @@ TORCH_CONTEXT_MANAGERS = (
 HELD_CONTEXT_MANAGERS_TRACED = {
     "contextlib.nullcontext", "torch.amp.autocast", "torch.autocast"
 }
+# Ops whose Scalar keyword arguments Dynamo must read as Python numbers: a tensor given there is read
+# out of the graph (GB0033, "Data dependent operator"; BL109). Op -> its Scalar keywords, space-separated.
+# Measured on 2.13 with a 0-d tensor, as torch.<op> and as Tensor.<op>; `add_`, `addcmul_` and
+# `addcdiv` do not break and are left out, the in-place forms of the others are not measured.
+SCALAR_KEYWORDS = {
+    "add": "alpha", "sub": "alpha", "subtract": "alpha", "rsub": "alpha", "sub_": "alpha",
+    "addcmul": "value", "addmm": "alpha beta", "addmv": "alpha beta", "addbmm": "alpha beta",
+    "baddbmm": "alpha beta", "addr": "alpha beta"
+}
 # Calls that are not pure: random number generation consumes RNG state in both branches of a
 # torch.where rewrite.
 RANDOM_NAMES = {
@@ -430,6 +439,9 @@ def _check_curated(torch) -> list[str]:
     dotted("FRESH_TENSOR_FUNCS", FRESH_TENSOR_FUNCS)
     dotted("TORCH_CONTEXT_MANAGERS", TORCH_CONTEXT_MANAGERS)
     dotted("HELD_CONTEXT_MANAGERS_TRACED", HELD_CONTEXT_MANAGERS_TRACED)
+    for name in SCALAR_KEYWORDS:
+        if _resolve(torch, name) is None:
+            problems.append(f"SCALAR_KEYWORDS: {name} is neither a Tensor method nor a torch function")
     from torch.distributions import Distribution, constraints, transforms
 
     bases = {"distribution": Distribution, "transform": transforms.Transform, "constraint": constraints.Constraint}

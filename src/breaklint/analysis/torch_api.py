@@ -552,6 +552,15 @@ TORCH_CONTEXT_MANAGERS = (
 HELD_CONTEXT_MANAGERS_TRACED = frozenset({
     "contextlib.nullcontext", "torch.amp.autocast", "torch.autocast",
 })
+# Ops whose Scalar keyword arguments Dynamo must read as Python numbers: a tensor given there is read
+# out of the graph (GB0033, "Data dependent operator"; BL109). Op -> its Scalar keywords, space-separated.
+# Measured on 2.13 with a 0-d tensor, as torch.<op> and as Tensor.<op>; `add_`, `addcmul_` and
+# `addcdiv` do not break and are left out, the in-place forms of the others are not measured.
+SCALAR_KEYWORDS = {
+    "add": "alpha", "sub": "alpha", "subtract": "alpha", "rsub": "alpha", "sub_": "alpha",
+    "addcmul": "value", "addmm": "alpha beta", "addmv": "alpha beta", "addbmm": "alpha beta",
+    "baddbmm": "alpha beta", "addr": "alpha beta",
+}
 # Calls that are not pure: random number generation consumes RNG state in both branches of a
 # torch.where rewrite.
 RANDOM_NAMES = frozenset({
