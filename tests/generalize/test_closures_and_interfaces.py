@@ -267,3 +267,187 @@ def test_a_class_built_through_its_package_alias_passes_what_it_keeps(tmp_path):
             """,
     })
     assert ("lib/ctrl.py", 4, "BL201") in got
+
+
+# The review's reproducers (each measured through Dynamo 2.13: no break on the marked line).
+
+def _package(tmp_path, root: str, files: dict) -> set:
+    return check_tree(tmp_path, {f"{root}/__init__.py": "", **{f"{root}/{k}": v for k, v in files.items()}})
+
+
+def test_a_one_method_interface_matches_no_look_alikes(tmp_path):
+    got = _package(tmp_path, "pkg1", {
+        "base.py": """
+            class Activation:
+                def apply(self, x):
+                    raise NotImplementedError
+            """,
+        "printer.py": """
+            class Printer:
+                def apply(self, x):
+                    print("value", x)
+                    return x
+            """,
+        "model.py": """
+            from torch import nn
+            from pkg1.base import Activation
+            class Net(nn.Module):
+                def __init__(self, act: Activation):
+                    super().__init__()
+                    self.act = act
+                def forward(self, x):
+                    return self.act.apply(x)
+            """,
+    })
+    assert ("pkg1/printer.py", 3, "BL201") not in got
+
+
+def test_no_op_hooks_are_no_interface(tmp_path):
+    got = _package(tmp_path, "pkg9", {
+        "debug.py": """
+            class Tracer:
+                def on_forward(self, x):
+                    print("forward")
+                def on_backward(self, g):
+                    print("backward")
+                def on_step(self, g):
+                    print("step")
+            """,
+        "hooks.py": """
+            class Hook:
+                def on_forward(self, x):
+                    pass
+                def on_backward(self, g):
+                    pass
+                def on_step(self, g):
+                    pass
+            """,
+        "model.py": """
+            from typing import Optional
+            from torch import nn
+            from pkg9.hooks import Hook
+            class Net(nn.Module):
+                def __init__(self, hook: Optional[Hook] = None):
+                    super().__init__()
+                    self.hook = hook
+                def forward(self, x):
+                    self.hook.on_forward(x)
+                    return x
+            """,
+    })
+    assert ("pkg9/debug.py", 3, "BL201") not in got
+
+
+def test_a_closure_sees_the_last_binding_and_the_functions_own_names(tmp_path):
+    got = _package(tmp_path, "pkg2", {"model.py": """
+        import torch
+        from torch import nn
+        def make_rebound():
+            scale = lambda x: x * float(x.sum())
+            scale = lambda x: x * 2
+            class Net2(nn.Module):
+                def forward(self, x):
+                    return scale(x)
+            return Net2()
+        def make_shadowed():
+            act = lambda x: x * float(x.sum())
+            norm = lambda x: x / x.max().item()
+            g = lambda x: x.tolist()
+            class NetA(nn.Module):
+                def forward(self, x):
+                    def act(y):
+                        return y + 1
+                    from torch import sigmoid as norm
+                    if (g := torch.cos) is not None:
+                        return g(norm(act(x)))
+                    return x
+            return NetA()
+        """})
+    assert not {code for file, line, code in got if line in (4, 10, 11, 12)}
+
+
+def test_a_class_name_two_factories_define_follows_neither_factorys_closures(tmp_path):
+    got = _package(tmp_path, "pkg10", {"model.py": """
+        import torch
+        from torch import nn
+        def make_debug():
+            def act(x):
+                print("act")
+                return x
+            class Impl:
+                def __call__(self, x):
+                    return act(x)
+            return Impl()
+        def make_clean():
+            def act(x):
+                return torch.relu(x)
+            class Impl:
+                def __call__(self, x):
+                    return act(x)
+            return Impl()
+        class Net(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.f = make_clean()
+            def forward(self, x):
+                return self.f(x)
+        """})
+    assert ("pkg10/model.py", 5, "BL201") not in got
+
+
+def test_a_package_importer_s_own_class_of_the_same_name_is_not_a_construction(tmp_path):
+    got = _package(tmp_path, "pkg4", {
+        "a.py": """
+            from torch import nn
+            class Scale:
+                def __call__(self, x):
+                    return x * 2
+            class Net(nn.Module):
+                def __init__(self, act):
+                    super().__init__()
+                    self.act = act
+                def forward(self, x):
+                    return self.act(x)
+            def factory():
+                return Net(Scale())
+            """,
+        "b.py": """
+            import pkg4
+            class Printer:
+                def __call__(self, x):
+                    print("report", x)
+                    return x
+            class Net:
+                def __init__(self, act):
+                    self.act = act
+            def report():
+                return Net(Printer())
+            """,
+    })
+    assert ("pkg4/b.py", 4, "BL201") not in got
+
+
+def test_bl109_leaves_a_class_s_own_add_alone(tmp_path):
+    got = _package(tmp_path, "pkg5", {"model.py": """
+        import torch
+        from torch import nn
+        class Ema:
+            def __init__(self):
+                self.v = None
+            def add(self, x, alpha=0.5):
+                self.v = x * alpha
+                return self.v
+        class Net(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.ema = Ema()
+            def forward(self, x):
+                t = x.mean()
+                a = self.ema.add(x, alpha=t)
+                b = torch.add(x, x, alpha=x.shape[0])
+                c = torch.add(x, x, alpha=t)
+                return a + b + c
+        """})
+    assert ("pkg5/model.py", 15, "BL109") not in got
+    assert ("pkg5/model.py", 16, "BL109") not in got
+    assert ("pkg5/model.py", 17, "BL109") in got

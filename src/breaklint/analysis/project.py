@@ -134,6 +134,7 @@ class ProjectGraph:
         self._construction_memo: dict[ClassKey, list[tuple[str, int, str]]] = {}
         self._bindings_memo: dict[tuple[ClassKey, str], list[tuple[str, str]]] = {}
         self._alias_index: Optional[dict[str, list[str]]] = None
+        self._package_call_index: Optional[dict[tuple[str, str], list[tuple[str, int, int]]]] = None
         self._class_index: Optional[dict[tuple[str, str], list[ClassKey]]] = None
         # Hierarchy answers, asked hundreds of thousands of times on a big tree (a base class's
         # `self.x()` looks at every subclass). Like the memos above, they read only what a graph
@@ -845,9 +846,9 @@ class ProjectGraph:
     def _structural(self, interface: ClassKey, method: str) -> tuple[ClassKey, ...]:
         """Classes that implement an interface without subclassing it (duck typing: an annotation says
         `SingleStepMethod`, the object is an `ExplicitRungeKutta(nn.Module)`): only where the interface's
-        method is abstract (its body raises NotImplementedError, or is `...` / `pass`), so that something
-        else must run; the classes of the same package that define that method and at least two thirds of
-        the interface's other public methods."""
+        method raises NotImplementedError, so that something else must run, and the interface has at
+        least two other public methods; the classes of the same package that define that method and at
+        least two thirds of those others."""
         memo_key = (interface, method)
         if memo_key in self._structural_memo:
             return self._structural_memo[memo_key]
@@ -855,6 +856,9 @@ class ProjectGraph:
         if _is_abstract(self._function_tree(interface[0], f"{interface[1]}.{method}")):
             names = [m for m in self.summaries[interface[0]].classes[interface[1]].methods
                      if not m.startswith("_") and m != method]
+            if len(names) < 2:  # an interface of one or two methods says too little to match on
+                self._structural_memo[memo_key] = ()
+                return ()
             top = self.module_of[interface[0]].split(".")[0]
             related = set(self._mro(interface)) | set(self._descendants(interface))
             found = tuple(cls for cls in self._methods_by_name.get((top, method), ())
@@ -1070,10 +1074,8 @@ class ProjectGraph:
                 for target in set(summary.aliases.values()):
                     self._alias_index.setdefault(target.rsplit(".", 1)[-1], []).append(path)
         cname = cls[1].rsplit(".", 1)[-1]
-        # the class's module and the packages above it (`import torchode as to; to.AutoDiffAdjoint(...)`)
-        packages = self.module_of[cls[0]].split(".")
-        files = dict.fromkeys([cls[0], *self._alias_index.get(cname, ()),
-                               *(path for tail in packages for path in self._alias_index.get(tail, ()))])
+        module_tail = self.module_of[cls[0]].rsplit(".", 1)[-1]
+        files = dict.fromkeys([cls[0], *self._alias_index.get(cname, ()), *self._alias_index.get(module_tail, ())])
         found = []
         for path in files:
             text = self._text(path)
@@ -1081,6 +1083,11 @@ class ProjectGraph:
                 continue
             for start, paren in _calls_named(text.text, cname):
                 found.append((path, start, _balanced(text.text, paren)))
+        # ... and through a package above its module (`import torchode as to; to.AutoDiffAdjoint(...)`)
+        parts = self.module_of[cls[0]].split(".")
+        for package in (".".join(parts[:i]) for i in range(1, len(parts))):
+            for path, start, paren in self._package_calls().get((package, cname), ()):
+                found.append((path, start, _balanced(self._text(path).text, paren)))
         # ... and through a top-level function that returns the class itself:
         # `solver_fn = methods.select(method); solver = solver_fn(sde=sde, bm=bm)`
         for path in files:
@@ -1091,6 +1098,27 @@ class ProjectGraph:
                     found.extend(self._calls_of_what(path, maker))
         self._construction_memo[cls] = found = list(dict.fromkeys(found))
         return found
+
+    def _package_calls(self) -> dict[tuple[str, str], list[tuple[str, int, int]]]:
+        """(package, name) -> (file, offset, offset of its "(") of each `alias.Name(` where the file
+        binds `alias` to a package of the tree (`import torchode as to`): built once, one scan per
+        such alias, so that a class's constructions through its package cost a lookup."""
+        if self._package_call_index is None:
+            self._package_call_index = {}
+            for path, summary in self.summaries.items():
+                text = None
+                for local, target in summary.aliases.items():
+                    package = self._absolute(path, target)
+                    holder = self.path_of.get(package)
+                    if holder is None or not self.package_of[holder]:
+                        continue
+                    text = text or self._text(path)
+                    if text is None:
+                        break
+                    for match in re.finditer(rf"(?<![\w.]){re.escape(local)}\.([A-Za-z_]\w*)\s*\(", text.text):
+                        self._package_call_index.setdefault((package, match.group(1)), []).append(
+                            (path, match.start(), match.end() - 1))
+        return self._package_call_index
 
     def _function_at(self, path: str, line: int) -> Optional[str]:
         """The innermost function or method of `path` around a line."""
@@ -1495,7 +1523,8 @@ def _breadth_first(start: Iterable[ClassKey], edges: dict[ClassKey, list[ClassKe
 
 
 def _is_abstract(func: Optional[ast.AST]) -> bool:
-    """A def whose body, past its docstring, only raises NotImplementedError or is `...` / `pass`."""
+    """A def whose body, past its docstring, only raises NotImplementedError (a `pass` or `...` body is
+    as often a no-op default that really runs: a hook)."""
     if func is None:
         return False
     body = func.body
@@ -1503,11 +1532,8 @@ def _is_abstract(func: Optional[ast.AST]) -> bool:
             and isinstance(body[0].value.value, str):
         body = body[1:]
     if len(body) != 1:
-        return not body
+        return False
     stmt = body[0]
-    if isinstance(stmt, ast.Pass) or isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Constant) \
-            and stmt.value.value is Ellipsis:
-        return True
     if isinstance(stmt, ast.Raise) and stmt.exc is not None:
         exc = stmt.exc.func if isinstance(stmt.exc, ast.Call) else stmt.exc
         return isinstance(exc, ast.Name) and exc.id == "NotImplementedError"

@@ -201,13 +201,21 @@ class ModuleScopes:
                     factories.append(stmt)
         # A module class defined inside a factory function (`def build(): class Net(nn.Module)`)
         # is traced like any other; top-level names win a clash.
+        made_in: dict[str, list[FunctionNode]] = {}
         for func in factories:
             for stmt in func.body:
                 for inner in _flatten_toplevel(stmt):
                     if isinstance(inner, ast.ClassDef) and inner.name not in self.classes:
                         self._add_class(inner, prefix="")
-                        for method in self.classes[inner.name].methods.values():
-                            self.enclosing[id(method)] = func
+                        made_in.setdefault(inner.name, []).append(func)
+                    elif isinstance(inner, ast.ClassDef) and inner.name in made_in:
+                        made_in[inner.name].append(func)
+        # A class's free names are its factory's locals, where one factory alone defines that class name
+        # (two factories each with `class Impl` keep the first Impl: its closures would be a guess).
+        for name, funcs in made_in.items():
+            if len(funcs) == 1:
+                for method in self.classes[name].methods.values():
+                    self.enclosing[id(method)] = funcs[0]
 
     def _add_class(self, node: ast.ClassDef, prefix: str) -> None:
         name = prefix + node.name
@@ -701,21 +709,22 @@ class ModuleScopes:
 
     def _enclosing_bindings(self, func: FunctionNode, name: str) -> list[ast.AST]:
         """A free name of a function defined inside another: what the enclosing functions bind it to
-        (`solver = Solver(); solve = lambda y: solver.solve(y)`, a `def` of the enclosing body). A
-        parameter of the function itself is its own, whatever the enclosing function binds."""
-        if id(func) not in self.enclosing or name in _parameter_names(func):
+        (`solver = Solver(); solve = lambda y: solver.solve(y)`, a `def` of the enclosing body). A name
+        the function binds itself, in any way, is its own, whatever the enclosing function binds."""
+        if id(func) not in self.enclosing or name in _bound_names(func):
             return []
         outer = self.enclosing[id(func)]
         while outer is not None:
-            bound = node_memo("local values", outer, lambda: _local_values(outer)).get(name) \
-                or _closure_defs(outer).get(name)
+            last = _last_plain_binding(outer, name)
+            bound = [last] if last is not None else \
+                (node_memo("local values", outer, lambda: _local_values(outer)).get(name) or _closure_defs(outer).get(name))
             if bound:
                 for value in bound:
                     if isinstance(value, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
                         self.enclosing.setdefault(id(value), outer)
                 return bound
-            if name in _parameter_names(outer):
-                return []
+            if name in _bound_names(outer):
+                return []  # bound some other way (an import, `with ... as`, a loop): not followed
             outer = self.enclosing.get(id(outer))
         return []
 
@@ -1045,11 +1054,49 @@ def _property_kind(func: FunctionNode) -> Optional[str]:
     return None
 
 
-def _parameter_names(func) -> frozenset:
-    args = func.args
-    names = [a.arg for a in args.posonlyargs + args.args + args.kwonlyargs]
-    names += [a.arg for a in (args.vararg, args.kwarg) if a is not None]
-    return frozenset(names)
+def _bound_names(func) -> frozenset:
+    """Every name a function binds (so a local, not a closure): parameters, assignment, loop, `with`,
+    `except` and walrus targets, imports, nested defs and classes; `nonlocal` names are the enclosing
+    function's. Names bound inside its nested functions count too (a safe excess: not followed)."""
+    def collect() -> frozenset:
+        args = func.args
+        names = {a.arg for a in args.posonlyargs + args.args + args.kwonlyargs}
+        names |= {a.arg for a in (args.vararg, args.kwarg) if a is not None}
+        outer = set()
+        for node in (n for stmt in (func.body if isinstance(func.body, list) else [func.body])
+                     for n in breadth_first(stmt)):
+            if isinstance(node, ast.Name) and isinstance(node.ctx, (ast.Store, ast.Del)):
+                names.add(node.id)
+            elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+                names.add(node.name)
+            elif isinstance(node, (ast.Import, ast.ImportFrom)):
+                names.update((a.asname or a.name).split(".")[0] for a in node.names)
+            elif isinstance(node, ast.ExceptHandler) and node.name:
+                names.add(node.name)
+            elif isinstance(node, ast.Nonlocal):
+                outer.update(node.names)
+        return frozenset(names - outer)
+    return node_memo("bound names", func, collect)
+
+
+def _last_plain_binding(func: FunctionNode, name: str) -> Optional[ast.AST]:
+    """Where a function binds a name only by statements of its own body, not under `if` / `for` /
+    `try` (`scale = lambda ...` then `scale = lambda ...`): the last one, the value a closure sees."""
+    last, nested = None, False
+    for stmt in func.body:
+        if isinstance(stmt, ast.Assign) and any(isinstance(t, ast.Name) and t.id == name for t in stmt.targets):
+            last = stmt.value if len(stmt.targets) == 1 else None
+        elif isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)) and stmt.name == name:
+            last = stmt
+        elif name in _bound_names_of_statement(stmt):
+            nested = True
+    return None if nested else last
+
+
+def _bound_names_of_statement(stmt: ast.stmt) -> set:
+    nodes = list(breadth_first(stmt))
+    return {node.id for node in nodes if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store)} \
+        | {node.name for node in nodes if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))}
 
 
 def _closure_defs(func: FunctionNode) -> dict[str, list[ast.AST]]:

@@ -27,8 +27,8 @@ class TensorScalarArgument(Rule):
         if not isinstance(func, ast.Attribute) or func.attr not in SCALAR_KEYWORDS or not node.keywords:
             return
         qual = ctx.qualify(func) or ""
-        if not (qual == f"torch.{func.attr}" or not qual.startswith("torch.")):
-            return  # torch.nn.functional.add, np.add: not the op measured
+        if qual != f"torch.{func.attr}" and not ctx.is_tensor(func.value):
+            return  # np.add, a class's own `add(x, alpha=...)`: not the op measured
         scalars = SCALAR_KEYWORDS[func.attr].split()
         for keyword in node.keywords:
             if keyword.arg in scalars and ctx.is_tensor(keyword.value):
