@@ -60,6 +60,10 @@ SPECS = [
     # Two more (bench/SPLITS.md, "Dev split growth: normflows and torchode").
     "models.normflows_models",
     "models.torchode_models",
+    # Three more (bench/SPLITS.md, "Dev split growth: flowtorch, geoopt and torchquad").
+    "models.flowtorch_models",
+    "models.geoopt_models",
+    "models.torchquad_models",
 ]
 # The frozen test split (bench/SPLITS.md): never tuned on; only its aggregates are ever reported.
 TEST_SPECS = [
