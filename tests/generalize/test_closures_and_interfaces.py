@@ -451,3 +451,24 @@ def test_bl109_leaves_a_class_s_own_add_alone(tmp_path):
     assert ("pkg5/model.py", 15, "BL109") not in got
     assert ("pkg5/model.py", 16, "BL109") not in got
     assert ("pkg5/model.py", 17, "BL109") in got
+
+
+def test_a_tensor_subclass_s_own_bool_method_is_no_tensor_condition(tmp_path):
+    # flowtorch (dev): `isinstance(y, BijectiveTensor) and y.from_forward()` gates on Python bools;
+    # Dynamo 2.13 does not break there (the dev split's three false positives on flowtorch)
+    got = _package(tmp_path, "pkgt", {"model.py": """
+        import torch
+        from torch import nn
+        class Tagged(torch.Tensor):
+            def from_forward(self) -> bool:
+                return True
+        class Net(nn.Module):
+            def forward(self, y):
+                if isinstance(y, Tagged) and y.from_forward():
+                    return y * 2
+                if y.sum().bool():
+                    return y
+                return -y
+        """})
+    assert ("pkgt/model.py", 8, "BL101") not in got
+    assert ("pkgt/model.py", 10, "BL101") in got  # a torch method of the tensor still is one

@@ -399,7 +399,8 @@ class TensorEnv:
                 # x.max(dim=1) returns (values, indices); x.max(other) is elementwise.
                 return bool(node.args) and self.is_tensor(node.args[0]) and self.is_tensor(receiver)
             if self.is_tensor(receiver):
-                return True
+                # a method torch.Tensor lacks is a Tensor subclass's own (`y.from_forward() -> bool`)
+                return func.attr in TENSOR_METHODS
             if func.attr in TENSOR_ONLY_METHODS and not self.is_known_non_tensor(receiver) \
                     and not isinstance(receiver, (ast.Constant, ast.JoinedStr, ast.List, ast.Dict)):
                 return qual.split(".")[0] not in ("np", "numpy", "math")
