@@ -472,3 +472,45 @@ def test_a_tensor_subclass_s_own_bool_method_is_no_tensor_condition(tmp_path):
         """})
     assert ("pkgt/model.py", 8, "BL101") not in got
     assert ("pkgt/model.py", 10, "BL101") in got  # a torch method of the tensor still is one
+
+
+def test_an_object_made_by_getattr_on_a_module_is_of_one_of_its_classes(tmp_path):
+    # geoopt (dev): `manifold = getattr(geoopt.manifolds, name)()` kept on self, then `m.projx(x)`
+    got = check_tree(tmp_path, {
+        "lib/__init__.py": "from . import shapes\n",
+        "lib/shapes/__init__.py": "from .round import Circle\nfrom .flat import Square\n",
+        "lib/shapes/round.py": """
+            class Circle:
+                def project(self, x):
+                    if x.sum() > 0:
+                        return x
+                    return -x
+            """,
+        "lib/shapes/flat.py": """
+            class Square:
+                def project(self, x):
+                    return x.clamp(0, 1)
+            """,
+        "lib/other.py": """
+            class Elsewhere:
+                def project(self, x):
+                    print("not a shape")
+                    return x
+            """,
+        "user.py": """
+            import torch
+            import lib
+            def build(name):
+                shape = getattr(lib.shapes, name)()
+                class M(torch.nn.Module):
+                    def __init__(self):
+                        super().__init__()
+                        self.shape = shape
+                    def forward(self, x):
+                        s = self.shape
+                        return s.project(x)
+                return M()
+            """,
+    })
+    assert ("lib/shapes/round.py", 3, "BL101") in got
+    assert ("lib/other.py", 3, "BL201") not in got

@@ -123,6 +123,7 @@ class ProjectGraph:
         self._children: dict[ClassKey, list[ClassKey]] = {}
         self._methods_by_name: dict[tuple[str, str], list[ClassKey]] = {}
         self._structural_memo: dict[tuple[ClassKey, str], tuple[ClassKey, ...]] = {}
+        self._module_classes_memo: dict[str, tuple[ClassKey, ...]] = {}
         self._module_keys: Optional[set[ClassKey]] = None
         self._attr_table: dict[ClassKey, dict[str, list[tuple[str, str]]]] = {}
         self._returned_memo: dict[tuple[str, str], list[tuple[ClassKey, bool]]] = {}
@@ -880,6 +881,8 @@ class ProjectGraph:
     def _classes_named(self, path: str, spelled: str, depth: int) -> list[tuple[ClassKey, bool]]:
         """The classes of the objects that calling `spelled` makes: the class itself (exact), or what
         a factory function returns."""
+        if spelled.endswith(".*"):  # `getattr(pkg.mod, name)()`: any class the module exports
+            return [(cls, True) for cls in self._module_classes(path, spelled[:-2])]
         found = self._named(path, spelled) if spelled else None
         if found is None:
             return []
@@ -888,6 +891,24 @@ class ProjectGraph:
         if found[0] == "function" and depth < MAX_FACTORY_DEPTH:
             return self._returned(found[1], found[2], depth + 1)
         return []
+
+    def _module_classes(self, path: str, spelled: str) -> list[ClassKey]:
+        """The classes a module of the tree defines or imports by name, the module spelled in `path`."""
+        parts = spelled.split(".")
+        aliases = self.summaries[path].aliases
+        module = self._absolute(path, ".".join([aliases[parts[0]]] + parts[1:]) if parts[0] in aliases else spelled)
+        holder = self.path_of.get(module)
+        if holder is None:
+            return []
+        if holder not in self._module_classes_memo:
+            summary = self.summaries[holder]
+            found = [(holder, cname) for cname in summary.classes if "." not in cname]
+            for local in summary.aliases:
+                hit = self._resolve_in(holder, [local], 0, stars=False)
+                if hit is not None and hit[0] == "class":
+                    found.append((hit[1], hit[2]))
+            self._module_classes_memo[holder] = tuple(dict.fromkeys(found))
+        return list(self._module_classes_memo[holder])
 
     def _annotated(self, path: str, annotation: str) -> list[tuple[ClassKey, bool]]:
         """Classes an annotation's text names; the object may be of any subclass."""

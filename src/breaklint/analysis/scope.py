@@ -601,7 +601,10 @@ class ModuleScopes:
         found: list[tuple[ast.AST, Optional[str]]] = []
         factories = set()  # names already expanded: `x = fn(x)` bound many times holds the same
         for value in self._values(scope, receiver, 0):
-            if value is not receiver and _constructs(value, self.classes):
+            module = _any_class_of(value)
+            if module is not None:  # `getattr(geoopt.manifolds, name)()`: some class of that module
+                found.append((module, method))
+            elif value is not receiver and _constructs(value, self.classes):
                 if isinstance(value.func, ast.Name) and value.func.id not in self.classes \
                         and value.func.id not in self.functions and not self.imports.is_bound(value.func.id):
                     # `solver = solver_cls(...)` with `solver_cls = SOLVERS[method]`: the classes
@@ -1143,6 +1146,20 @@ def _local_values(func: FunctionNode) -> dict[str, list[ast.AST]]:
                 if isinstance(target, ast.Name):
                     bindings.setdefault(target.id, []).append(_item_of_result(node.value, index))
     return bindings
+
+
+def _any_class_of(value: ast.AST) -> Optional[ast.Attribute]:
+    """`getattr(pkg.mod, name)(...)` with a name that is no constant: an object of some class that module
+    exports, as the expression `pkg.mod.*` (made once per call; project.py reads the module's classes)."""
+    if not (isinstance(value, ast.Call) and isinstance(value.func, ast.Call)):
+        return None
+    inner = value.func
+    if not (isinstance(inner.func, ast.Name) and inner.func.id == "getattr" and len(inner.args) == 2
+            and not inner.keywords and not isinstance(inner.args[1], ast.Constant)
+            and dotted(inner.args[0]) is not None):
+        return None
+    return node_memo("any class of", value, lambda: ast.copy_location(
+        ast.Attribute(value=inner.args[0], attr="*", ctx=ast.Load()), inner.args[0]))
 
 
 def _attribute_of(value: ast.expr, attr: str) -> ast.Attribute:
