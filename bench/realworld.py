@@ -64,6 +64,9 @@ SPECS = [
     "models.flowtorch_models",
     "models.geoopt_models",
     "models.torchquad_models",
+    # Two more (bench/SPLITS.md, "Dev split growth: entmax and asteroid-filterbanks").
+    "models.entmax_models",
+    "models.asteroid_fb_models",
 ]
 # The frozen test split (bench/SPLITS.md): never tuned on; only its aggregates are ever reported.
 TEST_SPECS = [
