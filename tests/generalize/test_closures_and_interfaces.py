@@ -514,3 +514,47 @@ def test_an_object_made_by_getattr_on_a_module_is_of_one_of_its_classes(tmp_path
     })
     assert ("lib/shapes/round.py", 3, "BL101") in got
     assert ("lib/other.py", 3, "BL201") not in got
+
+
+def test_a_constructor_given_getattr_of_a_module_keeps_one_of_its_classes(tmp_path):
+    # asteroid-filterbanks (dev): `fb = getattr(af, name)(...)`, `Encoder(fb)` keeps it, forward calls
+    # `self.filterbank.filters()`, a name five classes define (too common to dispatch by name alone)
+    banks = {f"lib/banks/b{i}.py": f"class Bank{i}:\n    def filters(self):\n        return {i}\n" for i in range(4)}
+    got = check_tree(tmp_path, dict(banks, **{
+        "lib/__init__.py": "from . import banks\nfrom .enc import Encoder\n",
+        "lib/banks/__init__.py": "from .b0 import Bank0\nfrom .b1 import Bank1\nfrom .b2 import Bank2\n"
+                                 "from .b3 import Bank3\nfrom .sinc import Sinc\n",
+        "lib/banks/sinc.py": """
+            class Sinc:
+                def __init__(self):
+                    self.low = None
+                def filters(self):
+                    print("sinc")
+                    return 1
+            """,
+        "lib/debug.py": """
+            class Loud:
+                def filters(self):
+                    print("not a bank")
+                    return 0
+            """,
+        "lib/enc.py": """
+            from torch import nn
+            class Encoder(nn.Module):
+                def __init__(self, filterbank):
+                    super().__init__()
+                    self.filterbank = filterbank
+                def forward(self, x):
+                    return x * self.filterbank.filters()
+            """,
+        "user.py": """
+            import torch
+            import lib
+            def build(name):
+                fb = getattr(lib.banks, name)()
+                enc = lib.Encoder(fb)
+                return enc
+            """,
+    }))
+    assert ("lib/banks/sinc.py", 5, "BL201") in got
+    assert ("lib/debug.py", 3, "BL201") not in got

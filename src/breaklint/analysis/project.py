@@ -1432,6 +1432,10 @@ def _bound_in(body: str, name: str) -> list[tuple[str, str]]:
     return found
 
 
+# `getattr(mod.sub, name)(` with a name that is no string constant
+_GETATTR_CALL = re.compile(r"^getattr\(\s*([A-Za-z_][\w.]*)\s*,\s*[^\s\"'][^()]*(?:\([^()]*\)[^()]*)*\)\s*\(")
+
+
 def _rhs_bindings(rhs: str) -> list[tuple[str, str]]:
     """What the right-hand side of a binding holds: ("self method", m) for `self.m`, alone or as a
     branch of `a if c else b` / `a or b`, ("self call", m) for `self.m(...)`, ("call", callee) for
@@ -1469,6 +1473,9 @@ def _rhs_bindings(rhs: str) -> list[tuple[str, str]]:
             tree = None
         if isinstance(tree, (ast.ListComp, ast.GeneratorExp)) and isinstance(tree.elt, ast.Call) and dotted(tree.elt.func):
             found.append(("call", dotted(tree.elt.func)))
+    module = _GETATTR_CALL.match(rhs)
+    if module is not None:  # `getattr(af, name)(...)`: some class of that module (`_classes_named`)
+        found.append(("call", module.group(1) + ".*"))
     for callee in _top_level_calls(rhs):
         if callee.startswith("self."):
             if callee.count(".") == 1:
