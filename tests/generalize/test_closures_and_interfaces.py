@@ -558,3 +558,49 @@ def test_a_constructor_given_getattr_of_a_module_keeps_one_of_its_classes(tmp_pa
     }))
     assert ("lib/banks/sinc.py", 5, "BL201") in got
     assert ("lib/debug.py", 3, "BL201") not in got
+
+
+def test_a_tensor_method_on_what_getattr_of_a_module_with_functions_gave_stays_a_tensor_method(tmp_path):
+    # the second review: `z = getattr(ops, self.op)(y); z.sum()` calls the module's function `double`,
+    # and `Stats.sum` (run eagerly elsewhere) is not traced; measured: no break
+    got = _package(tmp_path, "pkgg", {
+        "ops.py": """
+            def double(x):
+                return x * 2
+            class Stats:
+                def __init__(self):
+                    self.total = 0.0
+                def sum(self, t):
+                    self.total += float(t.sum())
+                    return self.total
+            """,
+        "model.py": """
+            from torch import nn
+            from pkgg import ops
+            class M(nn.Module):
+                def __init__(self, op):
+                    super().__init__()
+                    self.op = op
+                def forward(self, y):
+                    z = getattr(ops, self.op)(y)
+                    return z.sum()
+            """,
+    })
+    assert ("pkgg/ops.py", 7, "BL103") not in got
+
+
+def test_dunder_and_torch_subclass_methods_of_a_tensor_still_give_tensors(tmp_path):
+    # the second review: `x.__getitem__(0)` and a jagged tensor's `offsets()` are tensors (both break)
+    got = _package(tmp_path, "pkgd", {"model.py": """
+        import torch
+        from torch import nn
+        class M(nn.Module):
+            def forward(self, x: torch.Tensor):
+                m = x.__getitem__(0)
+                off = x.offsets()
+                n = float(off[1])
+                if m.sum() > n:
+                    return x
+                return x * n
+        """})
+    assert ("pkgd/model.py", 7, "BL103") in got

@@ -330,7 +330,18 @@ def read_torch_facts(torch) -> dict:
         "DISTRIBUTION_CLASSES": distribution_classes(torch),
         "TENSOR_PROPERTIES": tensor_properties(torch),
         "SKIPPED_TORCH_FUNCTIONS": skipped_torch_functions(torch),
+        "TENSOR_SUBCLASS_METHODS": tensor_subclass_methods(torch),
     }
+
+
+def tensor_subclass_methods(torch) -> frozenset:
+    """Public methods and attributes of torch's own Tensor subclasses (DTensor, the jagged NestedTensor)
+    that torch.Tensor lacks: `x.to_local()`, `x.offsets()` on a tensor still give tensors."""
+    from torch.distributed.tensor import DTensor
+    from torch.nested._internal.nested_tensor import NestedTensor
+
+    base = set(dir(torch.Tensor))
+    return frozenset(n for cls in (DTensor, NestedTensor) for n in dir(cls) if not n.startswith("_") and n not in base)
 
 
 def tensor_properties(torch) -> frozenset:
@@ -589,6 +600,9 @@ def render(torch) -> str:
         "# Public functions of SKIP_LIST_MODULES that Dynamo's trace rules (torch._dynamo.trace_rules.lookup)",
         "# mark skipped: a call in traced code breaks the graph (GB0007) and runs eagerly (rules/bl502).",
         "SKIPPED_TORCH_FUNCTIONS = " + _literal(read["SKIPPED_TORCH_FUNCTIONS"]),
+        "# Methods of torch's own Tensor subclasses (DTensor, the jagged NestedTensor) that torch.Tensor lacks:",
+        "# called on a tensor they still give one; any other method torch.Tensor lacks is a project subclass's own.",
+        "TENSOR_SUBCLASS_METHODS = " + _literal(read["TENSOR_SUBCLASS_METHODS"]),
     ]
     for name in curated_names():
         out.extend(_comment_above(source_lines, name))

@@ -29,6 +29,10 @@ from .summary import (ATTRIBUTE, DECORATOR, GETATTR, GLOBAL, HELD_READ, INSTANCE
                       PASSED_OBJECT, READ, RESULT, SELF,
                       SUPER, CallRef, ModuleSummary, classify_spelling, text_calls)
 
+# "Exact" for a class guessed from `getattr(module, name)()` where the module also exports functions:
+# truthy (no subclass is meant), but a tensor method is not dispatched to it.
+GUESSED = "guessed"
+
 # obj.method() on an untyped receiver is dispatched by name only when at most this many classes of
 # the same top-level package define the method: a rare name is a real call, a common one a guess.
 MAX_NAME_DISPATCH = 4
@@ -123,7 +127,7 @@ class ProjectGraph:
         self._children: dict[ClassKey, list[ClassKey]] = {}
         self._methods_by_name: dict[tuple[str, str], list[ClassKey]] = {}
         self._structural_memo: dict[tuple[ClassKey, str], tuple[ClassKey, ...]] = {}
-        self._module_classes_memo: dict[str, tuple[ClassKey, ...]] = {}
+        self._module_classes_memo: dict[str, tuple[tuple[ClassKey, ...], bool]] = {}
         self._module_keys: Optional[set[ClassKey]] = None
         self._attr_table: dict[ClassKey, dict[str, list[tuple[str, str]]]] = {}
         self._returned_memo: dict[tuple[str, str], list[tuple[ClassKey, bool]]] = {}
@@ -833,6 +837,8 @@ class ProjectGraph:
     def _method_targets(self, cls: ClassKey, method: str, exact: bool):
         """`obj.method()` on an object of class `cls`: the method its hierarchy defines, and, when
         the object may be of a subclass (`exact` False: known from an annotation), their overrides."""
+        if exact is GUESSED and method in TENSOR_METHODS:
+            return  # the object may be a tensor a function of the module returned
         found = self._lookup(cls, method)
         if found is not None:
             yield found[0], f"{found[1]}.{method}", cls, True
@@ -882,7 +888,10 @@ class ProjectGraph:
         """The classes of the objects that calling `spelled` makes: the class itself (exact), or what
         a factory function returns."""
         if spelled.endswith(".*"):  # `getattr(pkg.mod, name)()`: any class the module exports
-            return [(cls, True) for cls in self._module_classes(path, spelled[:-2])]
+            classes, with_functions = self._module_classes(path, spelled[:-2])
+            # where the module also exports functions, the name may call one and give a tensor:
+            # GUESSED keeps tensor methods (`z.sum()`) from being dispatched to its classes
+            return [(cls, GUESSED if with_functions else True) for cls in classes]
         found = self._named(path, spelled) if spelled else None
         if found is None:
             return []
@@ -892,23 +901,26 @@ class ProjectGraph:
             return self._returned(found[1], found[2], depth + 1)
         return []
 
-    def _module_classes(self, path: str, spelled: str) -> list[ClassKey]:
-        """The classes a module of the tree defines or imports by name, the module spelled in `path`."""
+    def _module_classes(self, path: str, spelled: str) -> tuple[tuple[ClassKey, ...], bool]:
+        """The classes a module of the tree defines or imports by name (the module spelled in `path`),
+        and whether it also exports functions."""
         parts = spelled.split(".")
         aliases = self.summaries[path].aliases
         module = self._absolute(path, ".".join([aliases[parts[0]]] + parts[1:]) if parts[0] in aliases else spelled)
         holder = self.path_of.get(module)
         if holder is None:
-            return []
+            return (), False
         if holder not in self._module_classes_memo:
             summary = self.summaries[holder]
             found = [(holder, cname) for cname in summary.classes if "." not in cname]
+            functions = bool(summary.functions)
             for local in summary.aliases:
                 hit = self._resolve_in(holder, [local], 0, stars=False)
                 if hit is not None and hit[0] == "class":
                     found.append((hit[1], hit[2]))
-            self._module_classes_memo[holder] = tuple(dict.fromkeys(found))
-        return list(self._module_classes_memo[holder])
+                functions |= hit is not None and hit[0] == "function"
+            self._module_classes_memo[holder] = (tuple(dict.fromkeys(found)), functions)
+        return self._module_classes_memo[holder]
 
     def _annotated(self, path: str, annotation: str) -> list[tuple[ClassKey, bool]]:
         """Classes an annotation's text names; the object may be of any subclass."""

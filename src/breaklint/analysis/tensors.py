@@ -18,7 +18,7 @@ from .names import ImportMap, normalize_torch
 from .scope import ClassInfo, ModuleScopes, Scope, _self_name
 from .torch_api import (META_ATTRIBUTES, NON_TENSOR_LAYERS, NON_TENSOR_METHODS, NON_TENSOR_NAMESPACES,
                         NON_TENSOR_TORCH_FUNCS, TENSOR_ATTRIBUTES, TENSOR_EVIDENCE_METHODS, TENSOR_NAMESPACES,
-                        TENSOR_METHODS, TENSOR_ONLY_METHODS, TENSOR_TUPLE_FUNCS)
+                        TENSOR_METHODS, TENSOR_ONLY_METHODS, TENSOR_SUBCLASS_METHODS, TENSOR_TUPLE_FUNCS)
 
 TENSOR_ANNOTATIONS = re.compile(r"\b(Tensor|FloatTensor|LongTensor|BoolTensor|Parameter)\b")
 NON_TENSOR_ANNOTATIONS = re.compile(
@@ -399,8 +399,10 @@ class TensorEnv:
                 # x.max(dim=1) returns (values, indices); x.max(other) is elementwise.
                 return bool(node.args) and self.is_tensor(node.args[0]) and self.is_tensor(receiver)
             if self.is_tensor(receiver):
-                # a method torch.Tensor lacks is a Tensor subclass's own (`y.from_forward() -> bool`)
-                return func.attr in TENSOR_METHODS
+                # a method neither torch.Tensor nor torch's own subclasses have is a project Tensor
+                # subclass's own (`y.from_forward() -> bool`); `x.__getitem__(0)` is still a tensor
+                return func.attr in TENSOR_METHODS or func.attr in TENSOR_SUBCLASS_METHODS \
+                    or func.attr.startswith("__")
             if func.attr in TENSOR_ONLY_METHODS and not self.is_known_non_tensor(receiver) \
                     and not isinstance(receiver, (ast.Constant, ast.JoinedStr, ast.List, ast.Dict)):
                 return qual.split(".")[0] not in ("np", "numpy", "math")

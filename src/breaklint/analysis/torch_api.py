@@ -422,6 +422,12 @@ SKIPPED_TORCH_FUNCTIONS = frozenset({
     "torch.utils.data.default_convert", "torch.utils.data.get_worker_info",
     "torch.utils.data.random_split", "torch.utils.data.runtime_validation",
 })
+# Methods of torch's own Tensor subclasses (DTensor, the jagged NestedTensor) that torch.Tensor lacks:
+# called on a tensor they still give one; any other method torch.Tensor lacks is a project subclass's own.
+TENSOR_SUBCLASS_METHODS = frozenset({
+    "device_mesh", "from_local", "full_tensor", "lengths", "offsets", "placements", "redistribute",
+    "to_local",
+})
 # Tensor attributes that are plain Python values (no data dependence).
 META_ATTRIBUTES = frozenset({
     "device", "dtype", "grad_fn", "is_cpu", "is_cuda", "is_floating_point", "is_leaf", "is_meta",
