@@ -604,3 +604,38 @@ def test_dunder_and_torch_subclass_methods_of_a_tensor_still_give_tensors(tmp_pa
                 return x * n
         """})
     assert ("pkgd/model.py", 7, "BL103") in got
+
+
+def test_an_attribute_set_from_getattr_of_a_module_in_init_holds_one_of_its_classes(tmp_path):
+    # the second review's gap: `self.man = getattr(manifolds, name)()` then `self.man.proju(x)`
+    shapes = {f"lib/manifolds/m{i}.py": f"class M{i}:\n    def proju(self, x):\n        return x * {i}\n" for i in range(4)}
+    got = check_tree(tmp_path, dict(shapes, **{
+        "lib/__init__.py": "",
+        "lib/manifolds/__init__.py": "from .m0 import M0\nfrom .m1 import M1\nfrom .m2 import M2\nfrom .m3 import M3\n"
+                                     "from .sphere import Sphere\n",
+        "lib/manifolds/sphere.py": """
+            class Sphere:
+                def proju(self, x):
+                    if x.sum() > 0:
+                        return x
+                    return -x
+            """,
+        "lib/other.py": """
+            class Loud:
+                def proju(self, x):
+                    print("not a manifold")
+                    return x
+            """,
+        "user.py": """
+            import torch
+            from lib import manifolds
+            class Net(torch.nn.Module):
+                def __init__(self, name):
+                    super().__init__()
+                    self.man = getattr(manifolds, name)()
+                def forward(self, x):
+                    return self.man.proju(x)
+            """,
+    }))
+    assert ("lib/manifolds/sphere.py", 3, "BL101") in got
+    assert ("lib/other.py", 3, "BL201") not in got

@@ -1309,7 +1309,8 @@ class ProjectGraph:
         for match in _self_assignments(body):
             attr, annotation, value, called = match.groups(default="")
             table.setdefault(attr, [])  # assigned, whatever the value: a __getattr__ is not asked for it
-            if not value or value.startswith("self.") and not called:
+            if not value or value.startswith("self.") and not called or value == "getattr" and called:
+                # (`self.m = getattr(manifolds, name)()`: what the rest of the statement makes)
                 # `self.f = (self.a if c else self.b)`, `self.r = (self.make() if r is None else copy(r))`
                 start = match.start(3) if value else match.start(4) if called else match.end()
                 for kind, spelled in _rhs_bindings(_statement_rest(body, start)):
