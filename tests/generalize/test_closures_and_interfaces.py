@@ -639,3 +639,42 @@ def test_an_attribute_set_from_getattr_of_a_module_in_init_holds_one_of_its_clas
     }))
     assert ("lib/manifolds/sphere.py", 3, "BL101") in got
     assert ("lib/other.py", 3, "BL201") not in got
+
+
+def test_setting_a_property_runs_its_setter(tmp_path):
+    # left alone since stop 22, measured now: both setters' prints break the graph (2.13)
+    got = _package(tmp_path, "pkgs", {"model.py": """
+        from torch import nn
+        class Cfg:
+            def __init__(self):
+                self._s = 1.0
+            @property
+            def scale(self):
+                return self._s
+            @scale.setter
+            def scale(self, v):
+                print("set scale")
+                self._s = v
+            def quiet(self):
+                print("never called")
+        class Net(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self._t = 0
+            @property
+            def temp(self):
+                return self._t
+            @temp.setter
+            def temp(self, v):
+                print("set temp")
+                self._t = v
+            def forward(self, x):
+                self.temp = 2
+                c = Cfg()
+                c.scale = 3.0
+                c.other = 1
+                return x * c.scale * self.temp
+        """})
+    assert ("pkgs/model.py", 10, "BL201") in got
+    assert ("pkgs/model.py", 23, "BL201") in got
+    assert ("pkgs/model.py", 13, "BL201") not in got

@@ -38,6 +38,7 @@ _CALLS_AND_READS = _CALLS_AND_WITHS | {ast.Attribute, ast.Subscript}
 _CALLS_READS_AND_OPERATORS = _CALLS_AND_READS | {ast.BinOp, ast.UnaryOp, ast.For}
 # `for v in xs` (a statement or a comprehension's) binds v too
 _ASSIGNMENTS_AND_LOOPS = _ASSIGNMENTS | {ast.For, ast.comprehension}
+_ATTRIBUTES = frozenset({ast.Attribute})
 
 
 @dataclass
@@ -51,6 +52,8 @@ class ClassInfo:
     module_reason: str = ""
     # Methods read as attributes (`@property`, `@cached_property`): reading `self.x` runs them.
     properties: set[str] = field(default_factory=set)
+    # `@x.setter` defs by property name: `obj.x = v` runs them.
+    setters: dict[str, FunctionNode] = field(default_factory=dict)
     # "distribution" / "transform" / "constraint" for a subclass of a torch.distributions class,
     # with the path of bases that makes it one: its API methods are entry points.
     distribution_kind: str = ""
@@ -225,6 +228,8 @@ class ModuleScopes:
             if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)):
                 kind = _property_kind(stmt)
                 if kind == "accessor" and stmt.name in info.methods:
+                    if _is_setter(stmt):
+                        info.setters[stmt.name] = stmt
                     continue  # `@x.setter` keeps the getter: reads run the getter
                 info.methods[stmt.name] = stmt
                 if kind == "getter":
@@ -232,6 +237,27 @@ class ModuleScopes:
             elif isinstance(stmt, ast.ClassDef):
                 self._add_class(stmt, prefix=name + ".")
         self.classes.setdefault(name, info)
+
+    @property
+    def has_setters(self) -> bool:
+        return any(info.setters for info in self.classes.values())
+
+    def _setters_for(self, scope: Scope, target: ast.Attribute) -> list:
+        """(class, setter def) that `target.value.attr = v` may run: on self, through the class and its
+        bases in this file; on an object this file's class makes (`c = Cfg(); c.scale = 3.0`)."""
+        if self._is_self(scope, target.value) and scope.cls is not None:
+            owners = [scope.cls]
+        else:
+            owners = [self.classes[value.func.id] for value in self._values(scope, target.value, 0)
+                      if isinstance(value, ast.Call) and isinstance(value.func, ast.Name) and value.func.id in self.classes
+                      and not self.imports.is_bound(value.func.id)]
+        found = []
+        for owner in owners:
+            for cls in [owner] + self.local_ancestors(owner):
+                if target.attr in cls.setters:
+                    found.append((cls, cls.setters[target.attr]))
+                    break
+        return found
 
     @property
     def has_properties(self) -> bool:
@@ -449,6 +475,12 @@ class ModuleScopes:
                                 f"property read in {scope.qualname}")
                     if foreign:
                         self.self_reads[scope.qualname] = tuple(foreign)
+                # `self.x = v` / `obj.x = v` where a class of this file makes x a property with a setter
+                if self.has_setters:
+                    for target in _stored_attributes(scope.func):
+                        for owner, setter in self._setters_for(scope, target):
+                            qualname = f"{owner.name}.{target.attr}<setter>"
+                            add(setter, qualname, owner, scope.chain + (qualname,), f"property set in {scope.qualname}")
 
         drain()
         # What this file traces on its own, before what other files reach in it (the call graph
@@ -1042,6 +1074,15 @@ def _annotation_names(node: ast.AST) -> list[ast.AST]:
 
 _TYPING_NAMES = {"Optional", "Union", "List", "Dict", "Tuple", "Any", "Callable", "Sequence", "Type", "Tensor",
                  "Iterable", "Iterator", "Mapping", "Literal"}
+
+
+def _is_setter(func: FunctionNode) -> bool:
+    return any(isinstance(dec, ast.Attribute) and dec.attr == "setter" for dec in func.decorator_list)
+
+
+def _stored_attributes(func: FunctionNode) -> list[ast.Attribute]:
+    """`a.b = v` / `a.b += v` targets of a function's body (nested closures included)."""
+    return [node for node in function_nodes_of(func, _ATTRIBUTES) if isinstance(node.ctx, ast.Store)]
 
 
 def _property_kind(func: FunctionNode) -> Optional[str]:
