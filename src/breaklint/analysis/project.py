@@ -860,12 +860,10 @@ class ProjectGraph:
         if memo_key in self._structural_memo:
             return self._structural_memo[memo_key]
         found: tuple[ClassKey, ...] = ()
-        if _is_abstract(self._function_tree(interface[0], f"{interface[1]}.{method}")):
-            names = [m for m in self.summaries[interface[0]].classes[interface[1]].methods
-                     if not m.startswith("_") and m != method]
-            if len(names) < 2:  # an interface of one or two methods says too little to match on
-                self._structural_memo[memo_key] = ()
-                return ()
+        names = [m for m in self.summaries[interface[0]].classes[interface[1]].methods
+                 if not m.startswith("_") and m != method]
+        # an interface of one or two methods says too little to match on
+        if len(names) >= 2 and _is_abstract(self._function_tree(interface[0], f"{interface[1]}.{method}")):
             top = self.module_of[interface[0]].split(".")[0]
             related = set(self._mro(interface)) | set(self._descendants(interface))
             found = tuple(cls for cls in self._methods_by_name.get((top, method), ())
@@ -880,9 +878,15 @@ class ProjectGraph:
         parts = spelled.split(".")
         if parts[0] in summary.classes or parts[0] in summary.functions:
             return self._resolve_in(path, parts, 0)
-        if parts[0] in summary.aliases:
-            spelled = ".".join([summary.aliases[parts[0]]] + parts[1:])
-        return self.resolve(self._absolute(path, spelled))
+        return self.resolve(self._qualified(path, spelled))
+
+    def _qualified(self, path: str, spelled: str) -> str:
+        """A dotted name spelled in `path`, its first part put through the file's imports, absolute."""
+        parts = spelled.split(".")
+        aliases = self.summaries[path].aliases
+        if parts[0] in aliases:
+            spelled = ".".join([aliases[parts[0]]] + parts[1:])
+        return self._absolute(path, spelled)
 
     def _classes_named(self, path: str, spelled: str, depth: int) -> list[tuple[ClassKey, bool]]:
         """The classes of the objects that calling `spelled` makes: the class itself (exact), or what
@@ -904,10 +908,7 @@ class ProjectGraph:
     def _module_classes(self, path: str, spelled: str) -> tuple[tuple[ClassKey, ...], bool]:
         """The classes a module of the tree defines or imports by name (the module spelled in `path`),
         and whether it also exports functions."""
-        parts = spelled.split(".")
-        aliases = self.summaries[path].aliases
-        module = self._absolute(path, ".".join([aliases[parts[0]]] + parts[1:]) if parts[0] in aliases else spelled)
-        holder = self.path_of.get(module)
+        holder = self.path_of.get(self._qualified(path, spelled))
         if holder is None:
             return (), False
         if holder not in self._module_classes_memo:

@@ -1126,15 +1126,27 @@ def _bound_names(func) -> frozenset:
 def _last_plain_binding(func: FunctionNode, name: str) -> Optional[ast.AST]:
     """Where a function binds a name only by statements of its own body, not under `if` / `for` /
     `try` (`scale = lambda ...` then `scale = lambda ...`): the last one, the value a closure sees."""
-    last, nested = None, False
+    last, nested = node_memo("plain bindings", func, lambda: _plain_bindings(func))
+    return None if name in nested else last.get(name)
+
+
+def _plain_bindings(func: FunctionNode) -> tuple[dict[str, Optional[ast.AST]], set]:
+    """For every name at once, one walk of the body: name -> the last top-level `name = v` / `def name`
+    (None for `a = b = v`), and the names also bound some other way (nested, unpacked, looped)."""
+    last: dict[str, Optional[ast.AST]] = {}
+    nested: set = set()
     for stmt in func.body:
-        if isinstance(stmt, ast.Assign) and any(isinstance(t, ast.Name) and t.id == name for t in stmt.targets):
-            last = stmt.value if len(stmt.targets) == 1 else None
-        elif isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)) and stmt.name == name:
-            last = stmt
-        elif name in _bound_names_of_statement(stmt):
-            nested = True
-    return None if nested else last
+        if isinstance(stmt, ast.Assign):
+            direct = {t.id for t in stmt.targets if isinstance(t, ast.Name)}
+            for target in direct:
+                last[target] = stmt.value if len(stmt.targets) == 1 else None
+        elif isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            direct = {stmt.name}
+            last[stmt.name] = stmt
+        else:
+            direct = set()
+        nested |= _bound_names_of_statement(stmt) - direct
+    return last, nested
 
 
 def _bound_names_of_statement(stmt: ast.stmt) -> set:

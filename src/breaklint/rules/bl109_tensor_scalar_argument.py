@@ -32,13 +32,11 @@ class TensorScalarArgument(Rule):
         scalars = SCALAR_KEYWORDS[func.attr].split()
         for keyword in node.keywords:
             if keyword.arg in scalars and ctx.is_tensor(keyword.value):
+                # an op whose only Scalar is alpha scales its second operand: say how to write that
+                advice = (f"multiply the operand by the tensor instead (`torch.{func.attr}(a, b * t)`)"
+                          if scalars == ["alpha"] else "scale the operands by the tensor instead")
                 ctx.report(keyword.value, f"`{keyword.arg}=` of {func.attr}() must be a Python number: given a "
-                                          "tensor, Dynamo reads its value and breaks the graph (GB0033); multiply "
-                                          f"the operand by the tensor instead (`torch.{func.attr}(a, b * t)`)"
-                           if keyword.arg == "alpha" and func.attr in ("add", "sub", "subtract", "rsub", "sub_")
-                           else f"`{keyword.arg}=` of {func.attr}() must be a Python number: given a tensor, "
-                                "Dynamo reads its value and breaks the graph (GB0033); scale the operands by "
-                                "the tensor instead")
+                                          f"tensor, Dynamo reads its value and breaks the graph (GB0033); {advice}")
                 return
 
     VALID = [
