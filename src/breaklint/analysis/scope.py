@@ -779,11 +779,19 @@ class ModuleScopes:
 
     def _local_bindings(self, scope: Scope) -> dict[str, list[ast.AST]]:
         """name -> values of `name = value` in a function (read once per function)."""
-        return node_memo("local values", scope.func, lambda: _local_values(scope.func))
+        return self.local_values_of(scope.func)
 
     def bindings(self, scope: Scope, name: str) -> list[ast.AST]:
         """The values a name is bound to in a function, else at module level."""
         return self._local_bindings(scope).get(name) or self._module_bindings().get(name) or []
+
+    def local_values_of(self, func: FunctionNode) -> dict[str, list[ast.AST]]:
+        """name -> values of `name = value` in a function."""
+        return node_memo("local values", func, lambda: _local_values(func))
+
+    def module_bindings(self) -> dict[str, list[ast.AST]]:
+        """name -> values of `name = value` at module level (in ifs and trys too)."""
+        return self._module_bindings()
 
     def _module_bindings(self) -> dict[str, list[ast.AST]]:
         if self._module_values is None:

@@ -12,12 +12,12 @@ import copy
 import re
 from typing import Optional
 
-from .astwalk import function_nodes_of, walk
+from .astwalk import function_nodes_of, node_memo, walk
 from .flow import bindings_of, function_arguments
 from .names import ImportMap, normalize_torch
 from .scope import ClassInfo, ModuleScopes, Scope, _self_name
-from .torch_api import (META_ATTRIBUTES, NON_TENSOR_LAYERS, NON_TENSOR_METHODS, NON_TENSOR_NAMESPACES,
-                        NON_TENSOR_TORCH_FUNCS, TENSOR_ATTRIBUTES, TENSOR_EVIDENCE_METHODS, TENSOR_NAMESPACES,
+from .torch_api import (FRESH_TENSOR_FUNCS, META_ATTRIBUTES, NON_TENSOR_LAYERS, NON_TENSOR_METHODS,
+                        NON_TENSOR_NAMESPACES, NON_TENSOR_TORCH_FUNCS, TENSOR_ATTRIBUTES, TENSOR_EVIDENCE_METHODS, TENSOR_NAMESPACES,
                         TENSOR_METHODS, TENSOR_ONLY_METHODS, TENSOR_SUBCLASS_METHODS, TENSOR_TUPLE_FUNCS)
 
 TENSOR_ANNOTATIONS = re.compile(r"\b(Tensor|FloatTensor|LongTensor|BoolTensor|Parameter)\b")
@@ -63,22 +63,56 @@ class ClassFacts:
             self._learn(attr, value.body, imports)
             self._learn(attr, value.orelse, imports)
             return
-        if not isinstance(value, ast.Call):
-            return
-        func = value.func
-        if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Call) \
-                and func.attr in TENSOR_METHODS and func.attr not in NON_TENSOR_METHODS:
-            # `torch.ones(n).to(device)`, `nn.Linear(a, b).to(device)`: what the receiver is
-            self._learn(attr, func.value, imports)
-            return
-        qual = normalize_torch(imports.qualify(value.func)) or ""
-        if qual in ("torch.nn.Parameter", "torch.nn.parameter.Parameter") or (
-                qual.startswith("torch.") and not qual.startswith("torch.nn.") and _last(qual)[:1].islower()
-                and not qual.startswith(NON_TENSOR_NAMESPACES) and qual not in NON_TENSOR_TORCH_FUNCS
-                and not _last(qual).startswith(("is_", "get_", "set_", "use_", "_"))):
+        made = _made_by_torch(value, imports)
+        if made == "tensor":
             self.tensor_attrs.add(attr)
-        elif qual.startswith("torch.nn.") and _last(qual)[:1].isupper() and _last(qual) not in NON_TENSOR_LAYERS:
+        elif made == "layer":
             self.layer_attrs.add(attr)
+
+
+def _made_by_torch(value, imports: ImportMap) -> Optional[str]:
+    """"tensor" for `torch.ones(n)`, `torch.tensor(x).to(device)` or `nn.Parameter(...)`, "layer" for
+    `nn.Linear(a, b)`, else None: what a value made by a torch call (read without any local facts) is."""
+    if not isinstance(value, ast.Call):
+        return None
+    func = value.func
+    if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Call) \
+            and func.attr in TENSOR_METHODS and func.attr not in NON_TENSOR_METHODS:
+        # `torch.ones(n).to(device)`, `nn.Linear(a, b).to(device)`: what the receiver is
+        return _made_by_torch(func.value, imports)
+    qual = normalize_torch(imports.qualify(value.func)) or ""
+    if qual in ("torch.nn.Parameter", "torch.nn.parameter.Parameter") or (
+            qual.startswith("torch.") and not qual.startswith("torch.nn.") and _last(qual)[:1].islower()
+            and not qual.startswith(NON_TENSOR_NAMESPACES) and qual not in NON_TENSOR_TORCH_FUNCS
+            and not _last(qual).startswith(("is_", "get_", "set_", "use_", "_"))):
+        return "tensor"
+    if qual.startswith("torch.nn.") and _last(qual)[:1].isupper() and _last(qual) not in NON_TENSOR_LAYERS:
+        return "layer"
+    return None
+
+
+def module_tensor_constants(scopes: ModuleScopes, imports: ImportMap) -> frozenset:
+    """Module-level names that only ever hold a tensor made by torch (`EPS = torch.tensor(1e-6)`).
+    Traced code that reads one reads a graph input (measured on 2.13: `if EPS > 0:` and
+    `torch.add(x, y, alpha=EPS)` in a compiled function break)."""
+    return node_memo("module tensor constants", scopes.tree, lambda: _module_tensor_constants(scopes, imports))
+
+
+def _fresh_tensor(value, imports: ImportMap) -> bool:
+    """`torch.tensor(1e-6)`, `torch.ones(3).to(device)`: a call that surely makes a new tensor."""
+    while isinstance(value, ast.Call) and isinstance(value.func, ast.Attribute) \
+            and isinstance(value.func.value, ast.Call) and value.func.attr in TENSOR_METHODS \
+            and value.func.attr not in NON_TENSOR_METHODS:
+        value = value.func.value
+    return isinstance(value, ast.Call) and normalize_torch(imports.qualify(value.func)) in FRESH_TENSOR_FUNCS
+
+
+def _module_tensor_constants(scopes: ModuleScopes, imports: ImportMap) -> frozenset:
+    names = {name for name, values in scopes.module_bindings().items()
+             if not imports.is_bound(name) and all(_fresh_tensor(v, imports) for v in values)}
+    if names:  # a function that says `global EPS` may bind it to anything
+        names -= {name for node in walk(scopes.tree) if isinstance(node, ast.Global) for name in node.names}
+    return frozenset(names)
 
 
 # The nodes that bind a function's names (what _infer_locals reads), and calls.
@@ -95,6 +129,7 @@ class TensorEnv:
                  call_returns_tensor=None, tuple_calls: frozenset = frozenset(),
                  defaulted_none: frozenset = frozenset()):
         self.scope = scope
+        self.scopes = scopes
         # Parameters that keep their default of None: no known call site passes them.
         self.defaulted_none = defaulted_none
         # Answers "does this call of a same-file function return a tensor?" (engine-provided).
@@ -158,6 +193,7 @@ class TensorEnv:
                 # A parameter rebound in the body: keep the parameter's fact only if all agree.
                 assigned[name].append(_Param(name in self.tensor_names))
         self.tensor_names -= set(assigned)
+        self.tensor_names |= self._module_constants_read(assigned)
         self._learn_from_methods(assigned)
         # name -> whether one of its values reads it (a rebinding): the values never change during
         # the fixpoint, so each is walked once, not once per round.
@@ -184,6 +220,19 @@ class TensorEnv:
             if name not in self.tensor_names and values and all(
                     v is not None and self._value_known_non_tensor(v) for v in values):
                 self.known_non_tensor.add(name)
+
+    def _module_constants_read(self, assigned) -> set[str]:
+        """The module's tensor constants this function sees: not its own names, nor those of a
+        function it is defined in."""
+        constants = module_tensor_constants(self.scopes, self.imports)
+        if not constants:
+            return set()
+        own = set(assigned) | self.parameters | {a.arg for a in function_arguments(self.scope.func.args)}
+        outer = self.scopes.enclosing.get(id(self.scope.func))
+        while outer is not None:
+            own |= set(self.scopes.local_values_of(outer)) | {a.arg for a in function_arguments(outer.args)}
+            outer = self.scopes.enclosing.get(id(outer))
+        return set(constants) - own
 
     def _learn_from_methods(self, assigned) -> None:
         """`num_nodes = helper(...)` then `num_nodes.new_zeros(1)`: a name whose methods only a tensor

@@ -216,6 +216,16 @@ class NodeContext:
     def start(self, node: ast.AST) -> Location:
         return Location(node.lineno, self._char_col(node.lineno, node.col_offset) + 1)
 
+    def call_site(self, node: ast.AST) -> Location:
+        """Where Dynamo reports a break at this node. CPython (3.11+) puts the instructions of a method
+        call that spans lines on the line of the method's name (measured: `(x\n .sum()\n .item())`
+        breaks on the `.item()` line), so a finding there starts at the name, where `# noqa` goes."""
+        func = node.func if isinstance(node, ast.Call) else None
+        if isinstance(func, ast.Attribute) and func.end_lineno != node.lineno:
+            column = self._char_col(func.end_lineno, func.end_col_offset) - len(func.attr)
+            return Location(func.end_lineno, column + 1)
+        return self.start(node)
+
     def end(self, node: ast.AST) -> Location:
         return Location(node.end_lineno, self._char_col(node.end_lineno, node.end_col_offset) + 1)
 
@@ -252,10 +262,11 @@ class NodeContext:
             where = "a loop" if self.loop_depth else "a user-defined context manager"
             gb = "GB7000" if self.loop_depth else "GB0066"
             text += f"; inside {where}, so Dynamo skips the whole frame ({gb})"
+        start = self.call_site(start_node or node)
         self._linter.add(Finding(
-            code=rule.code, message=text, path=self.file.path, start=self.start(start_node or node),
+            code=rule.code, message=text, path=self.file.path, start=start,
             end=self.end(node), fix=fix, frame_skip=self.frame_skip, gb_ids=tuple(rule.gb_ids),
-            noqa_row=(start_node or node).lineno, chain=chain,
+            noqa_row=start.row, chain=chain,
             breaks_when=guard,
         ))
 

@@ -36,7 +36,8 @@ class TensorScalarArgument(Rule):
                 advice = (f"multiply the operand by the tensor instead (`torch.{func.attr}(a, b * t)`)"
                           if scalars == ["alpha"] else "scale the operands by the tensor instead")
                 ctx.report(keyword.value, f"`{keyword.arg}=` of {func.attr}() must be a Python number: given a "
-                                          f"tensor, Dynamo reads its value and breaks the graph (GB0033); {advice}")
+                                          f"tensor, Dynamo reads its value and breaks the graph (GB0033); {advice}",
+                           start_node=node)  # Dynamo reports the call's line, not the keyword's
                 return
 
     VALID = [
