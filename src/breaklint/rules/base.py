@@ -226,6 +226,11 @@ class NodeContext:
             return Location(func.end_lineno, column + 1)
         return self.start(node)
 
+    def moved_to(self, site: ast.AST, part: ast.AST) -> Optional[ast.AST]:
+        """`site` when Dynamo reports `part` of it on another row (an argument on its own line: the
+        call's row), else None: the finding keeps `part`'s own column."""
+        return site if self.call_site(site).row != part.lineno else None
+
     def end(self, node: ast.AST) -> Location:
         return Location(node.end_lineno, self._char_col(node.end_lineno, node.end_col_offset) + 1)
 

@@ -40,7 +40,8 @@ class TensorAsInt(Rule):
                 ctx.report(index, "a 0-d tensor from argmax()/argmin() as an index is read as a Python int, which "
                                   "breaks the graph (GB0033); index with a one-element tensor "
                                   "(`x[i.unsqueeze(0)].squeeze(0)`), or set "
-                                  "torch._dynamo.config.capture_scalar_outputs = True", start_node=node)
+                                  "torch._dynamo.config.capture_scalar_outputs = True",
+                           start_node=ctx.moved_to(node, index))
             return
         if isinstance(node, ast.Slice):
             for bound in (node.lower, node.upper, node.step):
@@ -48,7 +49,7 @@ class TensorAsInt(Rule):
                     ctx.report(bound, "a tensor as a slice bound is read as a Python int (.item()), which breaks "
                                       "the graph (GB0124); slice with Python ints (sizes from x.shape), or use "
                                       "torch.narrow / index_select with tensor indices, or set "
-                                      "torch._dynamo.config.capture_scalar_outputs = True", start_node=node)
+                                      "torch._dynamo.config.capture_scalar_outputs = True")
             return
         what = self._size_call(node, ctx)
         if what is None:
@@ -56,11 +57,13 @@ class TensorAsInt(Rule):
         name, argument = what
         if name == "range":
             ctx.report(argument, "range() over a tensor reads its value (GB0059), which breaks the graph; "
-                                 "loop over a Python int (x.size(0)) instead", start_node=node)
+                                 "loop over a Python int (x.size(0)) instead",
+                       start_node=ctx.moved_to(node, argument))
         else:
             ctx.report(argument, f"a computed tensor as a size of {name}() is read as a Python int, which "
                                  "breaks the graph (GB0033); pass sizes as Python ints (x.shape), or set "
-                                 "torch._dynamo.config.capture_scalar_outputs = True", start_node=node)
+                                 "torch._dynamo.config.capture_scalar_outputs = True",
+                       start_node=ctx.moved_to(node, argument))
 
     def _size_call(self, node: ast.Call, ctx) -> Optional[tuple[str, ast.AST]]:
         func = node.func

@@ -37,7 +37,7 @@ class TensorScalarArgument(Rule):
                           if scalars == ["alpha"] else "scale the operands by the tensor instead")
                 ctx.report(keyword.value, f"`{keyword.arg}=` of {func.attr}() must be a Python number: given a "
                                           f"tensor, Dynamo reads its value and breaks the graph (GB0033); {advice}",
-                           start_node=node)  # Dynamo reports the call's line, not the keyword's
+                           start_node=ctx.moved_to(node, keyword.value))
                 return
 
     VALID = [
