@@ -51,7 +51,9 @@ def test_a_constructor_called_in_traced_code_runs_init_and_post_init_of_other_fi
     assert ("pkg/outputs.py", 3, "BL201") in got
 
 
-def test_a_module_built_in_forward_is_not_followed_into_its_init(tmp_path):
+def test_a_module_built_in_forward_is_followed_into_its_init(tmp_path):
+    # Measured on 2.13 (stop 26): Dynamo inlines the __init__ and its print breaks (then GB0119 at
+    # `super().__init__()`); an earlier stop took this construction for a break of its own.
     got = check_tree(tmp_path, {
         "pkg/__init__.py": "",
         "pkg/layers.py": MODEL_HEAD + """
@@ -67,7 +69,7 @@ def test_a_module_built_in_forward_is_not_followed_into_its_init(tmp_path):
                     return Block(3)
             """,
     })
-    assert not any(path == "pkg/layers.py" for path, _, _ in got)
+    assert any(path == "pkg/layers.py" and code == "BL201" for path, _, code in got)
 
 
 def test_an_object_a_base_class_assigns_in_another_file_and_an_inherited_method(tmp_path):

@@ -822,9 +822,7 @@ class ProjectGraph:
 
     def _construction(self, cls: ClassKey):
         """`Cls(...)`: its __new__, __init__ and __post_init__ run, wherever the hierarchy defines
-        them. A module built in traced code is a break of its own (BL4xx); its __init__ is not followed."""
-        if self._is_module(cls):
-            return
+        them. A module's too: Dynamo 2.13 inlines the __init__ of a module built in traced code."""
         for special in _CONSTRUCTION:
             found = self._lookup(cls, special)
             if found is not None:

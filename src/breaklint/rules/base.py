@@ -195,6 +195,14 @@ class NodeContext:
         return self.loop_depth > 0 or self.user_with_depth > 0
 
     @property
+    def built_class(self) -> Optional[str]:
+        """The class whose __init__ this traced scope is: it is traced because traced code builds one."""
+        scope = self.scope
+        if scope is not None and scope.cls is not None and scope.func.name == "__init__":
+            return scope.cls.name
+        return None
+
+    @property
     def in_forward(self) -> bool:
         return self.scope is not None and self.scope.func.name == "forward" and self.scope.cls is not None
 

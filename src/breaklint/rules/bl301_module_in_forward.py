@@ -80,8 +80,11 @@ class ModuleInForward(Rule):
         layer = parameterised_layer(node, ctx)
         if layer is None:
             return
-        ctx.report(node, f"nn.{layer}(...) creates nn.Parameters on every call, which breaks the graph; "
-                         f"create it once in __init__ and reuse it", _hoist_fix(node, ctx))
+        built = ctx.built_class
+        advice = (f"this __init__ runs in traced code, which builds a {built}: build it once outside traced code "
+                  f"and reuse it" if built else "create it once in __init__ and reuse it")
+        ctx.report(node, f"nn.{layer}(...) creates nn.Parameters on every call, which breaks the graph; {advice}",
+                   _hoist_fix(node, ctx))
 
     VALID = [
         Example("""

@@ -22,8 +22,11 @@ class ParameterInForward(Rule):
         qual = normalize_torch(ctx.qualify(node.func)) or ""
         if qual not in PARAMETER_CLASSES:
             return
-        ctx.report(node, "nn.Parameter(...) in traced code breaks the graph; create the parameter in "
-                         "__init__, or use a plain tensor if it need not be learned")
+        built = ctx.built_class
+        advice = (f"this __init__ runs in traced code, which builds a {built}: build it once outside traced code "
+                  f"and reuse it" if built else "create the parameter in __init__, or use a plain tensor if it "
+                  "need not be learned")
+        ctx.report(node, f"nn.Parameter(...) in traced code breaks the graph; {advice}")
 
     VALID = [
         Example("""

@@ -44,6 +44,16 @@ def self_param(func: ast.AST) -> Optional[str]:
     return args[0].arg
 
 
+def kept_self(ctx) -> Optional[str]:
+    """The name of the traced method's self when it is an object kept between calls; None in a
+    constructor, whose self is new on every call (a module built in traced code: its __init__ is
+    traced, and `self.items.append(x)` there recompiles nothing, measured on 2.13)."""
+    scope = ctx.scope
+    if scope.cls is None or scope.func.name in ("__init__", "__new__", "__post_init__"):
+        return None
+    return self_param(scope.func)
+
+
 def self_attr(node: ast.AST, self_name: Optional[str]) -> Optional[str]:
     if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id == self_name:
         return node.attr
@@ -90,7 +100,7 @@ class NumberStateInCompiledCode(Rule):
         target = node.target if isinstance(node, ast.AugAssign) else (node.targets[0] if len(node.targets) == 1 else None)
         if target is None:
             return
-        self_name = self_param(ctx.scope.func) if ctx.scope.cls is not None else None
+        self_name = kept_self(ctx)
         attr = self_attr(target, self_name)
         if attr is not None:
             self._check_attribute(node, attr, self_name, ctx)

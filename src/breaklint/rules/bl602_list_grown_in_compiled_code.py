@@ -11,7 +11,7 @@ import ast
 
 from ..analysis.astwalk import walk
 from .base import Example, Rule
-from .bl601_number_state_in_compiled_code import COST, self_attr, self_param, visible_hierarchy
+from .bl601_number_state_in_compiled_code import COST, kept_self, self_attr, visible_hierarchy
 
 GROWING = {"append", "extend", "insert"}
 
@@ -32,7 +32,7 @@ class ListGrownInCompiledCode(Rule):
         if not (isinstance(func, ast.Attribute) and func.attr in GROWING):
             return
         owner = func.value
-        self_name = self_param(ctx.scope.func) if ctx.scope.cls is not None else None
+        self_name = kept_self(ctx)
         attr = self_attr(owner, self_name)
         if attr is not None:
             if self._is_kept_list_attribute(attr, ctx):

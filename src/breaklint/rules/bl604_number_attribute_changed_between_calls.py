@@ -20,7 +20,7 @@ from typing import Optional
 
 from ..analysis.astwalk import walk
 from .base import Example, Rule
-from .bl601_number_state_in_compiled_code import number_literal, self_attr, self_param, visible_hierarchy
+from .bl601_number_state_in_compiled_code import kept_self, number_literal, self_attr, self_param, visible_hierarchy
 
 LOOPS = (ast.For, ast.AsyncFor, ast.While)
 _LOOP_TYPES = frozenset(LOOPS)
@@ -133,7 +133,7 @@ class NumberAttributeChangedBetweenCalls(Rule):
         cls = ctx.scope.cls
         if cls is None or not cls.is_module or not isinstance(node.ctx, ast.Load):
             return
-        self_name = self_param(ctx.scope.func)
+        self_name = kept_self(ctx)
         attr = self_attr(node, self_name)
         if attr is None:
             return
