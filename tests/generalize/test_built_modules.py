@@ -85,3 +85,40 @@ def test_a_module_of_another_file_built_in_traced_code(tmp_path):
             """,
     })
     assert ("pkg/blocks.py", 5, "BL201") in got
+
+
+def test_a_built_module_whose_init_breaks_breaks_again_at_its_first_use_of_self():
+    got = codes_by_row(BUILT)
+    assert (8, "BL306") in got  # super().__init__(): GB0119, measured
+
+
+def test_bl306_alone_still_sees_the_other_rules_breaks():
+    import textwrap
+
+    from breaklint.lint.engine import LintSettings, lint_source
+    from breaklint.rules import rule_by_code
+
+    findings, _ = lint_source(textwrap.dedent(BUILT), "snippet.py", LintSettings(rules=[rule_by_code("BL306")()]))
+    assert [(f.row, f.code) for f in findings] == [(8, "BL306")]
+
+
+def test_no_bl306_where_the_init_does_not_break_or_the_class_is_not_a_module():
+    got = codes_by_row("""
+        import torch
+        from torch import nn
+        class Clean(nn.Module):
+            def __init__(self, k):
+                super().__init__()
+                self.k = k
+            def forward(self, x):
+                return x * self.k
+        class Plain:
+            def __init__(self, k):
+                print("plain", k)
+                self.k = k
+        class Net(nn.Module):
+            def forward(self, x):
+                return Clean(Plain(3).k)(x)
+        """)
+    assert (12, "BL201") in got
+    assert not any(code == "BL306" for _, code in got)

@@ -18,6 +18,7 @@ from ..model import FileError, FileOutcome, Finding
 from ..sources import read_source
 from . import notebook
 from ..analysis.names import ImportMap
+from ..rules import all_rules
 from ..rules.base import FileInfo, NodeContext, Rule
 from ..analysis.scope import ModuleScopes, ScopeSettings
 from ..analysis.project import FileContext
@@ -88,8 +89,17 @@ class FileLinter:
         # are linted for their summary alone.
         lines = source_lines(self.source) if scopes.scopes else []
         file = FileInfo(self.path, self.source, lines, tree, imports, scopes)
+        rules = list(self.settings.rules)
+        after = [rule for rule in rules if type(rule).after_scope is not Rule.after_scope]
+        unselected: set[str] = set()
+        if after:
+            # A rule that depends on what else breaks in a function sees every rule's findings,
+            # also those --select / --ignore leave out of the output.
+            selected = {rule.code for rule in rules}
+            rules += [rule() for rule in all_rules() if rule.code not in selected]
+            unselected = {rule.code for rule in rules} - selected
         dispatch: dict[type, list[Rule]] = {}
-        for rule in self.settings.rules:
+        for rule in rules:
             for node_type in rule.node_types:
                 dispatch.setdefault(node_type, []).append(rule)
         facts = FileFacts(scopes, imports, self.context)
@@ -102,9 +112,15 @@ class FileLinter:
             for scope in scopes.scopes.values():
                 ctx.scope = scope
                 ctx.env = facts.env_of(scope)
+                first = len(self.findings)
                 self._walk_body(scope.func.body, ctx, dispatch)
+                for rule in after:
+                    ctx.rule = rule
+                    rule.after_scope(ctx, self.findings[first:])
         finally:
             facts.close()
+        if unselected:
+            self.findings = [f for f in self.findings if f.code not in unselected]
         return self._apply_noqa(lines, tree)
 
     # -- the walk -------------------------------------------------------------------------------------

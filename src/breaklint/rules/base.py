@@ -74,6 +74,10 @@ class Rule:
     def check(self, node: ast.AST, ctx: "NodeContext") -> None:  # pragma: no cover - abstract
         raise NotImplementedError
 
+    def after_scope(self, ctx: "NodeContext", findings: list) -> None:
+        """Called once a traced function is walked, with the findings it got; for a rule that
+        depends on what else breaks there. The engine calls only the rules that override it."""
+
     @classmethod
     def breaks_on(cls, version: str) -> Optional[bool]:
         """The verdict for a torch version: the nearest measured version at or below it, else
