@@ -732,13 +732,18 @@ class ModuleScopes:
             key = (node.id, depth)
             if key not in memo:
                 bound = self._local_bindings(scope).get(node.id) or self._enclosing_bindings(scope.func, node.id) \
-                    or self._module_bindings().get(node.id)
+                    or _callable_default(scope.func, node.id) or self._module_bindings().get(node.id)
                 values = [v for value in bound for v in self._values(scope, value, depth + 1)] if bound else None
                 memo[key] = list({id(v): v for v in values}.values()) if values is not None else None
             return memo[key] if memo[key] is not None else [node]  # unbound: the name stands for itself
         if isinstance(node, ast.Attribute) and self._is_self(scope, node.value) and scope.cls is not None:
             bound = [value for value, _, annotated in scope.cls.assignments.values.get(node.attr, ()) if not annotated]
             if bound:
+                # `self.norm = norm` in `__init__(self, norm=rms_norm)`: what the default holds
+                bound += [default for value in bound if isinstance(value, ast.Name)
+                          for method in scope.cls.methods.values()
+                          if method.lineno <= value.lineno <= method.end_lineno
+                          for default in _callable_default(method, value.id)]
                 return [v for value in bound for v in self._values(scope, value, depth + 1)]
         return [node]
 
@@ -1104,6 +1109,22 @@ def _property_kind(func: FunctionNode) -> Optional[str]:
         if name.endswith("property"):
             return "getter"
     return None
+
+
+def _callable_default(func, name: str) -> list[ast.AST]:
+    """[default] when `name` is a parameter of `func` whose default names a function or class
+    (`norm=rms_norm`, `act=F.relu`): a callable that traced code runs unless a caller passes
+    another. A parameter the function rebinds is left to its bindings."""
+    if isinstance(func, ast.Lambda):
+        return []
+    args = func.args
+    positional = args.posonlyargs + args.args
+    pairs = list(zip(positional[len(positional) - len(args.defaults):], args.defaults))
+    pairs += [(arg, default) for arg, default in zip(args.kwonlyargs, args.kw_defaults) if default is not None]
+    for arg, default in pairs:
+        if arg.arg == name and isinstance(default, (ast.Name, ast.Attribute)):
+            return [default]
+    return []
 
 
 def _bound_names(func) -> frozenset:
