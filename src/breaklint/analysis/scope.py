@@ -644,8 +644,11 @@ class ModuleScopes:
                     if value.func.id in factories:
                         continue
                     factories.add(value.func.id)
-                    found.extend((held, method) for held in self._values(scope, value.func, 1)
-                                 if held is not value.func and isinstance(held, (ast.Name, ast.Attribute)))
+                    for held in self._values(scope, value.func, 1):
+                        if held is not value.func and isinstance(held, (ast.Name, ast.Attribute)):
+                            found.append((held, method))
+                        elif _any_member_of(held) is not None:  # `cls = getattr(pkg.mod, name); cls(...)`
+                            found.append((_any_member_of(held), method))
                 else:
                     found.append((value.func, method))
             elif value is not receiver and _result_of_call(value):
@@ -1235,13 +1238,17 @@ def _any_class_of(value: ast.AST) -> Optional[ast.Attribute]:
     exports, as the expression `pkg.mod.*` (made once per call; project.py reads the module's classes)."""
     if not (isinstance(value, ast.Call) and isinstance(value.func, ast.Call)):
         return None
-    inner = value.func
-    if not (isinstance(inner.func, ast.Name) and inner.func.id == "getattr" and len(inner.args) == 2
-            and not inner.keywords and not isinstance(inner.args[1], ast.Constant)
-            and dotted(inner.args[0]) is not None):
+    return _any_member_of(value.func)
+
+
+def _any_member_of(lookup: ast.AST) -> Optional[ast.Attribute]:
+    """`getattr(pkg.mod, name)` with a name that is no constant, as the expression `pkg.mod.*`."""
+    if not (isinstance(lookup, ast.Call) and isinstance(lookup.func, ast.Name) and lookup.func.id == "getattr"
+            and len(lookup.args) == 2 and not lookup.keywords and not isinstance(lookup.args[1], ast.Constant)
+            and dotted(lookup.args[0]) is not None):
         return None
-    return node_memo("any class of", value, lambda: ast.copy_location(
-        ast.Attribute(value=inner.args[0], attr="*", ctx=ast.Load()), inner.args[0]))
+    return node_memo("any class of", lookup, lambda: ast.copy_location(
+        ast.Attribute(value=lookup.args[0], attr="*", ctx=ast.Load()), lookup.args[0]))
 
 
 def _attribute_of(value: ast.expr, attr: str) -> ast.Attribute:

@@ -233,7 +233,9 @@ def _call_refs(nodes, self_name: Optional[str], scopes: ModuleScopes, imports: I
         if template is not None:  # and on: its default (`getattr(self, t, self.fallback)`) is passed
             refs[CallRef(GETATTR, template)] = None
         found = [_classify(node.func, self_name, scopes, imports)]
-        if found[0] is None or found[0][0] in (ATTRIBUTE, SELF):  # the callee may be held in a name
+        if found[0] is None or found[0][0] in (ATTRIBUTE, SELF, MEMBER):
+            # the callee may be held in a name, or `self.dist` may hold what this file can tell
+            # (`self.dist = dist` of an enclosing factory's `dist = cls(2)`)
             found.extend(_indirect_refs(node, self_name, scopes, imports, scope))
         func = node.func
         if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) and scope is not None \
