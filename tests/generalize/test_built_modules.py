@@ -122,3 +122,29 @@ def test_no_bl306_where_the_init_does_not_break_or_the_class_is_not_a_module():
         """)
     assert (12, "BL201") in got
     assert not any(code == "BL306" for _, code in got)
+
+
+def test_bl306_follows_super_init_up_the_file_s_bases():
+    # Measured: Sub built in forward breaks at its print, its super().__init__() and Base's (GB0119);
+    # Mid inherits Base's __init__.
+    got = codes_by_row("""
+        import torch
+        from torch import nn
+        class Base(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.k = 2
+        class Mid(Base):
+            def helper(self):
+                return 1
+        class Sub(Mid):
+            def __init__(self):
+                super().__init__()
+                print("sub")
+            def forward(self, x):
+                return x * self.k
+        class Net(nn.Module):
+            def forward(self, x):
+                return Sub()(x)
+        """)
+    assert {(6, "BL306"), (13, "BL306"), (14, "BL201")} <= got

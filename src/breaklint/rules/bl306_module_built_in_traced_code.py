@@ -32,14 +32,21 @@ class ModuleBuiltInTracedCode(Rule):
         breaks = [f for f in findings if f.gb_ids and not f.frame_skip and f.code != self.code]
         if not breaks:
             return
-        first_use = _first_use_of_self(ctx.scope.func)
-        if first_use is None:
-            return
-        ctx.report(first_use, f"traced code builds a {built}, and its __init__ breaks the graph (line "
-                              f"{breaks[0].row}): Dynamo then runs this __init__ as a frame of its own, "
-                              f"before nn.Module.__init__ has set the module up, and breaks here too (GB0119, "
-                              f"\"Uninitialized nn.Module\"); build the {built} once outside traced code and "
-                              f"reuse it")
+        message = (f"traced code builds a {built}, and its __init__ breaks the graph (line {breaks[0].row}): "
+                   f"Dynamo then runs this __init__ as a frame of its own, before nn.Module.__init__ has set "
+                   f"the module up, and breaks here too (GB0119, \"Uninitialized nn.Module\"); build the "
+                   f"{built} once outside traced code and reuse it")
+        # Each __init__ up the chain of super().__init__() calls also starts on a half-built self
+        # (measured: the base's own first use of self breaks as well), as far as this file shows it.
+        cls, seen = ctx.scope.cls, set()
+        while cls is not None and cls.name not in seen:
+            seen.add(cls.name)
+            init = cls.methods.get("__init__")
+            first_use = _first_use_of_self(init) if init is not None else None
+            if first_use is None:
+                return
+            ctx.report(first_use, message)
+            cls = _initialised_base(cls, init, ctx.file.scopes.classes)
 
     VALID = [
         Example("""
@@ -90,6 +97,23 @@ def factory():
     return Net(), (torch.randn(4),)
 """, at=((8, 9),)),
     ]
+
+
+def _initialised_base(cls, init: ast.FunctionDef, classes: dict):
+    """The class of this file whose __init__ `super().__init__(...)` runs, if the __init__ calls it and
+    the first base with an __init__ is defined here (a module class)."""
+    if not any(isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "__init__"
+               and isinstance(node.func.value, ast.Call) and isinstance(node.func.value.func, ast.Name)
+               and node.func.value.func.id == "super" for node in walk(init)):
+        return None
+    while cls.bases:
+        info = classes.get(cls.bases[0])
+        if info is None:
+            return None  # an imported base, or nn.Module itself
+        if "__init__" in info.methods:
+            return info if info.is_module else None
+        cls = info  # a base that inherits its __init__: look further up
+    return None
 
 
 def _first_use_of_self(func: ast.FunctionDef) -> Optional[ast.stmt]:
