@@ -77,6 +77,9 @@ class Finding:
     breaks_when: Optional[str] = None
     # A notebook's cell (1-based, as ruff counts); rows are then inside that cell.
     cell: Optional[int] = None
+    # The row the flagged expression starts on, when Dynamo reports another (a method call spanning
+    # lines): a `# noqa` there still counts, as it did before findings moved to Dynamo's row.
+    first_row: int = 0
 
     @property
     def row(self) -> int:

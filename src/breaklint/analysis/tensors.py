@@ -16,9 +16,10 @@ from .astwalk import function_nodes_of, node_memo, walk
 from .flow import bindings_of, function_arguments
 from .names import ImportMap, normalize_torch
 from .scope import ClassInfo, ModuleScopes, Scope, _self_name
-from .torch_api import (FRESH_TENSOR_FUNCS, META_ATTRIBUTES, NON_TENSOR_LAYERS, NON_TENSOR_METHODS,
+from .torch_api import (CASTS, FRESH_TENSOR_FUNCS, META_ATTRIBUTES, NON_TENSOR_LAYERS, NON_TENSOR_METHODS,
                         NON_TENSOR_NAMESPACES, NON_TENSOR_TORCH_FUNCS, TENSOR_ATTRIBUTES, TENSOR_EVIDENCE_METHODS, TENSOR_NAMESPACES,
-                        TENSOR_METHODS, TENSOR_ONLY_METHODS, TENSOR_SUBCLASS_METHODS, TENSOR_TUPLE_FUNCS)
+                        TENSOR_METHODS, TENSOR_ONLY_METHODS, TENSOR_SUBCLASS_METHODS, TENSOR_TUPLE_FUNCS,
+                        REARRANGE_METHODS, SAME_DTYPE)
 
 TENSOR_ANNOTATIONS = re.compile(r"\b(Tensor|FloatTensor|LongTensor|BoolTensor|Parameter)\b")
 NON_TENSOR_ANNOTATIONS = re.compile(
@@ -98,11 +99,15 @@ def module_tensor_constants(scopes: ModuleScopes, imports: ImportMap) -> frozens
     return node_memo("module tensor constants", scopes.tree, lambda: _module_tensor_constants(scopes, imports))
 
 
+# Methods that give back a tensor of the same kind: casts, device moves, views and rearrangements.
+_KEEPS_A_TENSOR = frozenset(CASTS) | REARRANGE_METHODS | SAME_DTYPE | {"to", "cpu", "cuda", "view"}
+
+
 def _fresh_tensor(value, imports: ImportMap) -> bool:
-    """`torch.tensor(1e-6)`, `torch.ones(3).to(device)`: a call that surely makes a new tensor."""
+    """`torch.tensor(1e-6)`, `torch.ones(3).to(device)`: a call that surely makes a new tensor (not
+    `torch.randn(3, 4).max(dim=0)`, a named tuple)."""
     while isinstance(value, ast.Call) and isinstance(value.func, ast.Attribute) \
-            and isinstance(value.func.value, ast.Call) and value.func.attr in TENSOR_METHODS \
-            and value.func.attr not in NON_TENSOR_METHODS:
+            and isinstance(value.func.value, ast.Call) and value.func.attr in _KEEPS_A_TENSOR:
         value = value.func.value
     return isinstance(value, ast.Call) and normalize_torch(imports.qualify(value.func)) in FRESH_TENSOR_FUNCS
 
@@ -110,15 +115,52 @@ def _fresh_tensor(value, imports: ImportMap) -> bool:
 def _module_tensor_constants(scopes: ModuleScopes, imports: ImportMap) -> frozenset:
     names = {name for name, values in scopes.module_bindings().items()
              if not imports.is_bound(name) and all(_fresh_tensor(v, imports) for v in values)}
-    if names:  # a function that says `global EPS` may bind it to anything
-        names -= {name for node in walk(scopes.tree) if isinstance(node, ast.Global) for name in node.names}
+    if not names:
+        return frozenset()
+    # Any other way the module binds a name may rebind it: `global EPS` in a function, tuple, `for`,
+    # `with` and walrus targets, `A = B = ...`, `del`, defs; `globals()[...]` and `import *` any name.
+    for node in walk(scopes.tree):
+        if isinstance(node, ast.Global):
+            names -= set(node.names)
+        elif isinstance(node, ast.ImportFrom) and any(a.name == "*" for a in node.names) \
+                or isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "globals":
+            return frozenset()
+    for name in _other_module_bindings(scopes.tree):
+        names.discard(name)
     return frozenset(names)
+
+
+def _other_module_bindings(tree: ast.Module):
+    """Names the module level binds other than by `name = value` / `name: T = value`."""
+    stack = list(tree.body)
+    while stack:
+        stmt = stack.pop()
+        if isinstance(stmt, ast.Assign) and (len(stmt.targets) > 1 or not isinstance(stmt.targets[0], ast.Name)):
+            yield from (n.id for t in stmt.targets for n in walk(t) if isinstance(n, ast.Name))
+        elif isinstance(stmt, (ast.AugAssign, ast.For, ast.AsyncFor, ast.Delete)):
+            targets = stmt.targets if isinstance(stmt, ast.Delete) else [stmt.target]
+            yield from (n.id for t in targets for n in walk(t) if isinstance(n, ast.Name))
+        elif isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            yield stmt.name
+            continue
+        elif isinstance(stmt, (ast.With, ast.AsyncWith)):
+            yield from (n.id for item in stmt.items if item.optional_vars is not None
+                        for n in walk(item.optional_vars) if isinstance(n, ast.Name))
+        for node in walk(stmt) if not isinstance(stmt, (ast.If, ast.Try, ast.For, ast.While, ast.With)) else ():
+            if isinstance(node, ast.NamedExpr):
+                yield node.target.id
+        for field in ("body", "orelse", "finalbody", "handlers"):
+            for child in getattr(stmt, field, []) or []:
+                stack.extend(child.body if isinstance(child, ast.ExceptHandler) else [child])
+        if isinstance(stmt, (ast.If, ast.While)):
+            yield from (n.target.id for n in walk(stmt.test) if isinstance(n, ast.NamedExpr))
 
 
 # The nodes that bind a function's names (what _infer_locals reads), and calls.
 _BINDING_NODES = frozenset({ast.Assign, ast.AnnAssign, ast.AugAssign, ast.For, ast.AsyncFor, ast.ListComp, ast.SetComp,
                             ast.DictComp, ast.GeneratorExp, ast.Lambda, ast.withitem, ast.NamedExpr})
 _CALLS = frozenset({ast.Call})
+_NESTED_FUNCTIONS = frozenset({ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda})
 
 
 class TensorEnv:
@@ -156,6 +198,7 @@ class TensorEnv:
         # Uses are judged by their reaching assignment only once the names' own facts are settled:
         # during the fixpoint that lookup would be redone every round, for little gain.
         self._settled = False
+        self.module_constants: set[str] = set()
         self._infer_locals()
         self._settled = True
         self._memo.clear()
@@ -193,7 +236,9 @@ class TensorEnv:
                 # A parameter rebound in the body: keep the parameter's fact only if all agree.
                 assigned[name].append(_Param(name in self.tensor_names))
         self.tensor_names -= set(assigned)
-        self.tensor_names |= self._module_constants_read(assigned)
+        # module-level tensors are graph inputs, like the parameters (BL105 reads them so)
+        self.module_constants = self._module_constants_read(assigned)
+        self.tensor_names |= self.module_constants
         self._learn_from_methods(assigned)
         # name -> whether one of its values reads it (a rebinding): the values never change during
         # the fixpoint, so each is walked once, not once per round.
@@ -228,6 +273,9 @@ class TensorEnv:
         if not constants:
             return set()
         own = set(assigned) | self.parameters | {a.arg for a in function_arguments(self.scope.func.args)}
+        # a nested def or lambda of this function whose parameter has the name (its body is walked here)
+        own |= {a.arg for node in function_nodes_of(self.scope.func, _NESTED_FUNCTIONS)
+                if node is not self.scope.func for a in function_arguments(node.args)}
         outer = self.scopes.enclosing.get(id(self.scope.func))
         while outer is not None:
             own |= set(self.scopes.local_values_of(outer)) | {a.arg for a in function_arguments(outer.args)}

@@ -23,6 +23,7 @@ from ..rules.base import FileInfo, NodeContext, Rule
 from ..analysis.scope import ModuleScopes, ScopeSettings
 from ..analysis.project import FileContext
 from ..analysis.summary import ModuleSummary, summarize
+from ..analysis.built_modules import built_init_effects
 from ..analysis.filefacts import FileFacts
 from ..analysis.torch_api import TORCH_CONTEXT_MANAGERS
 
@@ -90,11 +91,12 @@ class FileLinter:
         lines = source_lines(self.source) if scopes.scopes else []
         file = FileInfo(self.path, self.source, lines, tree, imports, scopes)
         rules = list(self.settings.rules)
-        after = [rule for rule in rules if type(rule).after_scope is not Rule.after_scope]
+        after = [rule for rule in rules if type(rule).after_file is not Rule.after_file]
         unselected: set[str] = set()
-        if after:
-            # A rule that depends on what else breaks in a function sees every rule's findings,
-            # also those --select / --ignore leave out of the output.
+        if after or any(scope.func.name == "__init__" and scope.cls is not None and scope.cls.is_module
+                        for scope in scopes.scopes.values()):
+            # What else breaks decides some findings (BL306, and what a built module's __init__
+            # never reaches): every rule runs, and those --select / --ignore leave out are dropped.
             selected = {rule.code for rule in rules}
             rules += [rule() for rule in all_rules() if rule.code not in selected]
             unselected = {rule.code for rule in rules} - selected
@@ -109,14 +111,20 @@ class FileLinter:
             if not dispatch:
                 return []
             ctx = NodeContext(file, self)
+            by_scope: dict[str, list[Finding]] = {}
             for scope in scopes.scopes.values():
                 ctx.scope = scope
                 ctx.env = facts.env_of(scope)
                 first = len(self.findings)
                 self._walk_body(scope.func.body, ctx, dispatch)
-                for rule in after:
-                    ctx.rule = rule
-                    rule.after_scope(ctx, self.findings[first:])
+                by_scope[scope.qualname] = self.findings[first:]
+            # A module built in traced code whose __init__ breaks runs the rest of it eagerly.
+            dropped, _ = file.memo("built inits", lambda: built_init_effects(scopes, by_scope))
+            if dropped:
+                self.findings = [f for f in self.findings if id(f) not in dropped]
+            for rule in after:
+                ctx.rule = rule
+                rule.after_file(ctx, by_scope)
         finally:
             facts.close()
         if unselected:
@@ -207,7 +215,7 @@ class FileLinter:
 
     @staticmethod
     def _suppressed(finding: Finding, lines: list[str]) -> bool:
-        for row in {finding.start.row, finding.end.row}:
+        for row in {finding.start.row, finding.end.row, finding.first_row or finding.start.row}:
             if not (0 < row <= len(lines)):
                 continue
             line = lines[row - 1]

@@ -74,9 +74,10 @@ class Rule:
     def check(self, node: ast.AST, ctx: "NodeContext") -> None:  # pragma: no cover - abstract
         raise NotImplementedError
 
-    def after_scope(self, ctx: "NodeContext", findings: list) -> None:
-        """Called once a traced function is walked, with the findings it got; for a rule that
-        depends on what else breaks there. The engine calls only the rules that override it."""
+    def after_file(self, ctx: "NodeContext", by_scope: dict) -> None:
+        """Called once every traced function of the file is walked, with each one's findings
+        (qualname -> findings); for a rule that depends on what else breaks. The engine calls only
+        the rules that override it."""
 
     @classmethod
     def breaks_on(cls, version: str) -> Optional[bool]:
@@ -233,10 +234,33 @@ class NodeContext:
         call that spans lines on the line of the method's name (measured: `(x\n .sum()\n .item())`
         breaks on the `.item()` line), so a finding there starts at the name, where `# noqa` goes."""
         func = node.func if isinstance(node, ast.Call) else None
-        if isinstance(func, ast.Attribute) and func.end_lineno != node.lineno:
+        if isinstance(func, ast.Attribute) and func.end_lineno != node.lineno and self._method_call(node):
             column = self._char_col(func.end_lineno, func.end_col_offset) - len(func.attr)
             return Location(func.end_lineno, column + 1)
         return self.start(node)
+
+    def _method_call(self, node: ast.Call) -> bool:
+        """Whether CPython compiles the call as a method call (LOAD_METHOD), the only kind it moves to
+        the method's line: not on a name the module imports (`(torch\n .nonzero(x))` stays on the
+        `torch` line, measured), nor with `*args` / `**kwargs`, nor with 30 arguments or more."""
+        receiver = node.func.value
+        if isinstance(receiver, ast.Name) and receiver.id in self.file.memo("top-level imports", self._top_imports):
+            return False
+        if any(isinstance(arg, ast.Starred) for arg in node.args) or any(kw.arg is None for kw in node.keywords):
+            return False
+        return len(node.args) + len(node.keywords) + bool(node.keywords) < 30
+
+    def _top_imports(self) -> frozenset:
+        """Names an import binds at module level (in ifs and trys too), as the compiler's module scope has them."""
+        names, stack = set(), list(self.file.tree.body)
+        while stack:
+            stmt = stack.pop()
+            if isinstance(stmt, (ast.Import, ast.ImportFrom)):
+                names.update((a.asname or a.name).split(".")[0] for a in stmt.names)
+            elif isinstance(stmt, (ast.If, ast.Try, ast.With, ast.For, ast.While)):
+                stack.extend(stmt.body + stmt.orelse + getattr(stmt, "finalbody", [])
+                             + [s for h in getattr(stmt, "handlers", []) for s in h.body])
+        return frozenset(names)
 
     def moved_to(self, site: ast.AST, part: ast.AST) -> Optional[ast.AST]:
         """`site` when Dynamo reports `part` of it on another row (an argument on its own line: the
@@ -263,14 +287,15 @@ class NodeContext:
         return value if isinstance(value, ast.AST) else None
 
     def report(self, node: ast.AST, message: str, fix: Optional[Fix] = None,
-               start_node: Optional[ast.AST] = None) -> None:
+               start_node: Optional[ast.AST] = None, guard: Optional[str] = None) -> None:
         """start_node: where the finding starts when that is not `node` (an `if (` whose test starts on
-        the next line: Dynamo reports the `if` line)."""
+        the next line: Dynamo reports the `if` line). guard: the condition it breaks under, when the
+        node's own surroundings do not say it (a break that follows from another finding's)."""
         rule = self.rule
         chain = self.scope.chain if self.scope else ()
         text = message
-        guard = breaks_when(node, self.parents, self.is_tensor, self.segment, self.qualify) \
-            if self.scope is not None else None
+        guard = guard or (breaks_when(node, self.parents, self.is_tensor, self.segment, self.qualify)
+                          if self.scope is not None else None)
         if guard:
             text += f"; breaks when `{guard}`"
         if len(chain) > 1:
@@ -284,7 +309,7 @@ class NodeContext:
             code=rule.code, message=text, path=self.file.path, start=start,
             end=self.end(node), fix=fix, frame_skip=self.frame_skip, gb_ids=tuple(rule.gb_ids),
             noqa_row=start.row, chain=chain,
-            breaks_when=guard,
+            breaks_when=guard, first_row=(start_node or node).lineno,
         ))
 
 

@@ -225,8 +225,10 @@ def _flatten(args: Iterable[ast.AST]):
 
 
 def _computed(node: ast.AST, ctx) -> bool:
-    """Anything but a bare parameter of the traced function (see the module docstring)."""
-    return not (isinstance(node, ast.Name) and ctx.env is not None and node.id in ctx.env.parameters)
+    """Anything but a bare input of the traced function: a parameter, or a module-level tensor
+    (`N = torch.tensor(3)`; measured: `torch.zeros(N)` does not break), see the module docstring."""
+    return not (isinstance(node, ast.Name) and ctx.env is not None
+                and (node.id in ctx.env.parameters or node.id in ctx.env.module_constants))
 
 
 def _numpy_value(node: ast.AST, ctx) -> bool:

@@ -49,8 +49,11 @@ def kept_self(ctx) -> Optional[str]:
     constructor, whose self is new on every call (a module built in traced code: its __init__ is
     traced, and `self.items.append(x)` there recompiles nothing, measured on 2.13)."""
     scope = ctx.scope
-    if scope.cls is None or scope.func.name in ("__init__", "__new__", "__post_init__"):
+    constructors = ("__init__", "__new__", "__post_init__")
+    if scope.cls is None or scope.func.name in constructors:
         return None
+    if len(scope.chain) > 1 and scope.chain[-2] in {f"{scope.cls.name}.{name}" for name in constructors}:
+        return None  # `self._setup()` from the constructor: the same new self (measured, no recompile)
     return self_param(scope.func)
 
 

@@ -1,0 +1,174 @@
+"""Modules that traced code builds, and what a break in their __init__ does (issue #11, stop 26).
+
+Measured on torch 2.13 (CPU, backend="eager"), `Block(3)(x)` in a compiled forward:
+- Dynamo inlines Block.__init__; a clean one is built inside the graph with no break.
+- When something in it breaks, the construction runs outside the graph and Dynamo meets the __init__
+  again as a frame of its own. Its self has no attributes yet, because nn.Module.__init__ has not
+  run: at the first statement that uses self Dynamo gives up (GB0119 "Uninitialized nn.Module") and
+  runs the rest of the frame eagerly. So the first break is reported, then GB0119, and nothing after
+  that first use of self breaks (the review of stop 26: 21 nn.Conv2d lines of one __init__, no break).
+- The same happens to each __init__ that `super().__init__()` runs up the chain, and to the __init__
+  of every module class built in that eager remainder (its own frame starts on a half-built self).
+Only what one file shows is followed: classes, bases and constructions of the same file.
+"""
+from __future__ import annotations
+
+import ast
+from dataclasses import dataclass
+from typing import Optional
+
+from .astwalk import children, walk
+from .names import normalize_torch
+from .scope import ClassInfo, ModuleScopes, Scope, _self_name
+
+_NESTED = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)
+
+
+@dataclass(frozen=True)
+class Uninitialized:
+    """A GB0119 site: `cls`'s __init__ first uses self at `statement`, after `built`'s __init__ broke."""
+    cls: ClassInfo
+    statement: ast.stmt
+    built: str       # the class traced code builds, whose __init__ breaks
+    row: int         # the first break that sets it off
+    guard: Optional[str]  # the condition that break needs, when every break there has one
+    scope: Scope     # the traced __init__ it follows from
+
+
+def first_use_of_self(func) -> Optional[ast.stmt]:
+    """The first statement of the body that reads self or calls super(), not looking into nested
+    functions or classes: where Dynamo first wraps the half-built module."""
+    self_name = _self_name(func)
+    for stmt in func.body:
+        if isinstance(stmt, _NESTED):
+            continue  # a nested def reads self when it runs, not where it is defined
+        stack = [stmt]
+        while stack:
+            node = stack.pop()
+            if isinstance(node, ast.Name) and (node.id == self_name or node.id == "super"):
+                return stmt
+            stack.extend(c for c in children(node) if not isinstance(c, _NESTED))
+    return None
+
+
+def built_init_effects(scopes: ModuleScopes, by_scope: dict) -> tuple[set, list[Uninitialized]]:
+    """(ids of findings Dynamo never reaches, the GB0119 sites) for the module __init__s of this file
+    that traced code builds. `by_scope`: qualname -> the findings of that traced scope."""
+    inits = {scope.cls.name: scope for scope in scopes.scopes.values()
+             if scope.func.name == "__init__" and scope.cls is not None and scope.cls.is_module}
+    if not inits:
+        return set(), []
+    # What sets each off: its own breaks, a call of nn.Module.__init__ by name (a function Dynamo
+    # skips: measured, it breaks), a function or method of this file whose own code breaks, and
+    # module classes it builds whose __init__ surely breaks. (row, guard, class built there)
+    breaking = {qualname for qualname, found in by_scope.items() if any(f.gb_ids for f in found)}
+    triggers: dict[str, list[tuple[int, Optional[str], Optional[str]]]] = {
+        name: [(f.start.row, f.breaks_when, None) for f in by_scope.get(scope.qualname, ()) if f.gb_ids]
+        + [(call.lineno, None, None) for call in _breaking_calls(scope, scopes, breaking)]
+        for name, scope in inits.items()}
+    builds = {name: [(call.lineno, built) for call, built in _constructions(scope.func, scopes) if built in inits]
+              for name, scope in inits.items()}
+    changed = True
+    while changed:
+        changed = False
+        for name in inits:
+            for row, built in builds[name]:
+                if _sure(triggers[built]) and (row, None, built) not in triggers[name]:
+                    triggers[name].append((row, None, built))
+                    changed = True
+    # The first break is met once, when traced code inlines the outermost __init__ and the ones it
+    # builds: follow each root's first trigger down to the finding that is met.
+    met: set[tuple[str, int]] = set()
+    for name, scope in inits.items():
+        if scope.chain[-2:-1] and scope.chain[-2].endswith(".__init__"):
+            continue  # reached from another module's __init__: not a root
+        seen = set()
+        while name is not None and name not in seen and _sure(triggers[name]):
+            seen.add(name)
+            row, _, built = min(_sure(triggers[name]))
+            met.add((inits[name].qualname, row))
+            name = built
+    dropped: set[int] = set()
+    sites: list[Uninitialized] = []
+    for name, scope in inits.items():
+        found = triggers[name]
+        if not found:
+            continue
+        sure = _sure(found)
+        row, guard, _ = min(sure) if sure else min(found, key=lambda t: t[0])
+        for cls, statement in _half_built(scope.cls, scopes, set()):
+            sites.append(Uninitialized(cls, statement, name, row, None if sure else guard, scope))
+            other = inits.get(cls.name)
+            if sure and other is not None:
+                # that frame runs eagerly from its first use of self on: nothing there breaks, save
+                # the first break, met while the outermost __init__ was inlined
+                dropped |= {id(f) for f in by_scope.get(other.qualname, ())
+                            if f.start.row >= statement.lineno and (other.qualname, f.start.row) not in met}
+    return dropped, sites
+
+
+def _sure(triggers: list) -> list:
+    """The triggers that need no condition."""
+    return [t for t in triggers if t[1] is None]
+
+
+def _half_built(cls: ClassInfo, scopes: ModuleScopes, seen: set):
+    """(class, first use of self) for cls's __init__ run as a frame of its own, the bases' __init__s
+    its super().__init__() runs, and the modules built in what then runs eagerly."""
+    while cls is not None and cls.name not in seen:
+        seen.add(cls.name)
+        init = cls.methods.get("__init__")
+        use = first_use_of_self(init) if init is not None else None
+        if use is None:
+            return
+        yield cls, use
+        for call, built in _constructions(init, scopes):
+            if call.lineno > use.end_lineno and built in scopes.classes:
+                yield from _half_built(scopes.classes[built], scopes, seen)
+        cls = _initialised_base(cls, init, scopes.classes)
+
+
+def _breaking_calls(scope: Scope, scopes: ModuleScopes, breaking: set):
+    """Calls in an __init__ that break: `nn.Module.__init__(self)`, and `helper(...)` / `self.m(...)`
+    of a traced function of this file with a break of its own."""
+    self_name = _self_name(scope.func)
+    for node in walk(scope.func):
+        if not isinstance(node, ast.Call):
+            continue
+        func = node.func
+        if isinstance(func, ast.Attribute) and func.attr == "__init__" \
+                and normalize_torch(scopes.imports.qualify(func.value)) in _MODULE_BASES:
+            yield node
+        elif isinstance(func, ast.Name) and func.id in breaking and not scopes.imports.is_bound(func.id):
+            yield node
+        elif isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) and func.value.id == self_name \
+                and f"{scope.cls.name}.{func.attr}" in breaking:
+            yield node
+
+
+_MODULE_BASES = frozenset({"torch.nn.Module", "torch.nn.modules.module.Module"})
+
+
+def _constructions(func, scopes: ModuleScopes):
+    """(call, class name) for each module class of this file the function builds by name."""
+    for node in walk(func):
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in scopes.classes \
+                and scopes.classes[node.func.id].is_module and not scopes.imports.is_bound(node.func.id):
+            yield node, node.func.id
+
+
+def _initialised_base(cls: ClassInfo, init, classes: dict) -> Optional[ClassInfo]:
+    """The class of this file whose __init__ `super().__init__(...)` runs, if the __init__ calls it and
+    the first base with an __init__ is defined here (a module class)."""
+    if not any(isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "__init__"
+               and isinstance(node.func.value, ast.Call) and isinstance(node.func.value.func, ast.Name)
+               and node.func.value.func.id == "super" for node in walk(init)):
+        return None
+    while cls.bases:
+        info = classes.get(cls.bases[0])
+        if info is None:
+            return None  # an imported base, or nn.Module itself
+        if "__init__" in info.methods:
+            return info if info.is_module else None
+        cls = info  # a base that inherits its __init__: look further up
+    return None
