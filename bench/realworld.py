@@ -370,7 +370,9 @@ def breaks_removed(truth: dict, specs_by_name: dict, breaklint_python: str, fixe
                    "grads_match": observation.get("fixed_grads_match"),
                    "grads_detail": observation.get("fixed_grads_detail"),
                    "match_detail": observation.get("fixed_match_detail") or after.get("error"),
-                   "remaining": [f"{os.path.relpath(s['file'], target)}:{s['line']} {s['gb_types'][:1]}"
+                   # site files are relative to the library already: relpath would make them relative
+                   # to the working directory instead (the path then depended on the checkout's place)
+                   "remaining": [f"{_library_relative(s['file'], target)}:{s['line']} {s['gb_types'][:1]}"
                                  for s in after_sites]}
             if row["outputs_match"] is False or row["grads_match"] is False:
                 # Blame the fix only if the original repeats itself: run it again against its reference.
@@ -451,6 +453,11 @@ def removal_summary(fixed: dict) -> dict:
         "grads_differ": [r["model"] for r in ok if r.get("grads_match") is False and r.get("original_repeats", True)],
         "remaining_by_gb_type": remaining_by_gb_type(fixed),
     }
+
+
+def _library_relative(path: str, target: str) -> str:
+    """A site's file relative to the library copy it was observed in."""
+    return os.path.relpath(path, target) if os.path.isabs(path) else path
 
 
 def remaining_by_gb_type(fixed: dict) -> dict:
