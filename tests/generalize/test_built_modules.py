@@ -261,3 +261,70 @@ def test_state_rules_stay_silent_in_a_method_the_constructor_calls_on_self():
                 return Acc(3)(x)
         """)
     assert not any(code.startswith("BL6") for _, code in got)
+
+
+NEW_OBJECTS = """
+    import torch
+    from torch import nn
+    class Solver:
+        def __init__(self, y0):
+            self.y0 = y0
+        def integrate(self, t):
+            if t.sum() > 0:
+                return self.y0 * 2
+            return self.y0
+    class MSolver(nn.Module):
+        def __init__(self, k):
+            super().__init__()
+            self.k = k
+        def integrate(self, t):
+            if t.sum() > 0:
+                return t * 2
+            return t
+    def run(solver, t):
+        return solver.integrate(t) + 1
+    def solve(y0, t):
+        solver = Solver(y0)
+        return solver.integrate(t)
+    class Net(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.kept = Solver(torch.ones(4))
+        def forward(self, x):
+            a = solve(x, x)
+            b = MSolver(2).integrate(x)
+            c = run(Solver(x), x)
+            d = self.kept.integrate(x)
+            return a + b + c + d
+    """
+
+
+def test_a_breaking_method_called_on_an_object_the_function_builds():
+    # Measured (recon*.py probes of stop 26): GB0092 at lines 23 and 30, GB0119 at 13 (MSolver is built
+    # in the forward Dynamo then skips); none for the object passed to run() or kept on self.
+    got = codes_by_row(NEW_OBJECTS)
+    assert {(23, "BL507"), (30, "BL507"), (13, "BL306")} <= got
+    assert sum(code == "BL507" for _, code in got) == 2
+
+
+def test_a_module_built_in_a_function_dynamo_skips_for_a_loop():
+    # Measured: the loop's break skips the whole forward; Clean, built before the loop, then breaks
+    # at its super().__init__() (GB0119).
+    got = codes_by_row("""
+        import torch
+        from torch import nn
+        class Clean(nn.Module):
+            def __init__(self, k):
+                super().__init__()
+                self.k = k
+            def forward(self, x):
+                return x * self.k
+        class Net(nn.Module):
+            def forward(self, x):
+                c = Clean(2)
+                for i in range(2):
+                    if x.sum() > i:
+                        x = x + 1
+                return c(x)
+        """)
+    assert (6, "BL306") in got

@@ -26,13 +26,68 @@ _NESTED = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)
 
 @dataclass(frozen=True)
 class Uninitialized:
-    """A GB0119 site: `cls`'s __init__ first uses self at `statement`, after `built`'s __init__ broke."""
+    """A GB0119 site: `cls`'s __init__ first uses self at `statement`, run as a frame of its own."""
     cls: ClassInfo
     statement: ast.stmt
-    built: str       # the class traced code builds, whose __init__ breaks
+    built: str       # the class traced code builds (whose __init__ breaks), or "" when `frame` is skipped
     row: int         # the first break that sets it off
     guard: Optional[str]  # the condition that break needs, when every break there has one
-    scope: Scope     # the traced __init__ it follows from
+    scope: Scope     # the traced __init__ (or skipped function) it follows from
+    frame: str = ""  # the traced function Dynamo skips, which builds the module
+
+
+@dataclass(frozen=True)
+class NewObjectCall:
+    """`obj.method(...)` on an object the traced function builds, where the method breaks (GB0092)."""
+    scope: Scope
+    call: ast.Call
+    method: str      # "Cls.method"
+    cls: ClassInfo
+    row: int         # the method's first sure break
+
+
+def new_object_calls(scopes: ModuleScopes, by_scope: dict) -> list[NewObjectCall]:
+    """Measured on 2.13: `solver = Solver(y0); solver.integrate(t)` where integrate breaks reports
+    that break, then GB0092 at the call (the bound method of an object Dynamo made has no source to
+    rebuild it from), and Dynamo runs the whole function eagerly. Not for an object kept on self,
+    one passed to a helper that calls the method, or a break elsewhere while the object lives."""
+    found = []
+    for scope in scopes.scopes.values():
+        for call in scopes.calls.get(scope.qualname, ()):
+            if not isinstance(call.func, ast.Attribute):
+                continue
+            cls = _built_here(call.func.value, scope, scopes)
+            target = scopes._method(cls, call.func.attr) if cls is not None else None
+            if target is None:
+                continue
+            method = f"{target[0].name}.{call.func.attr}"
+            breaks = [f.start.row for f in by_scope.get(method, ()) if f.gb_ids and not f.breaks_when]
+            if breaks:
+                found.append(NewObjectCall(scope, call, method, cls, min(breaks)))
+    return found
+
+
+def _built_here(receiver: ast.AST, scope: Scope, scopes: ModuleScopes) -> Optional[ClassInfo]:
+    """The class of this file whose object the receiver is, when the function builds it: a
+    construction itself (`Solver(x).integrate(t)`), or a local that every binding constructs."""
+    if isinstance(receiver, ast.Call):
+        return _constructed(receiver, scopes)
+    args = scope.func.args
+    if not isinstance(receiver, ast.Name) \
+            or receiver.id in {a.arg for a in args.posonlyargs + args.args + args.kwonlyargs}:
+        return None
+    values = scopes.local_values_of(scope.func).get(receiver.id) or []
+    classes = [_constructed(v, scopes) for v in values]
+    if not classes or None in classes or len({c.name for c in classes}) != 1:
+        return None
+    return classes[0]
+
+
+def _constructed(value: ast.AST, scopes: ModuleScopes) -> Optional[ClassInfo]:
+    if isinstance(value, ast.Call) and isinstance(value.func, ast.Name) and value.func.id in scopes.classes \
+            and not scopes.imports.is_bound(value.func.id):
+        return scopes.classes[value.func.id]
+    return None
 
 
 def first_use_of_self(func) -> Optional[ast.stmt]:
@@ -90,6 +145,21 @@ def built_init_effects(scopes: ModuleScopes, by_scope: dict) -> tuple[set, list[
             name = built
     dropped: set[int] = set()
     sites: list[Uninitialized] = []
+    # A function Dynamo skips whole (a break inside a loop or a user `with`, or GB0092 above) runs
+    # eagerly: each module of this file it builds starts its __init__ on a half-built self
+    # (measured: GB0119 at its super().__init__(), the module built before or after the loop).
+    skipped = {scope.qualname: (scope, "a break inside a loop or a `with` of its own")
+               for scope in scopes.scopes.values()
+               if any(f.frame_skip and f.gb_ids for f in by_scope.get(scope.qualname, ()))}
+    for call in new_object_calls(scopes, by_scope):
+        skipped.setdefault(call.scope.qualname, (call.scope, f"`{call.method}` called on an object it builds"))
+    for frame, (scope, why) in skipped.items():
+        for call, built in _constructions(scope.func, scopes):
+            for cls, statement in _half_built(scopes.classes[built], scopes, set()):
+                sites.append(Uninitialized(cls, statement, "", call.lineno, None, scope, f"{frame}: {why}"))
+                other = inits.get(cls.name)
+                if other is not None and other.chain[-2:-1] == (frame,):
+                    dropped |= {id(f) for f in by_scope.get(other.qualname, ()) if f.start.row >= statement.lineno}
     for name, scope in inits.items():
         found = triggers[name]
         if not found:

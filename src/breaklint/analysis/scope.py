@@ -845,6 +845,14 @@ class ModuleScopes:
                     owner, method = found
                     return owner, method, f"{owner.name}.{func.attr}", True
                 return None
+        # Cls(...).method(...): a method of an object of a same-file class built on the spot
+        if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Call) \
+                and isinstance(func.value.func, ast.Name) and func.value.func.id in self.classes \
+                and not self.imports.is_bound(func.value.func.id):
+            found = self._method(self.classes[func.value.func.id], func.attr)
+            if found:
+                owner, method = found
+                return owner, method, f"{owner.name}.{func.attr}", True
         # Class.method(...) on a same-file class
         if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) and func.value.id in self.classes:
             owner = self.classes[func.value.id]

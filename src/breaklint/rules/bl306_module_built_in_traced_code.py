@@ -25,7 +25,12 @@ class ModuleBuiltInTracedCode(Rule):
         for site in sites:
             ctx.scope = site.scope
             cause = f"traced code builds a module whose {site.built}.__init__ breaks the graph (line {site.row})"
-            if site.cls.name == site.built:
+            if site.frame:
+                cause = (f"the module is built (line {site.row}) in a function Dynamo skips and runs eagerly "
+                         f"({site.frame})")
+                how = (f"this {site.cls.name}.__init__ then runs as a frame of its own, before nn.Module.__init__ "
+                       f"has set the module up, and breaks here")
+            elif site.cls.name == site.built:
                 how = ("Dynamo then runs that __init__ as a frame of its own, before nn.Module.__init__ has set "
                        "the module up, and breaks here too")
             else:
