@@ -328,3 +328,26 @@ def test_a_module_built_in_a_function_dynamo_skips_for_a_loop():
                 return c(x)
         """)
     assert (6, "BL306") in got
+
+
+def test_a_module_built_beside_a_recurrent_layer_call():
+    # Measured: calling an nn.LSTM skips the whole forward (GB0014); Clean then breaks at line 6.
+    got = codes_by_row("""
+        import torch
+        from torch import nn
+        class Clean(nn.Module):
+            def __init__(self, k):
+                super().__init__()
+                self.k = k
+            def forward(self, x):
+                return x * self.k
+        class Net(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.rnn = nn.LSTM(4, 4, batch_first=True)
+            def forward(self, x):
+                c = Clean(2)
+                out, _ = self.rnn(x)
+                return c(out)
+        """)
+    assert {(6, "BL306"), (16, "BL305")} <= got

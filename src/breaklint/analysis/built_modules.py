@@ -22,6 +22,10 @@ from .names import normalize_torch
 from .scope import ClassInfo, ModuleScopes, Scope, _self_name
 
 _NESTED = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)
+# Breaks that skip the function they are in, wherever they stand (measured: an nn.LSTM called, GB0014,
+# and `with self.ctx:` on a held manager, GB0142, make a module built there break with GB0119;
+# a bound method taken as a truth value, GB4841, skips the frame as BL108 measured).
+_FRAME_SKIPS = frozenset({"GB0014", "GB0142", "GB4841"})
 
 
 @dataclass(frozen=True)
@@ -148,9 +152,10 @@ def built_init_effects(scopes: ModuleScopes, by_scope: dict) -> tuple[set, list[
     # A function Dynamo skips whole (a break inside a loop or a user `with`, or GB0092 above) runs
     # eagerly: each module of this file it builds starts its __init__ on a half-built self
     # (measured: GB0119 at its super().__init__(), the module built before or after the loop).
-    skipped = {scope.qualname: (scope, "a break inside a loop or a `with` of its own")
+    skipped = {scope.qualname: (scope, "a break that skips the whole function")
                for scope in scopes.scopes.values()
-               if any(f.frame_skip and f.gb_ids for f in by_scope.get(scope.qualname, ()))}
+               if any(f.gb_ids and (f.frame_skip or _FRAME_SKIPS & set(f.gb_ids)) and not f.breaks_when
+                      for f in by_scope.get(scope.qualname, ()))}
     for call in new_object_calls(scopes, by_scope):
         skipped.setdefault(call.scope.qualname, (call.scope, f"`{call.method}` called on an object it builds"))
     for frame, (scope, why) in skipped.items():
