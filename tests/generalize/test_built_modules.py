@@ -351,3 +351,111 @@ def test_a_module_built_beside_a_recurrent_layer_call():
                 return c(out)
         """)
     assert {(6, "BL306"), (16, "BL305")} <= got
+
+
+def test_a_breaking_base_init_run_by_super_is_the_first_break():
+    # The second review of stop 26 (r04), measured: Base's print breaks first (8), then GB0119 at
+    # Base's super().__init__() (7) and at Block's (14).
+    got = codes_by_row("""
+        import torch
+        from torch import nn
+        class Base(nn.Module):
+            def __init__(self):
+                super().__init__()
+                print("base")
+        class Block(Base):
+            def __init__(self):
+                super().__init__()
+                self.k = 2
+            def forward(self, x):
+                return x * self.k
+        class Net(nn.Module):
+            def forward(self, x):
+                return Block()(x)
+        """)
+    assert {(6, "BL306"), (7, "BL201"), (10, "BL306")} <= got
+
+
+def test_a_guarded_break_in_a_helper_is_no_sure_trigger():
+    # r10, measured: no break at all when the helper's print does not run.
+    got = codes_by_row("""
+        import torch
+        from torch import nn
+        def maybe_log(k, verbose=False):
+            if verbose:
+                print(k)
+        class Block(nn.Module):
+            def __init__(self, k):
+                super().__init__()
+                maybe_log(k)
+            def forward(self, x):
+                return x
+        class Net(nn.Module):
+            def forward(self, x):
+                return Block(3)(x)
+        """)
+    assert not any(code == "BL306" for _, code in got)
+
+
+def test_an_imported_builder_before_the_first_known_break_hides_it():
+    # DISTS' shape (r21), measured: vgg-like builders break first (in the imported code), so the
+    # nn.Parameter after the first use of self is never reached.
+    got = codes_by_row("""
+        import torch
+        from torch import nn
+        from torchvision.models import vgg16
+        class Dists(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.features = vgg16().features
+                self.alpha = nn.Parameter(torch.randn(3))
+            def forward(self, x):
+                return x
+        class Net(nn.Module):
+            def forward(self, x):
+                return Dists()(x)
+        """)
+    assert (9, "BL302") not in got
+
+
+def test_a_class_default_is_not_a_callable_default():
+    # r26 / PyG's GLEM: `gnn=GraphSAGE` as a default, an instance passed in: Dynamo reports nothing.
+    got = codes_by_row("""
+        import torch
+        from torch import nn
+        class Block(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.lin = nn.Linear(4, 4)
+            def forward(self, x):
+                return self.lin(x)
+        class Wrap(nn.Module):
+            def __init__(self, gnn=Block):
+                super().__init__()
+                self.gnn = gnn
+            def forward(self, x):
+                return self.gnn(x)
+        """)
+    assert not any(code in ("BL301", "BL306") for _, code in got)
+
+
+def test_the_first_use_of_self_inside_a_try():
+    # r16 TryInit, measured: Dynamo reports the super().__init__() inside the try, not the try.
+    got = codes_by_row("""
+        import torch
+        from torch import nn
+        class TryInit(nn.Module):
+            def __init__(self):
+                print("t")
+                try:
+                    super().__init__()
+                except RuntimeError:
+                    pass
+                self.k = 2
+            def forward(self, x):
+                return x * self.k
+        class Net(nn.Module):
+            def forward(self, x):
+                return TryInit()(x)
+        """)
+    assert (8, "BL306") in got and (7, "BL306") not in got

@@ -97,35 +97,63 @@ def _constructed(value: ast.AST, scopes: ModuleScopes) -> Optional[ClassInfo]:
 def first_use_of_self(func) -> Optional[ast.stmt]:
     """The first statement of the body that reads self or calls super(), not looking into nested
     functions or classes: where Dynamo first wraps the half-built module."""
-    self_name = _self_name(func)
-    for stmt in func.body:
+    return _first_use_in(func.body, _self_name(func))
+
+
+def _first_use_in(body: list, self_name: Optional[str]) -> Optional[ast.stmt]:
+    for stmt in body:
         if isinstance(stmt, _NESTED):
             continue  # a nested def reads self when it runs, not where it is defined
-        stack = [stmt]
-        while stack:
-            node = stack.pop()
-            if isinstance(node, ast.Name) and (node.id == self_name or node.id == "super"):
+        if isinstance(stmt, (ast.If, ast.While, ast.For, ast.AsyncFor, ast.With, ast.AsyncWith, ast.Try)):
+            # a compound statement: Dynamo reports the line inside it that first touches self
+            heads = [getattr(stmt, "test", None), getattr(stmt, "iter", None)] + \
+                [item.context_expr for item in getattr(stmt, "items", [])]
+            if any(h is not None and _uses(h, self_name) for h in heads):
                 return stmt
-            stack.extend(c for c in children(node) if not isinstance(c, _NESTED))
+            inner = [s for field in ("body", "handlers", "orelse", "finalbody") for s in getattr(stmt, field, [])]
+            inner = [s for h in inner for s in (h.body if isinstance(h, ast.ExceptHandler) else [h])]
+            found = _first_use_in(inner, self_name)
+            if found is not None:
+                return found
+            continue
+        if _uses(stmt, self_name):
+            return stmt
     return None
+
+
+def _uses(node: ast.AST, self_name: Optional[str]) -> bool:
+    """Whether the node reads self or calls super(), outside nested functions and classes."""
+    stack = [node]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, ast.Name) and (item.id == self_name or item.id == "super"):
+            return True
+        stack.extend(c for c in children(item) if not isinstance(c, _NESTED))
+    return False
 
 
 def built_init_effects(scopes: ModuleScopes, by_scope: dict) -> tuple[set, list[Uninitialized]]:
     """(ids of findings Dynamo never reaches, the GB0119 sites) for the module __init__s of this file
     that traced code builds. `by_scope`: qualname -> the findings of that traced scope."""
+    # only an __init__ that something traced calls (a construction, super().__init__()): not one that
+    # is an entry point by a rule of its own (a torch.distributions subclass's API)
     inits = {scope.cls.name: scope for scope in scopes.scopes.values()
-             if scope.func.name == "__init__" and scope.cls is not None and scope.cls.is_module}
+             if scope.func.name == "__init__" and scope.cls is not None and scope.cls.is_module
+             and len(scope.chain) > 1}
     if not inits:
         return set(), []
     # What sets each off: its own breaks, a call of nn.Module.__init__ by name (a function Dynamo
     # skips: measured, it breaks), a function or method of this file whose own code breaks, and
     # module classes it builds whose __init__ surely breaks. (row, guard, class built there)
-    breaking = {qualname for qualname, found in by_scope.items() if any(f.gb_ids for f in found)}
+    # a callee that breaks for sure (a guarded break there is no sure trigger: the review of stop 26)
+    breaking = {qualname for qualname, found in by_scope.items() if any(f.gb_ids and not f.breaks_when for f in found)}
     triggers: dict[str, list[tuple[int, Optional[str], Optional[str]]]] = {
         name: [(f.start.row, f.breaks_when, None) for f in by_scope.get(scope.qualname, ()) if f.gb_ids]
         + [(call.lineno, None, None) for call in _breaking_calls(scope, scopes, breaking)]
         for name, scope in inits.items()}
+    # module classes it builds, and the base whose __init__ its super().__init__() runs
     builds = {name: [(call.lineno, built) for call, built in _constructions(scope.func, scopes) if built in inits]
+              + [(call.lineno, base.name) for call, base in _super_init(scope, scopes) if base.name in inits]
               for name, scope in inits.items()}
     changed = True
     while changed:
@@ -171,6 +199,10 @@ def built_init_effects(scopes: ModuleScopes, by_scope: dict) -> tuple[set, list[
             continue
         sure = _sure(found)
         row, guard, _ = min(sure) if sure else min(found, key=lambda t: t[0])
+        # a call breaklint cannot follow before that (an imported model builder, `vgg16(...)`) may be
+        # the first break: then the one found is not met either (the review of stop 26, torchmetrics'
+        # DISTS and LPIPS)
+        unseen = sure and _unresolved_call_before(scope, scopes, row)
         for cls, statement in _half_built(scope.cls, scopes, set()):
             sites.append(Uninitialized(cls, statement, name, row, None if sure else guard, scope))
             other = inits.get(cls.name)
@@ -178,8 +210,51 @@ def built_init_effects(scopes: ModuleScopes, by_scope: dict) -> tuple[set, list[
                 # that frame runs eagerly from its first use of self on: nothing there breaks, save
                 # the first break, met while the outermost __init__ was inlined
                 dropped |= {id(f) for f in by_scope.get(other.qualname, ())
-                            if f.start.row >= statement.lineno and (other.qualname, f.start.row) not in met}
+                            if f.start.row >= statement.lineno
+                            and (unseen or (other.qualname, f.start.row) not in met)}
     return dropped, sites
+
+
+# Builtins an __init__ calls that build nothing and never break.
+_PLAIN_BUILTINS = frozenset({"len", "range", "int", "float", "bool", "str", "list", "dict", "tuple", "set",
+                             "min", "max", "sum", "abs", "round", "isinstance", "issubclass", "getattr",
+                             "hasattr", "setattr", "super", "zip", "enumerate", "sorted", "reversed", "any",
+                             "all", "map", "filter", "type", "id", "repr", "divmod", "pow", "frozenset"})
+
+
+def _unresolved_call_before(scope: Scope, scopes: ModuleScopes, row: int) -> bool:
+    """Whether the __init__ calls, on a line before `row`, a name this file does not define and that
+    is neither torch's nor a plain builtin (or builds a class of this file whose __init__ does):
+    something that may build a module and break."""
+    return _unresolved_call(scope.func, scopes, row, 0)
+
+
+def _unresolved_call(func_node, scopes: ModuleScopes, row: Optional[int], depth: int) -> bool:
+    for node in walk(func_node):
+        if not (isinstance(node, ast.Call) and (row is None or node.lineno < row)):
+            continue
+        func = node.func
+        if isinstance(func, ast.Name):
+            name = func.id
+            if name in scopes.functions or name in _PLAIN_BUILTINS:
+                continue
+            named = _classes_named(func, func_node, scopes)
+            if len(named) == 1:
+                init = scopes.classes[named[0]].methods.get("__init__")
+                if depth < 3 and init is not None and _unresolved_call(init, scopes, None, depth + 1):
+                    return True
+                continue
+        elif isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) \
+                and scopes.imports.is_bound(func.value.id):
+            name = func.value.id  # `models.vgg16(...)`: a function of an imported module
+        else:
+            continue  # a method of a value (`x.view(...)`, `self.register_buffer(...)`)
+        qual = normalize_torch(scopes.imports.qualify(func)) or ""
+        if qual.startswith(("torch.", "math.", "numpy.", "warnings.", "logging.", "copy.", "functools.",
+                            "itertools.", "collections.", "typing.", "os.", "re.")):
+            continue
+        return True
+    return False
 
 
 def _sure(triggers: list) -> list:
@@ -224,12 +299,40 @@ def _breaking_calls(scope: Scope, scopes: ModuleScopes, breaking: set):
 _MODULE_BASES = frozenset({"torch.nn.Module", "torch.nn.modules.module.Module"})
 
 
+def _super_init(scope: Scope, scopes: ModuleScopes):
+    """(call, base) for the `super().__init__(...)` of an __init__ whose base __init__ is of this file."""
+    base = _initialised_base(scope.cls, scope.func, scopes.classes)
+    if base is None:
+        return
+    for node in walk(scope.func):
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "__init__" \
+                and isinstance(node.func.value, ast.Call) and isinstance(node.func.value.func, ast.Name) \
+                and node.func.value.func.id == "super":
+            yield node, base
+            return
+
+
 def _constructions(func, scopes: ModuleScopes):
-    """(call, class name) for each module class of this file the function builds by name."""
+    """(call, class name) for each module class of this file the function builds by name, or through
+    a local that holds only classes of this file (`net_type = Alex if a else Vgg; net_type()`)."""
     for node in walk(func):
-        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in scopes.classes \
-                and scopes.classes[node.func.id].is_module and not scopes.imports.is_bound(node.func.id):
-            yield node, node.func.id
+        if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)) \
+                or scopes.imports.is_bound(node.func.id):
+            continue
+        named = _classes_named(node.func, func, scopes)
+        if len(named) == 1 and scopes.classes[named[0]].is_module:  # an alias of several: which is built is not known
+            yield node, named[0]
+
+
+def _classes_named(name: ast.Name, func, scopes: ModuleScopes) -> list[str]:
+    """The classes of this file a called name stands for: itself, or every value of a local alias."""
+    if name.id in scopes.classes:
+        return [name.id]
+    values = scopes.local_values_of(func).get(name.id) or []
+    names = [v.id for v in values if isinstance(v, ast.Name)]
+    if values and len(names) == len(values) and all(n in scopes.classes for n in names):
+        return list(dict.fromkeys(names))
+    return []
 
 
 def _initialised_base(cls: ClassInfo, init, classes: dict) -> Optional[ClassInfo]:
