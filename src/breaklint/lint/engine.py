@@ -25,7 +25,7 @@ from ..analysis.project import FileContext
 from ..analysis.summary import ModuleSummary, summarize
 from ..analysis.built_modules import built_init_effects
 from ..analysis.filefacts import FileFacts
-from ..analysis.torch_api import TORCH_CONTEXT_MANAGERS
+from ..analysis.torch_api import TORCH_CONTEXT_MANAGERS, TORCH_VERSION
 
 NOQA = re.compile(r"#\s*noqa(?::\s*(?P<codes>[A-Za-z]+[0-9]+(?:\s*,\s*[A-Za-z]+[0-9]+)*))?", re.IGNORECASE)
 # breaklint's own comment, which ruff's RUF100 leaves alone (pyright's `# pyright: ignore[rule]` is
@@ -98,7 +98,9 @@ class FileLinter:
             # What else breaks decides some findings (BL306, and what a built module's __init__
             # never reaches): every rule runs, and those --select / --ignore leave out are dropped.
             selected = {rule.code for rule in rules}
-            rules += [rule() for rule in all_rules() if rule.code not in selected]
+            # (not a pattern measured not to break: BL303 on 2.13 would look like a break here)
+            rules += [rule() for rule in all_rules()
+                      if rule.code not in selected and rule.breaks_on(TORCH_VERSION) is not False]
             unselected = {rule.code for rule in rules} - selected
         dispatch: dict[type, list[Rule]] = {}
         for rule in rules:
