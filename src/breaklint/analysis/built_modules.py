@@ -50,7 +50,7 @@ class NewObjectCall:
     row: int         # the method's first sure break
 
 
-def new_object_calls(scopes: ModuleScopes, by_scope: dict) -> list[NewObjectCall]:
+def _new_object_calls(scopes: ModuleScopes, by_scope: dict) -> list[NewObjectCall]:
     """Measured on 2.13: `solver = Solver(y0); solver.integrate(t)` where integrate breaks reports
     that break, then GB0092 at the call (the bound method of an object Dynamo made has no source to
     rebuild it from), and Dynamo runs the whole function eagerly. Not for an object kept on self,
@@ -132,16 +132,26 @@ def _uses(node: ast.AST, self_name: Optional[str]) -> bool:
     return False
 
 
-def built_init_effects(scopes: ModuleScopes, by_scope: dict) -> tuple[set, list[Uninitialized]]:
-    """(ids of findings Dynamo never reaches, the GB0119 sites) for the module __init__s of this file
-    that traced code builds. `by_scope`: qualname -> the findings of that traced scope."""
-    # only an __init__ that something traced calls (a construction, super().__init__()): not one that
-    # is an entry point by a rule of its own (a torch.distributions subclass's API)
-    inits = {scope.cls.name: scope for scope in scopes.scopes.values()
-             if scope.func.name == "__init__" and scope.cls is not None and scope.cls.is_module
-             and len(scope.chain) > 1}
-    if not inits:
-        return set(), []
+def is_built_init(scope: Scope) -> bool:
+    """A module's __init__ that something traced calls (a construction, super().__init__()): not one
+    that is an entry point by a rule of its own (a torch.distributions subclass's API)."""
+    return scope.func.name == "__init__" and scope.cls is not None and scope.cls.is_module and len(scope.chain) > 1
+
+
+@dataclass(frozen=True)
+class BuiltInitEffects:
+    dropped: frozenset            # ids of the findings Dynamo never reaches
+    sites: list[Uninitialized]    # GB0119 sites (BL306)
+    calls: list[NewObjectCall]    # GB0092 sites (BL507)
+
+
+def built_init_effects(scopes: ModuleScopes, by_scope: dict) -> BuiltInitEffects:
+    """What Dynamo does with the module __init__s of this file that traced code builds, and with
+    methods of objects built in traced code. `by_scope`: qualname -> the findings of that traced scope."""
+    calls = _new_object_calls(scopes, by_scope)
+    inits = {scope.cls.name: scope for scope in scopes.scopes.values() if is_built_init(scope)}
+    if not inits and not calls:
+        return BuiltInitEffects(frozenset(), [], calls)
     # What sets each off: its own breaks, a call of nn.Module.__init__ by name (a function Dynamo
     # skips: measured, it breaks), a function or method of this file whose own code breaks, and
     # module classes it builds whose __init__ surely breaks. (row, guard, class built there)
@@ -184,7 +194,7 @@ def built_init_effects(scopes: ModuleScopes, by_scope: dict) -> tuple[set, list[
                for scope in scopes.scopes.values()
                if any(f.gb_ids and (f.frame_skip or _FRAME_SKIPS & set(f.gb_ids)) and not f.breaks_when
                       for f in by_scope.get(scope.qualname, ()))}
-    for call in new_object_calls(scopes, by_scope):
+    for call in calls:
         skipped.setdefault(call.scope.qualname, (call.scope, f"`{call.method}` called on an object it builds"))
     for frame, (scope, why) in skipped.items():
         for call, built in _constructions(scope.func, scopes):
@@ -212,7 +222,7 @@ def built_init_effects(scopes: ModuleScopes, by_scope: dict) -> tuple[set, list[
                 dropped |= {id(f) for f in by_scope.get(other.qualname, ())
                             if f.start.row >= statement.lineno
                             and (unseen or (other.qualname, f.start.row) not in met)}
-    return dropped, sites
+    return BuiltInitEffects(frozenset(dropped), sites, calls)
 
 
 # Builtins an __init__ calls that build nothing and never break.
@@ -302,14 +312,18 @@ _MODULE_BASES = frozenset({"torch.nn.Module", "torch.nn.modules.module.Module"})
 def _super_init(scope: Scope, scopes: ModuleScopes):
     """(call, base) for the `super().__init__(...)` of an __init__ whose base __init__ is of this file."""
     base = _initialised_base(scope.cls, scope.func, scopes.classes)
-    if base is None:
-        return
-    for node in walk(scope.func):
+    if base is not None:
+        yield _super_init_call(scope.func), base
+
+
+def _super_init_call(init) -> Optional[ast.Call]:
+    """The __init__'s `super().__init__(...)` call, if it makes one."""
+    for node in walk(init):
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "__init__" \
                 and isinstance(node.func.value, ast.Call) and isinstance(node.func.value.func, ast.Name) \
                 and node.func.value.func.id == "super":
-            yield node, base
-            return
+            return node
+    return None
 
 
 def _constructions(func, scopes: ModuleScopes):
@@ -338,9 +352,7 @@ def _classes_named(name: ast.Name, func, scopes: ModuleScopes) -> list[str]:
 def _initialised_base(cls: ClassInfo, init, classes: dict) -> Optional[ClassInfo]:
     """The class of this file whose __init__ `super().__init__(...)` runs, if the __init__ calls it and
     the first base with an __init__ is defined here (a module class)."""
-    if not any(isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "__init__"
-               and isinstance(node.func.value, ast.Call) and isinstance(node.func.value.func, ast.Name)
-               and node.func.value.func.id == "super" for node in walk(init)):
+    if _super_init_call(init) is None:
         return None
     while cls.bases:
         info = classes.get(cls.bases[0])

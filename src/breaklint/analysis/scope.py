@@ -569,7 +569,7 @@ class ModuleScopes:
             if isinstance(value, ast.Subscript) or isinstance(value, ast.Call) and isinstance(value.func, ast.Attribute) \
                     and value.func.attr == "get":
                 holder = value.value if isinstance(value, ast.Subscript) else value.func.value
-                names = [v.id for bound in (self._module_bindings().get(holder.id, ()) if isinstance(holder, ast.Name) else ())
+                names = [v.id for bound in (self.module_bindings().get(holder.id, ()) if isinstance(holder, ast.Name) else ())
                          if isinstance(bound, ast.Dict) for v in bound.values if isinstance(v, ast.Name)]
             elif isinstance(value, ast.Name):
                 names = [value.id]
@@ -735,7 +735,7 @@ class ModuleScopes:
             key = (node.id, depth)
             if key not in memo:
                 bound = self._local_bindings(scope).get(node.id) or self._enclosing_bindings(scope.func, node.id) \
-                    or _callable_default(scope.func, node.id) or self._module_bindings().get(node.id)
+                    or _callable_default(scope.func, node.id) or self.module_bindings().get(node.id)
                 values = [v for value in bound for v in self._values(scope, value, depth + 1)] if bound else None
                 memo[key] = list({id(v): v for v in values}.values()) if values is not None else None
             return memo[key] if memo[key] is not None else [node]  # unbound: the name stands for itself
@@ -791,7 +791,7 @@ class ModuleScopes:
 
     def bindings(self, scope: Scope, name: str) -> list[ast.AST]:
         """The values a name is bound to in a function, else at module level."""
-        return self._local_bindings(scope).get(name) or self._module_bindings().get(name) or []
+        return self._local_bindings(scope).get(name) or self.module_bindings().get(name) or []
 
     def local_values_of(self, func: FunctionNode) -> dict[str, list[ast.AST]]:
         """name -> values of `name = value` in a function."""
@@ -799,9 +799,6 @@ class ModuleScopes:
 
     def module_bindings(self) -> dict[str, list[ast.AST]]:
         """name -> values of `name = value` at module level (in ifs and trys too)."""
-        return self._module_bindings()
-
-    def _module_bindings(self) -> dict[str, list[ast.AST]]:
         if self._module_values is None:
             self._module_values = {}
             for stmt in self.tree.body:

@@ -23,7 +23,7 @@ from ..rules.base import FileInfo, NodeContext, Rule
 from ..analysis.scope import ModuleScopes, ScopeSettings
 from ..analysis.project import FileContext
 from ..analysis.summary import ModuleSummary, summarize
-from ..analysis.built_modules import built_init_effects
+from ..analysis.built_modules import built_init_effects, is_built_init
 from ..analysis.filefacts import FileFacts
 from ..analysis.torch_api import TORCH_CONTEXT_MANAGERS, TORCH_VERSION
 
@@ -93,8 +93,7 @@ class FileLinter:
         rules = list(self.settings.rules)
         after = [rule for rule in rules if type(rule).after_file is not Rule.after_file]
         unselected: set[str] = set()
-        if after or any(scope.func.name == "__init__" and scope.cls is not None and scope.cls.is_module
-                        for scope in scopes.scopes.values()):
+        if after or any(is_built_init(scope) for scope in scopes.scopes.values()):
             # What else breaks decides some findings (BL306, and what a built module's __init__
             # never reaches): every rule runs, and those --select / --ignore leave out are dropped.
             selected = {rule.code for rule in rules}
@@ -121,9 +120,9 @@ class FileLinter:
                 self._walk_body(scope.func.body, ctx, dispatch)
                 by_scope[scope.qualname] = self.findings[first:]
             # A module built in traced code whose __init__ breaks runs the rest of it eagerly.
-            dropped, _ = file.memo("built inits", lambda: built_init_effects(scopes, by_scope))
-            if dropped:
-                self.findings = [f for f in self.findings if id(f) not in dropped]
+            effects = file.memo("built inits", lambda: built_init_effects(scopes, by_scope))
+            if effects.dropped:
+                self.findings = [f for f in self.findings if id(f) not in effects.dropped]
             for rule in after:
                 ctx.rule = rule
                 rule.after_file(ctx, by_scope)

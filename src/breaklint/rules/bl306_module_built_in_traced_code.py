@@ -21,8 +21,8 @@ class ModuleBuiltInTracedCode(Rule):
     verdicts = {"2.13": True}
 
     def after_file(self, ctx, by_scope: dict) -> None:
-        _, sites = ctx.file.memo("built inits", lambda: built_init_effects(ctx.file.scopes, by_scope))
-        for site in sites:
+        effects = ctx.file.memo("built inits", lambda: built_init_effects(ctx.file.scopes, by_scope))
+        for site in effects.sites:
             ctx.scope = site.scope
             cause = f"traced code builds a module whose {site.built}.__init__ breaks the graph (line {site.row})"
             if site.frame:

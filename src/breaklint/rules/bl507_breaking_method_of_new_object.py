@@ -12,7 +12,7 @@ function while the object lives, does not do this. A module built there does it 
 """
 from __future__ import annotations
 
-from ..analysis.built_modules import new_object_calls
+from ..analysis.built_modules import built_init_effects
 from .base import Example, Rule
 
 
@@ -25,8 +25,8 @@ class BreakingMethodOfNewObject(Rule):
     verdicts = {"2.13": True}
 
     def after_file(self, ctx, by_scope: dict) -> None:
-        calls = ctx.file.memo("new object calls", lambda: new_object_calls(ctx.file.scopes, by_scope))
-        for found in calls:
+        effects = ctx.file.memo("built inits", lambda: built_init_effects(ctx.file.scopes, by_scope))
+        for found in effects.calls:
             ctx.scope = found.scope
             ctx.report(found.call, f"`{found.method}` breaks the graph (line {found.row}) and is called on a "
                                    f"{found.cls.name} built in this function: Dynamo cannot rebuild that bound "
