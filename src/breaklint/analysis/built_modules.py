@@ -14,7 +14,7 @@ Only what one file shows is followed: classes, bases and constructions of the sa
 from __future__ import annotations
 
 import ast
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Optional
 
 from .astwalk import children, walk
@@ -46,19 +46,31 @@ class NewObjectCall:
     scope: Scope
     call: ast.Call
     method: str      # "Cls.method"
-    cls: ClassInfo
-    row: int         # the method's first sure break
+    class_name: str
+    where: str       # the method's first sure break: "line 12" here, "solvers.py:117" in another file
+    guard: str = ""  # when only some of the classes it may be break there
 
 
-def _new_object_calls(scopes: ModuleScopes, by_scope: dict) -> list[NewObjectCall]:
+def _new_object_calls(scopes: ModuleScopes, by_scope: dict, external: dict) -> list[NewObjectCall]:
     """Measured on 2.13: `solver = Solver(y0); solver.integrate(t)` where integrate breaks reports
     that break, then GB0092 at the call (the bound method of an object Dynamo made has no source to
     rebuild it from), and Dynamo runs the whole function eagerly. Not for an object kept on self,
-    one passed to a helper that calls the method, or a break elsewhere while the object lives."""
+    one passed to a helper that calls the method, or a break elsewhere while the object lives.
+    `external`: "qualname:line:col" -> (Cls.method, where, classes it may be whose method does not break)
+    that the call graph found across files."""
     found = []
     for scope in scopes.scopes.values():
         for call in scopes.calls.get(scope.qualname, ()):
             if not isinstance(call.func, ast.Attribute):
+                continue
+            across = external.get(f"{scope.qualname}:{call.lineno}:{call.col_offset}")
+            if across is not None:
+                guard = ""
+                if across[2]:  # it breaks unless the object is of one of these classes
+                    calm = across[2].split(", ")
+                    classes = calm[0] if len(calm) == 1 else f"({', '.join(calm)})"
+                    guard = f"not isinstance({ast.unparse(call.func.value)}, {classes})"
+                found.append(NewObjectCall(scope, call, across[0], across[0].rsplit(".", 1)[0], across[1], guard))
                 continue
             cls = _built_here(call.func.value, scope, scopes)
             target = scopes._method(cls, call.func.attr) if cls is not None else None
@@ -67,7 +79,7 @@ def _new_object_calls(scopes: ModuleScopes, by_scope: dict) -> list[NewObjectCal
             method = f"{target[0].name}.{call.func.attr}"
             breaks = [f.start.row for f in by_scope.get(method, ()) if f.gb_ids and not f.breaks_when]
             if breaks:
-                found.append(NewObjectCall(scope, call, method, cls, min(breaks)))
+                found.append(NewObjectCall(scope, call, method, cls.name, f"line {min(breaks)}"))
     return found
 
 
@@ -143,15 +155,30 @@ class BuiltInitEffects:
     dropped: frozenset            # ids of the findings Dynamo never reaches
     sites: list[Uninitialized]    # GB0119 sites (BL306)
     calls: list[NewObjectCall]    # GB0092 sites (BL507)
+    skipped: dict = field(default_factory=dict)  # qualname -> why Dynamo runs that traced function eagerly
 
 
-def built_init_effects(scopes: ModuleScopes, by_scope: dict) -> BuiltInitEffects:
+def built_init_effects(scopes: ModuleScopes, by_scope: dict, object_breaks: Optional[dict] = None,
+                       half_built: Optional[dict] = None) -> BuiltInitEffects:
     """What Dynamo does with the module __init__s of this file that traced code builds, and with
-    methods of objects built in traced code. `by_scope`: qualname -> the findings of that traced scope."""
-    calls = _new_object_calls(scopes, by_scope)
+    methods of objects built in traced code. `by_scope`: qualname -> the findings of that traced scope.
+    From the call graph (project_breaks.py): `object_breaks`, calls on new objects of classes of other
+    files whose method surely breaks; `half_built`, __init__s of this file that a function elsewhere,
+    run eagerly, builds: init qualname -> why."""
+    calls = _new_object_calls(scopes, by_scope, object_breaks or {})
+    # A function Dynamo skips whole (a break inside a loop or a user `with`, or GB0092 above) runs
+    # eagerly.
+    skipped = {scope.qualname: "a break that skips the whole function"
+               for scope in scopes.scopes.values()
+               if any(f.gb_ids and (f.frame_skip or _FRAME_SKIPS & set(f.gb_ids)) and not f.breaks_when
+                      for f in by_scope.get(scope.qualname, ()))}
+    for call in calls:
+        if not call.guard:
+            skipped.setdefault(call.scope.qualname, f"`{call.method}` called on an object it builds")
     inits = {scope.cls.name: scope for scope in scopes.scopes.values() if is_built_init(scope)}
-    if not inits and not calls:
-        return BuiltInitEffects(frozenset(), [], calls)
+    across = _half_built_here(scopes, half_built or {})
+    if not inits and not calls and not across:
+        return BuiltInitEffects(frozenset(), [], calls, skipped)
     # What sets each off: its own breaks, a call of nn.Module.__init__ by name (a function Dynamo
     # skips: measured, it breaks), a function or method of this file whose own code breaks, and
     # module classes it builds whose __init__ surely breaks. (row, guard, class built there)
@@ -186,17 +213,11 @@ def built_init_effects(scopes: ModuleScopes, by_scope: dict) -> BuiltInitEffects
             met.add((inits[name].qualname, row))
             name = built
     dropped: set[int] = set()
-    sites: list[Uninitialized] = []
-    # A function Dynamo skips whole (a break inside a loop or a user `with`, or GB0092 above) runs
-    # eagerly: each module of this file it builds starts its __init__ on a half-built self
+    sites: list[Uninitialized] = across
+    # Each module of this file a skipped function builds starts its __init__ on a half-built self
     # (measured: GB0119 at its super().__init__(), the module built before or after the loop).
-    skipped = {scope.qualname: (scope, "a break that skips the whole function")
-               for scope in scopes.scopes.values()
-               if any(f.gb_ids and (f.frame_skip or _FRAME_SKIPS & set(f.gb_ids)) and not f.breaks_when
-                      for f in by_scope.get(scope.qualname, ()))}
-    for call in calls:
-        skipped.setdefault(call.scope.qualname, (call.scope, f"`{call.method}` called on an object it builds"))
-    for frame, (scope, why) in skipped.items():
+    for frame, why in skipped.items():
+        scope = scopes.scopes[frame]
         for call, built in _constructions(scope.func, scopes):
             for cls, statement in _half_built(scopes.classes[built], scopes, set()):
                 sites.append(Uninitialized(cls, statement, "", call.lineno, None, scope, f"{frame}: {why}"))
@@ -222,7 +243,23 @@ def built_init_effects(scopes: ModuleScopes, by_scope: dict) -> BuiltInitEffects
                 dropped |= {id(f) for f in by_scope.get(other.qualname, ())
                             if f.start.row >= statement.lineno
                             and (unseen or (other.qualname, f.start.row) not in met)}
-    return BuiltInitEffects(frozenset(dropped), sites, calls)
+    return BuiltInitEffects(frozenset(dropped), sites, calls, skipped)
+
+
+def _half_built_here(scopes: ModuleScopes, half_built: dict) -> list[Uninitialized]:
+    """GB0119 sites for the __init__s of this file that the call graph says run on a half-built self,
+    at the first use of self. What follows it is left as it is: the function that builds the module
+    was traced once before Dynamo gave up on it, and in that trace the first break of the __init__
+    chain is met (measured: a print after `super().__init__()` in a base __init__ breaks, then GB0119)."""
+    sites: list[Uninitialized] = []
+    for qualname, why in half_built.items():
+        scope = scopes.scopes.get(qualname)
+        if scope is None or scope.cls is None:
+            continue
+        use = first_use_of_self(scope.func)
+        if use is not None:
+            sites.append(Uninitialized(scope.cls, use, "", 0, None, scope, why))
+    return sites
 
 
 # Builtins an __init__ calls that build nothing and never break.
@@ -313,10 +350,10 @@ def _super_init(scope: Scope, scopes: ModuleScopes):
     """(call, base) for the `super().__init__(...)` of an __init__ whose base __init__ is of this file."""
     base = _initialised_base(scope.cls, scope.func, scopes.classes)
     if base is not None:
-        yield _super_init_call(scope.func), base
+        yield super_init_call(scope.func), base
 
 
-def _super_init_call(init) -> Optional[ast.Call]:
+def super_init_call(init) -> Optional[ast.Call]:
     """The __init__'s `super().__init__(...)` call, if it makes one."""
     for node in walk(init):
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "__init__" \
@@ -352,7 +389,7 @@ def _classes_named(name: ast.Name, func, scopes: ModuleScopes) -> list[str]:
 def _initialised_base(cls: ClassInfo, init, classes: dict) -> Optional[ClassInfo]:
     """The class of this file whose __init__ `super().__init__(...)` runs, if the __init__ calls it and
     the first base with an __init__ is defined here (a module class)."""
-    if _super_init_call(init) is None:
+    if super_init_call(init) is None:
         return None
     while cls.bases:
         info = classes.get(cls.bases[0])

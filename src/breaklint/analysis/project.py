@@ -20,7 +20,8 @@ from collections import deque
 from dataclasses import dataclass, field
 from typing import Iterable, Optional
 
-from .callscan import CallText, balanced as _balanced
+from .project_breaks import CrossFileBreaks
+from .callscan import CallText, balanced as _balanced, calls_named as _calls_named, positional_argument as _positional_argument
 from ..sources import read_source
 from .names import dotted
 from .scope import distribution_entries, distribution_reason, is_module_base
@@ -87,10 +88,16 @@ class FileContext:
     entries: dict[str, ExternalEntry] = field(default_factory=dict)
     returns_tensor: frozenset[str] = frozenset()
     returns_tensors: frozenset[str] = frozenset()
+    # project_breaks.py: "qualname:line:col" -> (Cls.method, where it breaks, the classes it may also be
+    # whose method does not) of calls on new objects whose method breaks; init qualname -> why, of the
+    # __init__s run on a half-built self.
+    object_breaks: dict[str, tuple[str, str, str]] = field(default_factory=dict)
+    half_built: dict[str, str] = field(default_factory=dict)
 
     def key(self) -> tuple:
         return (tuple((q, self.entries[q].key()) for q in sorted(self.entries)),
-                tuple(sorted(self.returns_tensor)), tuple(sorted(self.returns_tensors)))
+                tuple(sorted(self.returns_tensor)), tuple(sorted(self.returns_tensors)),
+                tuple(sorted(self.object_breaks.items())), tuple(sorted(self.half_built.items())))
 
 
 def module_name(path: str) -> tuple[str, bool]:
@@ -423,7 +430,23 @@ class ProjectGraph:
             if tensor or tensors:
                 context = result.setdefault(path, FileContext())
                 context.returns_tensor, context.returns_tensors = frozenset(tensor), frozenset(tensors)
+        self._add_cross_file_breaks(result, reached)
         return result
+
+    def _add_cross_file_breaks(self, result: dict[str, FileContext], reached: dict) -> None:
+        """Calls on new objects whose method breaks, and the module __init__s that then run on a
+        half-built self (project_breaks.py); such an __init__ becomes a traced scope of its file."""
+        found = CrossFileBreaks(self)
+        for path, calls in found.object_breaks.items():
+            result.setdefault(path, FileContext()).object_breaks = calls
+        for path, inits in found.half_built.items():
+            context = result.setdefault(path, FileContext())
+            own = self.summaries[path].scopes
+            for qualname, (why, chain) in inits.items():
+                context.half_built[qualname] = why
+                if qualname not in own and qualname not in reached.get(path, {}):
+                    context.entries[qualname] = ExternalEntry(
+                        chain=chain, reason=f"a module built where Dynamo runs eagerly ({why})")
 
     # -- reachability ------------------------------------------------------------------------------
     def external_entries(self) -> dict[str, dict[str, ExternalEntry]]:
@@ -1327,7 +1350,6 @@ class ProjectGraph:
         return table
 
 
-_SPACES_AND_PAREN = re.compile(r"\s*\(")
 _WITH_CALL = re.compile(r"(?<![\w.])with\s+([A-Za-z_][\w.]*)\s*\(")
 _CALLED = re.compile(r"([A-Za-z_][\w.]*)\s*\(")
 _SELF_METHOD = re.compile(r"^self\.([A-Za-z_]\w*)$")
@@ -1352,27 +1374,8 @@ def _self_assignments(body: str):
 # `fn = ` or `fn = module.` before a call on its line (the call's name follows)
 _BOUND_TO_CALL = re.compile(r"[ \t]*([A-Za-z_]\w*)[ \t]*=[ \t]*(?:[A-Za-z_][\w.]*\.)?$")
 _ARGUMENT_HEAD = re.compile(r"([A-Za-z_][\w.]*)\s*(\(|$)")
-_KEYWORD_ARGUMENT = re.compile(r"\s*\w+\s*=(?!=)")
 
 
-def _positional_argument(arguments: str, index: int) -> Optional[str]:
-    """The text of positional argument `index` of a call's bracketed arguments `(a, f(b), k=c)`."""
-    parts, depth, start = [], 0, 1
-    for i, ch in enumerate(arguments[1:-1], 1):
-        if ch in "([{":
-            depth += 1
-        elif ch in ")]}":
-            depth -= 1
-        elif ch == "," and depth == 0:
-            parts.append(arguments[start:i])
-            start = i + 1
-    parts.append(arguments[start:-1])
-    positional = []
-    for part in parts:
-        if _KEYWORD_ARGUMENT.match(part) or part.strip().startswith("*"):
-            break
-        positional.append(part.strip())
-    return positional[index] if index < len(positional) and positional[index] else None
 
 
 _RETURNED_CLASS = re.compile(r"[ \t]*return[ \t]+(?:[A-Za-z_][\w.]*\.)?(\w+)[ \t]*(?:#.*)?$")
@@ -1396,21 +1399,6 @@ def _returns_of(text: str, name: str) -> list[int]:
     return found
 
 
-def _calls_named(text: str, name: str) -> list[tuple[int, int]]:
-    r"""(offset, offset of its "(") of each `name(` in the text, in text order: what
-    `(?<!\w)(\w+)\s*\(` finds with `name` as its word (str.isalnum and "_" are exactly re's \w).
-    str.find for the one name a class is constructed by beats indexing every call of each file
-    that imports it (1 of the graph's 5 serial seconds on transformers)."""
-    found = []
-    start = text.find(name)
-    while start != -1:
-        before = text[start - 1] if start else ""
-        if not (before == "_" or before.isalnum()):
-            paren = _SPACES_AND_PAREN.match(text, start + len(name))
-            if paren is not None:  # the whole word: spaces or "(" follow it
-                found.append((start, paren.end() - 1))
-        start = text.find(name, start + 1)
-    return found
 
 
 _TUPLE_BINDING = re.compile(r"^[ \t]*\(?([\w \t,]+,[\w \t,]*?)\)?[ \t]*=(?!=)[ \t]*([A-Za-z_][\w.]*)\s*\(", re.M)

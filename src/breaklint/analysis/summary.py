@@ -16,6 +16,7 @@ from .astwalk import breadth_first, function_nodes_of, node_memo
 from .callscan import CallText
 from .torch_api import BUILTIN_METHODS, TENSOR_METHODS
 from .names import ImportMap, dotted
+from .new_objects import new_object_calls
 from .scope import BUILTIN_NAMES, FunctionNode, ModuleScopes, _read_as_call, _self_name, _special_read, is_result_item
 
 # Call kinds: a dotted name resolved through the file's imports, a same-file function or
@@ -97,6 +98,15 @@ class ModuleSummary:
     # read off the text when the project asks), and its return annotation as the imports spell it.
     lines: dict[str, tuple[int, int]] = field(default_factory=dict)
     annotations: dict[str, str] = field(default_factory=dict)
+    # Traced functions: (line, column, class spellings, method) of each `obj.method(...)` on an object
+    # the function builds (new_objects.py); project_breaks.py looks for a sure break in the method.
+    object_calls: dict[str, tuple[tuple[int, int, tuple[str, ...], str], ...]] = field(default_factory=dict)
+    # Known once the rules have run: the first row of each traced function's own sure break (a
+    # finding with no guard), the traced functions Dynamo runs eagerly (why), and for those, the
+    # (line, class spellings) of what they build.
+    breaking: dict[str, int] = field(default_factory=dict)
+    skipped: dict[str, str] = field(default_factory=dict)
+    builds: dict[str, tuple[tuple[int, tuple[str, ...]], ...]] = field(default_factory=dict)
 
 
 def summarize(scopes: ModuleScopes, imports: ImportMap, env_of: Callable,
@@ -150,13 +160,19 @@ def summarize(scopes: ModuleScopes, imports: ImportMap, env_of: Callable,
         if qualname not in lines:  # a closure or lambda traced code calls through a free name
             add(qualname, scope.func, None)
     kinds = {name: return_kind(name) for name in scopes.functions}
+    object_calls = {}
+    for qualname, scope in scopes.scopes.items():
+        found = tuple((call.lineno, call.col_offset, spellings, method)
+                      for call, spellings, method in new_object_calls(scope, scopes))
+        if found:
+            object_calls[qualname] = found
     return ModuleSummary(
         aliases=dict(imports.aliases), functions=frozenset(scopes.functions), classes=classes, calls=calls,
         spans=spans, stars=tuple(imports.stars),
         scopes={q: s.chain for q, s in scopes.scopes.items() if q in scopes.local_scopes},
         returns_tensor=frozenset(n for n, k in kinds.items() if k == "tensor"),
         returns_tensors=frozenset(n for n, k in kinds.items() if k == "tensors"),
-        lines=lines, annotations=annotations,
+        lines=lines, annotations=annotations, object_calls=object_calls,
     )
 
 

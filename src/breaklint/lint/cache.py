@@ -28,7 +28,7 @@ from ..model import Edit, FileError, FileOutcome, Finding, Fix, Location, Transf
 
 CACHE_DIR = ".breaklint_cache"
 _RESULTS_NAME = re.compile(r"results-[0-9a-f]{16}\.json")
-FORMAT = 8
+FORMAT = 9
 # Lints of one file with different cross-file contexts kept: one per call-graph round.
 MAX_VARIANTS = 6
 # Results files of other settings kept beside the current one (another --select, the previous

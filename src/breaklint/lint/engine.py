@@ -24,6 +24,7 @@ from ..analysis.scope import ModuleScopes, ScopeSettings
 from ..analysis.project import FileContext
 from ..analysis.summary import ModuleSummary, summarize
 from ..analysis.built_modules import built_init_effects, is_built_init
+from ..analysis.new_objects import constructions
 from ..analysis.filefacts import FileFacts
 from ..analysis.torch_api import TORCH_CONTEXT_MANAGERS, TORCH_VERSION
 
@@ -120,17 +121,39 @@ class FileLinter:
                 self._walk_body(scope.func.body, ctx, dispatch)
                 by_scope[scope.qualname] = self.findings[first:]
             # A module built in traced code whose __init__ breaks runs the rest of it eagerly.
-            effects = file.memo("built inits", lambda: built_init_effects(scopes, by_scope))
+            effects = file.memo("built inits", lambda: built_init_effects(
+                scopes, by_scope, self.context.object_breaks, self.context.half_built))
             if effects.dropped:
                 self.findings = [f for f in self.findings if id(f) not in effects.dropped]
             for rule in after:
                 ctx.rule = rule
                 rule.after_file(ctx, by_scope)
+            if self.summary is not None:
+                self._summarize_breaks(scopes, by_scope, effects)
         finally:
             facts.close()
         if unselected:
             self.findings = [f for f in self.findings if f.code not in unselected]
         return self._apply_noqa(lines, tree)
+
+    def _summarize_breaks(self, scopes, by_scope: dict, effects) -> None:
+        """What the call graph learns once the rules have run (project_breaks.py): each traced
+        function's first sure break, those Dynamo runs eagerly, and what those build."""
+        dropped = effects.dropped
+        breaking = {}
+        for qualname, found in by_scope.items():
+            rows = [f.start.row for f in found if f.gb_ids and not f.breaks_when and id(f) not in dropped]
+            if rows:
+                breaking[qualname] = min(rows)
+        for call in effects.calls:  # GB0092 is a break of the calling function
+            if call.guard:
+                continue
+            qualname = call.scope.qualname
+            breaking[qualname] = min(breaking.get(qualname, call.call.lineno), call.call.lineno)
+        self.summary.breaking = breaking
+        self.summary.skipped = dict(effects.skipped)
+        self.summary.builds = {qualname: tuple(constructions(scopes.scopes[qualname].func, scopes))
+                               for qualname in effects.skipped}
 
     # -- the walk -------------------------------------------------------------------------------------
     def _walk_body(self, body: Iterable[ast.AST], ctx: NodeContext, dispatch) -> None:

@@ -253,8 +253,7 @@ def _check_paths(paths, settings: Settings, workers: "_Workers", use_cache, on_p
         if known is not None:  # the graph's last answer is reused as it is: nothing more to learn
             return False
         merged = _merged(summaries[path], _summary(again))
-        learned = (merged.calls, merged.returns_tensor, merged.returns_tensors) != (
-            summaries[path].calls, summaries[path].returns_tensor, summaries[path].returns_tensors)
+        learned = _learned(merged) != _learned(summaries[path])
         summaries[path] = merged
         return learned
 
@@ -419,7 +418,14 @@ def _merged(first, again):
     if again is None:
         return first
     return dataclasses.replace(first, calls=again.calls, spans=again.spans, returns_tensor=again.returns_tensor,
-                               returns_tensors=again.returns_tensors)
+                               returns_tensors=again.returns_tensors, object_calls=again.object_calls,
+                               breaking=again.breaking, skipped=again.skipped, builds=again.builds)
+
+
+def _learned(summary) -> tuple:
+    """What a lint with more context can teach the graph: call facts, and what breaks (project_breaks.py)."""
+    return (summary.calls, summary.returns_tensor, summary.returns_tensors, summary.object_calls,
+            summary.breaking, summary.skipped)
 
 
 def _external_key(context) -> str:

@@ -26,8 +26,8 @@ class ModuleBuiltInTracedCode(Rule):
             ctx.scope = site.scope
             cause = f"traced code builds a module whose {site.built}.__init__ breaks the graph (line {site.row})"
             if site.frame:
-                cause = (f"the module is built (line {site.row}) in a function Dynamo skips and runs eagerly "
-                         f"({site.frame})")
+                built = f" (line {site.row})" if site.row else ""
+                cause = f"the module is built{built} in a function Dynamo skips and runs eagerly ({site.frame})"
                 how = (f"this {site.cls.name}.__init__ then runs as a frame of its own, before nn.Module.__init__ "
                        f"has set the module up, and breaks here")
             elif site.cls.name == site.built:

@@ -28,11 +28,11 @@ class BreakingMethodOfNewObject(Rule):
         effects = ctx.file.memo("built inits", lambda: built_init_effects(ctx.file.scopes, by_scope))
         for found in effects.calls:
             ctx.scope = found.scope
-            ctx.report(found.call, f"`{found.method}` breaks the graph (line {found.row}) and is called on a "
-                                   f"{found.cls.name} built in this function: Dynamo cannot rebuild that bound "
+            ctx.report(found.call, f"`{found.method}` breaks the graph ({found.where}) and is called on an object of "
+                                   f"{found.class_name} built in this function: Dynamo cannot rebuild that bound "
                                    f"method to resume (GB0092, \"Reconstruction failure\"), so it gives up on the "
                                    f"whole function, which runs eagerly; build the object outside the compiled "
-                                   f"code (in __init__), or remove the break in `{found.method}`")
+                                   f"code (in __init__), or remove the break in `{found.method}`", guard=found.guard or None)
 
     VALID = [
         Example("""
