@@ -175,6 +175,24 @@ class NodeContext:
     def is_known_non_tensor(self, node: ast.AST) -> bool:
         return self.env is not None and self.env.is_known_non_tensor(node)
 
+    def is_traced_numpy(self, node: ast.AST) -> bool:
+        """A numpy function's result over a tensor or a whole shape (`np.prod(x.shape[1:])`), or a name
+        only ever bound to one: Dynamo traces it as a tensor, so int() of it or a size made of it reads
+        its value (measured on 2.13: GB0033). numpy over Python numbers (`np.sqrt(x.shape[-1])`) is
+        a constant to Dynamo and is not one."""
+        values = [node]
+        if isinstance(node, ast.Name):
+            values = [value for _, value in self.env.definitions.get(node.id, ())] if self.env is not None else []
+        return bool(values) and all(self._numpy_call_over_traced(v) for v in values)
+
+    def _numpy_call_over_traced(self, value: ast.AST) -> bool:
+        if not isinstance(value, ast.Call):
+            return False
+        qual = self.qualify(value.func) or ""
+        if not qual.startswith("numpy.") or qual.startswith("numpy.random."):
+            return False
+        return any(_whole_shape(arg) or self.is_tensor(arg) for arg in value.args)
+
     def qualify(self, node: ast.AST) -> Optional[str]:
         key = id(node)
         try:
@@ -318,3 +336,13 @@ def _byte_slice(line: str, start: int, end) -> str:
     if line.isascii():
         return line[start:end]
     return line.encode("utf-8")[start:end].decode("utf-8", errors="replace")
+
+
+def _whole_shape(node: ast.AST) -> bool:
+    """`x.shape`, `x.shape[1:]`, `x.size()`: a torch.Size, not one of its ints."""
+    if isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Slice):
+        node = node.value
+    if isinstance(node, ast.Attribute):
+        return node.attr == "shape"
+    return isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "size" \
+        and not node.args and not node.keywords

@@ -79,6 +79,8 @@ def scalar_extraction(node: ast.Call, ctx) -> Optional[str]:
             and not node.keywords and not ctx.file.imports.is_bound(func.id):
         if ctx.is_tensor(node.args[0]):
             return f"{func.id}(tensor)"
+        if ctx.is_traced_numpy(node.args[0]):  # `int(np.prod(x.shape))`: a tensor to Dynamo (measured)
+            return f"{func.id}() of a numpy value over a shape"
     return None
 
 
