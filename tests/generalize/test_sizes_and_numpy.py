@@ -1,4 +1,4 @@
-"""Tensors as sizes of more calls, and numpy over a shape (issue #11, stop 27).
+"""numpy over a shape read as a Python number (issue #11, stop 27).
 
 A battery of 50 common forward shapes compiled through Dynamo 2.13 (CPU, backend="eager") found 47
 judged as Dynamo does; the misses were sizes. Measured, each with `n = (x > 0).sum()`: `x.view(n, -1)`,
@@ -9,6 +9,10 @@ judged as Dynamo does; the misses were sizes. Measured, each with `n = (x > 0).s
 (its fill value too). Not breaking: `torch.full((2,), n)`, `torch.linspace(n, 1, 5)`,
 `x / np.prod(x.shape)`, `x.view(-1, np.prod(x.shape[1:]))`, `float(np.sqrt(x.shape[-1]))` (numpy over
 a Python int is a constant), `x.view(x.shape[0] // 2, -1)`.
+
+Only int() / float() of numpy over a shape is flagged (BL103). Flagging the size calls as well (BL105)
+gave two false positives on the held-out transformers run and no site on either split: the tensor
+facts of size arguments are not sure enough for view / reshape yet, so they are left out.
 """
 import pytest
 
@@ -27,19 +31,8 @@ class Net(nn.Module):
 """
 
 BREAKING = {
-    "x.view(n, -1)": "BL105",
-    "x.reshape((n, -1))": "BL105",
-    "x.tile(n, 1)": "BL105",
-    "x.narrow(0, n - n, 2)": "BL105",
-    "x.split(n)": "BL105",
-    "x.new_full((n,), 2.0)": "BL105",
-    "torch.full((n,), 2.0)": "BL105",
-    "torch.randint(0, 5, (n,))": "BL105",
-    "torch.linspace(0, 1, n)": "BL105",
     "x.reshape(int(np.prod(x.shape)))": "BL103",
     "x / float(np.prod(x.shape))": "BL103",
-    "torch.zeros(np.prod(x.shape))": "BL105",
-    "x.new_full((2,), n)": "BL105",
 }
 
 CALM = [
@@ -53,10 +46,10 @@ CALM = [
 
 
 @pytest.mark.parametrize("expr", sorted(BREAKING))
-def test_a_value_read_as_a_size_is_flagged(expr):
+def test_numpy_over_a_shape_read_as_a_number_is_flagged(expr):
     assert (10, BREAKING[expr]) in codes_by_row(HEAD.format(expr))
 
 
 @pytest.mark.parametrize("expr", CALM)
-def test_sizes_dynamo_keeps_in_the_graph_are_not(expr):
+def test_values_dynamo_keeps_in_the_graph_are_not(expr):
     assert not any(code in ("BL103", "BL105") for _, code in codes_by_row(HEAD.format(expr)))

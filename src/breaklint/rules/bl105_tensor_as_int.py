@@ -17,18 +17,11 @@ from typing import Iterable, Optional
 
 from .base import Example, Rule
 
-# torch functions whose positional arguments (or the sequence among them) are sizes: every one
-# (None), or those at these positions (`full(size, fill_value)`: the fill value may be a tensor;
-# linspace/logspace: only `steps`, their start and end may be tensors; `split(x, size)`).
-# Measured on 2.13, each with a computed tensor: GB0033 "Data dependent operator" (stop 27 adds full,
-# randint, linspace, split).
-SIZE_FUNCTIONS = {"arange": None, "zeros": None, "ones": None, "empty": None, "rand": None, "randn": None,
-                  "eye": None, "full": (0,), "randint": None, "linspace": (2,), "logspace": (2,), "split": (1,)}
-# Tensor methods whose arguments are sizes (stop 27 adds view, reshape, tile, narrow, split, new_full:
-# measured, its fill value breaks too, where torch.full's does not).
-SIZE_METHODS = {"new_zeros": None, "new_ones": None, "new_empty": None, "expand": None, "repeat": None,
-                "unflatten": None, "view": None, "reshape": None, "tile": None, "narrow": (1, 2), "split": (0,),
-                "new_full": None}
+# torch functions whose positional arguments (or the sequence among them) are sizes.
+# (linspace/logspace are left out: their start and end may be tensors; only `steps` is a size.)
+SIZE_FUNCTIONS = {"arange", "zeros", "ones", "empty", "rand", "randn", "eye"}
+# Tensor methods whose arguments are sizes.
+SIZE_METHODS = {"new_zeros", "new_ones", "new_empty", "expand", "repeat", "unflatten"}
 
 
 class TensorAsInt(Rule):
@@ -81,17 +74,13 @@ class TensorAsInt(Rule):
             return None
         qual = ctx.qualify(func) or ""
         if qual.startswith("torch.") and qual.count(".") == 1 and qual[6:] in SIZE_FUNCTIONS:
-            name, positions = qual, SIZE_FUNCTIONS[qual[6:]]
-            # numpy over a shape is a tensor to Dynamo: `torch.zeros(np.prod(x.shape))` breaks (measured);
-            # as a size of a tensor method (`x.view(-1, np.prod(...))`) it did not
-            numpy = True
+            name, sizes = qual, node.args
         elif isinstance(func, ast.Attribute) and func.attr in SIZE_METHODS and ctx.is_tensor(func.value):
-            name, positions, numpy = f".{func.attr}", SIZE_METHODS[func.attr], False
+            name, sizes = f".{func.attr}", node.args
         else:
             return None
-        sizes = node.args if positions is None else [node.args[i] for i in positions if i < len(node.args)]
         for size in _flatten(sizes):
-            if _computed(size, ctx) and (ctx.is_tensor(size) or (numpy and ctx.is_traced_numpy(size))):
+            if _computed(size, ctx) and ctx.is_tensor(size):
                 return name, size
         return None
 
