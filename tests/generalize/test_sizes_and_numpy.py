@@ -8,7 +8,9 @@ judged as Dynamo does; the misses were sizes. Measured, each with `n = (x > 0).s
 `torch.zeros(np.prod(x.shape))`: numpy over a torch.Size is traced as a tensor; and `x.new_full((2,), n)`
 (its fill value too). Not breaking: `torch.full((2,), n)`, `torch.linspace(n, 1, 5)`,
 `x / np.prod(x.shape)`, `x.view(-1, np.prod(x.shape[1:]))`, `float(np.sqrt(x.shape[-1]))` (numpy over
-a Python int is a constant), `x.view(x.shape[0] // 2, -1)`.
+a Python int is a constant), `x.view(x.shape[0] // 2, -1)`. (A numpy array made in traced code is a
+tensor to Dynamo too: `int(np.prod(np.zeros((2, 3)).shape))` breaks; only shapes of values known to be
+tensors are taken, so that one is not flagged.)
 
 Only int() / float() of numpy over a shape is flagged (BL103). Flagging the size calls as well (BL105)
 gave two false positives on the held-out transformers run and no site on either split: the tensor

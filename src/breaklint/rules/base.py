@@ -191,7 +191,17 @@ class NodeContext:
         qual = self.qualify(value.func) or ""
         if not qual.startswith("numpy.") or qual.startswith("numpy.random."):
             return False
-        return any(_whole_shape(arg) or self.is_tensor(arg) for arg in value.args)
+        return any(self._tensor_shape(arg) or self.is_tensor(arg) for arg in value.args)
+
+    def _tensor_shape(self, node: ast.AST) -> bool:
+        """`x.shape`, `x.shape[1:]`, `x.size()` of a tensor `x`: a torch.Size, not one of its ints (a
+        numpy array's shape is a tuple, a constant to Dynamo)."""
+        if isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Slice):
+            node = node.value
+        if isinstance(node, ast.Attribute) and node.attr == "shape":
+            return self.is_tensor(node.value)
+        return isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "size" \
+            and not node.args and not node.keywords and self.is_tensor(node.func.value)
 
     def qualify(self, node: ast.AST) -> Optional[str]:
         key = id(node)
@@ -337,12 +347,3 @@ def _byte_slice(line: str, start: int, end) -> str:
         return line[start:end]
     return line.encode("utf-8")[start:end].decode("utf-8", errors="replace")
 
-
-def _whole_shape(node: ast.AST) -> bool:
-    """`x.shape`, `x.shape[1:]`, `x.size()`: a torch.Size, not one of its ints."""
-    if isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Slice):
-        node = node.value
-    if isinstance(node, ast.Attribute):
-        return node.attr == "shape"
-    return isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "size" \
-        and not node.args and not node.keywords
