@@ -67,6 +67,9 @@ SPECS = [
     # Two more (bench/SPLITS.md, "Dev split growth: entmax and asteroid-filterbanks").
     "models.entmax_models",
     "models.asteroid_fb_models",
+    # Two more (bench/SPLITS.md, "Dev split growth: FrEIA and auraloss", stop 27).
+    "models.freia_models",
+    "models.auraloss_models",
 ]
 # The frozen test split (bench/SPLITS.md): never tuned on; only its aggregates are ever reported.
 TEST_SPECS = [
