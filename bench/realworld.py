@@ -70,6 +70,10 @@ SPECS = [
     # Two more (bench/SPLITS.md, "Dev split growth: FrEIA and auraloss", stop 27).
     "models.freia_models",
     "models.auraloss_models",
+    # Three more (bench/SPLITS.md, "Dev split growth: pytorch-crf, torch-struct and reformer-pytorch", stop 27).
+    "models.torchcrf_models",
+    "models.torchstruct_models",
+    "models.reformer_models",
 ]
 # The frozen test split (bench/SPLITS.md): never tuned on; only its aggregates are ever reported.
 TEST_SPECS = [
