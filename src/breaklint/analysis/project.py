@@ -1020,6 +1020,11 @@ class ProjectGraph:
                         # a parameter (`def set_processor(self, processor)`): what the object's own class
                         # binds to that name when it is not the class that assigns, and what the tree's
                         # constructions of either pass for it
+                        default = self._class_default(key, spelled)
+                        if default is not None:
+                            # `def __init__(self, semiring=LogSemiring)`: the attribute holds that class (or
+                            # one a caller passes): `self.semiring.sum(x)` runs its static and class methods
+                            found.append((default, False, True))
                         if key != cls:
                             for kind2, spelled2 in self._body_bindings(cls, spelled):
                                 found.extend(self._bound_classes(cls, cls, kind2, spelled2, depth))
@@ -1044,6 +1049,21 @@ class ProjectGraph:
                 else:
                     found.extend(self._bound_classes(key, cls, kind, spelled, depth))
         return list(dict.fromkeys(found))
+
+    def _class_default(self, cls: ClassKey, param: str) -> Optional[ClassKey]:
+        """The class of the tree that a parameter of the class's own __init__ defaults to, if any."""
+        tree = self._function_tree(cls[0], f"{cls[1]}.__init__") if "__init__" in \
+            self.summaries[cls[0]].classes[cls[1]].methods else None
+        if tree is None:
+            return None
+        args = tree.args
+        positional = args.posonlyargs + args.args
+        defaults = dict(zip([a.arg for a in positional][len(positional) - len(args.defaults):], args.defaults))
+        defaults.update((a.arg, d) for a, d in zip(args.kwonlyargs, args.kw_defaults) if d is not None)
+        value = defaults.get(param)
+        spelled = dotted(value) if value is not None else None
+        hit = self._named(cls[0], spelled) if spelled else None
+        return (hit[1], hit[2]) if hit is not None and hit[0] == "class" else None
 
     def _bound_classes(self, key: ClassKey, cls: ClassKey, kind: str, spelled: str,
                        depth: int) -> list[tuple[ClassKey, bool, bool]]:

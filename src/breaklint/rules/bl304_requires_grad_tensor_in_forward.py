@@ -47,10 +47,18 @@ class RequiresGradTensorInForward(Rule):
             self._assigned_flag(node, ctx)
             return
         if isinstance(node.func, ast.Attribute) and node.func.attr == "requires_grad_":
-            if _switches_on(node) and _fresh(node.func.value, ctx):
+            if not _switches_on(node):
+                return
+            if _fresh(node.func.value, ctx):
                 ctx.report(node, "requires_grad_() on a tensor made in traced code breaks the graph (GB8985, \"requires_grad_() "
                                  "intermediate leaked as output\"); create it outside the compiled region and pass "
                                  "it in")
+            elif _input(node.func.value, ctx):
+                owner = ctx.segment(node.func.value)
+                ctx.report(node, "requires_grad_() on an input of traced code that does not require grad breaks the graph "
+                                 "(\"Unsupported Tensor.requires_grad_() call\"); set the flag before the compiled "
+                                 "region, or pass a tensor that already requires grad",
+                           guard=f"not {owner}.requires_grad")
             return
         if not any(k.arg == "requires_grad" and isinstance(k.value, ast.Constant) and k.value.value is True
                    for k in node.keywords):
@@ -193,6 +201,25 @@ def _switches_on(call: ast.Call) -> bool:
     """requires_grad_() or requires_grad_(True): on. A variable may be False: not judged."""
     values = list(call.args) + [k.value for k in call.keywords if k.arg == "requires_grad"]
     return not values or len(values) == 1 and isinstance(values[0], ast.Constant) and values[0].value is True
+
+
+def _input(node: ast.AST, ctx) -> bool:
+    """A tensor parameter of the traced function (not self), or a loop variable over one: it requires grad
+    only if the caller's tensor does (measured on 2.13: `x.requires_grad_(True)` on an input breaks when x
+    does not require grad, and is traced when it does; a parameter of the module never breaks)."""
+    if not isinstance(node, ast.Name) or ctx.env is None or ctx.scope is None:
+        return False
+    func = ctx.scope.func
+    args = func.args
+    params = [a.arg for a in args.posonlyargs + args.args + args.kwonlyargs]
+    if ctx.scope.cls is not None and params and params[0] == node.id:
+        return False  # self
+    if node.id in params:
+        return ctx.reaching_value(node) is None and ctx.is_tensor(node)
+    for parent in reversed(ctx.parents):  # `for t in edge:` over a parameter
+        if isinstance(parent, ast.For) and isinstance(parent.target, ast.Name) and parent.target.id == node.id:
+            return isinstance(parent.iter, ast.Name) and parent.iter.id in params
+    return False
 
 
 def _fresh(node: ast.AST, ctx, depth: int = 0) -> bool:
