@@ -7,7 +7,9 @@ backend="eager"): `with self.ctx:` where __init__ made `self.ctx` (a class of th
 module-level object, each skip the whole frame with GB0142 ("Unsupported context manager ... created
 outside the compiled region"). `contextlib.nullcontext()` and `torch.autocast(...)` kept on self do
 not break, and neither does a manager made inside the compiled code (`with Ctx():`, `with
-self.make():`, `c = Ctx(); with c:`).
+self.make():`, `c = Ctx(); with c:`), except a `torch.device`: `with torch.device("cpu"):` and
+`dev = torch.device(x.device); with dev:` in traced code skip the frame with GB0142 too ("Dynamo does
+not know how to enter a `device` context manager"; measured on 2.13, stop 27).
 """
 from __future__ import annotations
 
@@ -24,7 +26,7 @@ from .base import Example, Rule
 class HeldContextManager(Rule):
     code = "BL506"
     name = "held-context-manager"
-    summary = "`with` on a context manager made outside the compiled code (kept on self or at module level)"
+    summary = "`with` on a context manager made outside the compiled code (kept on self or at module level), or a torch.device"
     gb_ids = ("GB0142",)
     fix_availability = "never"
     node_types = (ast.With,)
@@ -32,19 +34,26 @@ class HeldContextManager(Rule):
 
     def check(self, node: ast.With, ctx) -> None:
         for item in node.items:
-            made = self._made(item.context_expr, ctx)
+            expr = item.context_expr
             # The first one skips the frame: Dynamo never reaches a later one in the same function.
-            if made is not None and self._first(ctx) is item.context_expr:
-                ctx.report(item.context_expr,
-                           f"`{ast.unparse(item.context_expr)}` holds a context manager made before the compiled "
-                           f"call ({made}): Dynamo cannot enter it and skips the whole frame (GB0142); make it "
-                           f"inside the compiled code (`with Ctx(...):`), or enter it outside")
+            if self._first(ctx) is not expr:
+                continue
+            made = self._made(expr, ctx)
+            if made is not None:
+                ctx.report(expr, f"`{ast.unparse(expr)}` holds a context manager made before the compiled "
+                                 f"call ({made}): Dynamo cannot enter it and skips the whole frame (GB0142); make it "
+                                 f"inside the compiled code (`with Ctx(...):`), or enter it outside")
+            elif _device(expr, ctx):
+                ctx.report(expr, "`with` on a torch.device: Dynamo cannot enter a device context manager and skips "
+                                 "the whole frame (GB0142); pass `device=` to the factory calls instead, or enter it "
+                                 "outside the compiled code")
 
     def _first(self, ctx) -> Optional[ast.AST]:
         """The held manager of the scope's function that comes first in the source."""
         def find():
             held = [item.context_expr for node in walk(ctx.scope.func) if isinstance(node, ast.With)
-                    for item in node.items if self._made(item.context_expr, ctx) is not None]
+                    for item in node.items
+                    if self._made(item.context_expr, ctx) is not None or _device(item.context_expr, ctx)]
             return min(held, key=lambda n: (n.lineno, n.col_offset), default=None)
         return ctx.file.memo(("BL506 first", id(ctx.scope.func)), find)
 
@@ -153,6 +162,13 @@ def factory():
     return Net(), (torch.randn(3),)
 """, at=((16, 14),)),
     ]
+
+
+def _device(expr: ast.AST, ctx) -> bool:
+    """`torch.device(...)` itself, or a local whose reaching value is one."""
+    if isinstance(expr, ast.Name) and ctx.env is not None:
+        expr = ctx.reaching_value(expr)
+    return isinstance(expr, ast.Call) and normalize_torch(ctx.qualify(expr.func)) == "torch.device"
 
 
 def _held_values(expr: ast.AST, ctx) -> list[ast.AST]:
