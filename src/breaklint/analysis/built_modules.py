@@ -17,8 +17,9 @@ import ast
 from dataclasses import dataclass, field
 from typing import Optional
 
-from .astwalk import children, walk
+from .astwalk import children, node_memo, walk
 from .names import normalize_torch
+from .new_objects import loop_rows
 from .scope import ClassInfo, ModuleScopes, Scope, _self_name
 
 _NESTED = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)
@@ -60,9 +61,10 @@ def _new_object_calls(scopes: ModuleScopes, by_scope: dict, external: dict) -> l
     that the call graph found across files."""
     found = []
     for scope in scopes.scopes.values():
+        loops = node_memo("loop rows", scope.func, lambda: loop_rows(scope.func))
         for call in scopes.calls.get(scope.qualname, ()):
-            if not isinstance(call.func, ast.Attribute):
-                continue
+            if not isinstance(call.func, ast.Attribute) or call.lineno in loops:
+                continue  # in a loop, the method's break skips the frame first (the review of stop 27)
             across = external.get(f"{scope.qualname}:{call.lineno}:{call.col_offset}")
             if across is not None:
                 guard = ""
@@ -164,7 +166,7 @@ def built_init_effects(scopes: ModuleScopes, by_scope: dict, object_breaks: Opti
     methods of objects built in traced code. `by_scope`: qualname -> the findings of that traced scope.
     From the call graph (project_breaks.py): `object_breaks`, calls on new objects of classes of other
     files whose method surely breaks; `half_built`, __init__s of this file that a function elsewhere,
-    run eagerly, builds: init qualname -> why."""
+    run eagerly, builds: init qualname -> (why, the construction's condition)."""
     calls = _new_object_calls(scopes, by_scope, object_breaks or {})
     # A function Dynamo skips whole (a break inside a loop or a user `with`, or GB0092 above) runs
     # eagerly.
@@ -252,13 +254,13 @@ def _half_built_here(scopes: ModuleScopes, half_built: dict) -> list[Uninitializ
     was traced once before Dynamo gave up on it, and in that trace the first break of the __init__
     chain is met (measured: a print after `super().__init__()` in a base __init__ breaks, then GB0119)."""
     sites: list[Uninitialized] = []
-    for qualname, why in half_built.items():
+    for qualname, (why, condition) in half_built.items():
         scope = scopes.scopes.get(qualname)
         if scope is None or scope.cls is None:
             continue
         use = first_use_of_self(scope.func)
         if use is not None:
-            sites.append(Uninitialized(scope.cls, use, "", 0, None, scope, why))
+            sites.append(Uninitialized(scope.cls, use, "", 0, condition or None, scope, why))
     return sites
 
 
@@ -320,7 +322,7 @@ def _half_built(cls: ClassInfo, scopes: ModuleScopes, seen: set):
             return
         yield cls, use
         for call, built in _constructions(init, scopes):
-            if call.lineno > use.end_lineno and built in scopes.classes:
+            if built in scopes.classes:  # the whole frame reruns eagerly: what comes before self too
                 yield from _half_built(scopes.classes[built], scopes, seen)
         cls = _initialised_base(cls, init, scopes.classes)
 

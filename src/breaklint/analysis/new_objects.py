@@ -31,6 +31,11 @@ def built_spellings(call: ast.Call, scopes: ModuleScopes) -> tuple[str, ...]:
     of such names. Empty for anything else."""
     func = call.func
     if isinstance(func, ast.Subscript) and isinstance(func.value, ast.Name):
+        key = func.slice
+        if isinstance(key, ast.Constant):  # `MIXED["q2"](y)`: that entry only, when the literal has it
+            entry = node_memo("table entries", scopes.tree, lambda: _entries(scopes)).get((func.value.id, key.value))
+            if entry is not None:
+                return entry
         return table_spellings(func.value.id, scopes)
     return _class_spelling(func, scopes)
 
@@ -58,10 +63,26 @@ def table_spellings(name: str, scopes: ModuleScopes) -> tuple[str, ...]:
     return node_memo("table spellings", scopes.tree, lambda: _tables(scopes)).get(name, ())
 
 
+def _entries(scopes: ModuleScopes) -> dict[tuple[str, object], tuple[str, ...]]:
+    """(table, constant key) -> the spelling of that entry, for the tables `_tables` knows as literals only."""
+    tables = node_memo("table spellings", scopes.tree, lambda: _tables(scopes))
+    found = {}
+    for name, values in scopes.module_bindings().items():
+        spellings = tables.get(name, ())
+        if not spellings or any(s.startswith("@") for s in spellings):
+            continue  # a registry fills it too: an entry may be replaced
+        for key, value in zip(values[0].keys, values[0].values):
+            if isinstance(key, ast.Constant):
+                found[(name, key.value)] = _class_spelling(value, scopes)
+    return found
+
+
 def _tables(scopes: ModuleScopes) -> dict[str, tuple[str, ...]]:
     found: dict[str, tuple[str, ...]] = {}
+    extended = _extended_at_module_level(scopes.tree)
     for name, values in scopes.module_bindings().items():
-        if len(values) != 1 or not isinstance(values[0], ast.Dict) or scopes.imports.is_bound(name):
+        if len(values) != 1 or not isinstance(values[0], ast.Dict) or scopes.imports.is_bound(name) \
+                or name in extended:
             continue
         spellings: list[str] = []
         for value in values[0].values:
@@ -83,11 +104,29 @@ def _tables(scopes: ModuleScopes) -> dict[str, tuple[str, ...]]:
     return found
 
 
-def new_object_calls(scope: Scope, scopes: ModuleScopes) -> list[tuple[ast.Call, tuple[str, ...], str]]:
-    """(call, class spellings, method) for each `obj.method(...)` of a traced function where `obj` is
-    built right there (`Cls(...).method()`) or is a local whose every binding builds the same spellings
-    (not a parameter): Dynamo made that object, so a bound method of it has no source (GB0092)."""
+def _extended_at_module_level(tree: ast.Module) -> set[str]:
+    """Names a module-level statement adds entries to (`TABLE["x"] = X`, `TABLE.update(...)`): what such
+    a table holds is more than its literal says (the review of stop 27)."""
+    names: set[str] = set()
+    for stmt in tree.body:
+        for node in ast.walk(stmt) if not isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)) else ():
+            if isinstance(node, ast.Subscript) and isinstance(node.ctx, ast.Store) and isinstance(node.value, ast.Name):
+                names.add(node.value.id)
+            elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) \
+                    and node.func.attr in ("update", "setdefault", "__setitem__") and isinstance(node.func.value, ast.Name):
+                names.add(node.func.value.id)
+            elif isinstance(node, ast.AugAssign) and isinstance(node.target, ast.Name):
+                names.add(node.target.id)
+    return names
+
+
+def new_object_calls(scope: Scope, scopes: ModuleScopes) -> list[tuple[ast.Call, tuple[str, ...], str, bool]]:
+    """(call, class spellings, method, in a loop) for each `obj.method(...)` of a traced function where `obj`
+    is built right there (`Cls(...).method()`) or is a local whose every binding builds the same spellings
+    (not a parameter): Dynamo made that object, so a bound method of it has no source (GB0092). In a loop,
+    a break skips the frame before any rebuild is tried (the review of stop 27): no GB0092 there."""
     found = []
+    loops = node_memo("loop rows", scope.func, lambda: loop_rows(scope.func))
     args = scope.func.args
     params = {a.arg for a in args.posonlyargs + args.args + args.kwonlyargs}
     for call in scopes.calls.get(scope.qualname, ()):
@@ -104,22 +143,108 @@ def new_object_calls(scope: Scope, scopes: ModuleScopes) -> list[tuple[ast.Call,
             if len(built) == 1:
                 spellings = built.pop()
         if spellings:
-            found.append((call, spellings, func.attr))
+            found.append((call, spellings, func.attr, call.lineno in loops))
     return found
 
 
-def constructions(func, scopes: ModuleScopes, after: Optional[int] = None) -> list[tuple[int, tuple[str, ...]]]:
-    """(line, class spellings) of each call in a function that may build an object, on or after line
-    `after` when given (nested defs and classes left out: they run later, if at all)."""
+def constructions(func, scopes: ModuleScopes) -> list[tuple[int, tuple[str, ...], str]]:
+    """(line, class spellings, condition) of each call in a function that may build an object: the
+    condition is the `if` tests it needs ("" for none), as source text (the review of stop 27: a module
+    built under a condition is reported with it). Not in nested defs or classes (they run later, if at
+    all), nor in exception handlers."""
     found = []
-    stack = list(func.body)
+    stack = [(stmt, ()) for stmt in func.body]
     while stack:
-        node = stack.pop()
-        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)):
+        node, tests = stack.pop()
+        if isinstance(node, _NESTED) or isinstance(node, ast.ExceptHandler):
             continue
-        if isinstance(node, ast.Call) and (after is None or node.lineno >= after):
+        if isinstance(node, ast.Call):
             spellings = built_spellings(node, scopes)
             if spellings:
-                found.append((node.lineno, spellings))
-        stack.extend(ast.iter_child_nodes(node))
+                found.append((node.lineno, spellings, " and ".join(tests)))
+        if isinstance(node, ast.If):
+            stack.append((node.test, tests))
+            text = ast.unparse(node.test)
+            stack.extend((stmt, tests + (text,)) for stmt in node.body)
+            stack.extend((stmt, tests + (f"not ({text})",)) for stmt in node.orelse)
+            continue
+        stack.extend((child, tests) for child in ast.iter_child_nodes(node))
     return sorted(found)
+
+
+_NESTED = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)
+_BRANCHES = (ast.If, ast.For, ast.AsyncFor, ast.While, ast.Try, ast.Match) if hasattr(ast, "Match") else \
+    (ast.If, ast.For, ast.AsyncFor, ast.While, ast.Try)
+
+
+def sure_statements(func) -> list[ast.stmt]:
+    """The statements of a function that run on every call: its top-level ones and those of the `with`
+    blocks among them, up to a branch, loop or try that may return or raise (what follows that may not
+    run). Not the insides of branches, loops, handlers or nested defs (the review of stop 27: a break
+    only there is no sure break)."""
+    return [stmt for stmt, whole in _sure_walk(func) if whole]
+
+
+def sure_rows(func) -> set[int]:
+    """The lines that run on every call: the sure statements, and the headers (an `if`'s test, a loop's
+    iterable or test) of the branches and loops among them, which run when reached."""
+    rows: set[int] = set()
+    for stmt, whole in _sure_walk(func):
+        if whole and not isinstance(stmt, (ast.With, ast.AsyncWith)):
+            rows.update(range(stmt.lineno, (stmt.end_lineno or stmt.lineno) + 1))
+            continue
+        head = getattr(stmt, "test", None) or getattr(stmt, "iter", None)
+        if isinstance(stmt, (ast.With, ast.AsyncWith)):
+            head = stmt.items[-1].context_expr
+        if head is not None:
+            rows.update(range(stmt.lineno, (head.end_lineno or head.lineno) + 1))
+    return rows
+
+
+def _sure_walk(func):
+    """(statement, whether all of it runs) in order: whole statements, and the branches, loops and `with`s
+    whose header alone is taken as sure; the bodies of `with`, `try` and loop statements are walked too
+    (a loop is taken to run; `while True:` does), not those of `if`s and handlers. A branch that may
+    return or raise ends the walk: what follows it may not run."""
+    def walk_body(body):
+        for stmt in body:
+            if isinstance(stmt, _NESTED):
+                continue
+            if isinstance(stmt, (ast.With, ast.AsyncWith, ast.For, ast.AsyncFor, ast.While, ast.Try)):
+                yield stmt, isinstance(stmt, (ast.With, ast.AsyncWith))
+                for item in walk_body(stmt.body):
+                    yield item
+                    if item[0] is None:
+                        return
+                continue
+            if isinstance(stmt, _BRANCHES):  # an `if` (or `match`): its test only
+                yield stmt, False
+                if any(isinstance(n, (ast.Return, ast.Raise)) for n in _walk_outside_defs(stmt)):
+                    yield None, False  # what follows may not run
+                    return
+                continue
+            yield stmt, True
+
+    for stmt, whole in walk_body(func.body):
+        if stmt is None:
+            return
+        yield stmt, whole
+
+
+def loop_rows(func) -> set[int]:
+    """The lines inside loops of a function (not in nested defs)."""
+    rows: set[int] = set()
+    for node in _walk_outside_defs(func, root=True):
+        if isinstance(node, (ast.For, ast.AsyncFor, ast.While)):
+            rows.update(range(node.lineno, (node.end_lineno or node.lineno) + 1))
+    return rows
+
+
+def _walk_outside_defs(node, root: bool = False):
+    stack = list(ast.iter_child_nodes(node)) if root else [node]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, _NESTED):
+            continue
+        yield item
+        stack.extend(ast.iter_child_nodes(item))

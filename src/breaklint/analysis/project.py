@@ -89,10 +89,10 @@ class FileContext:
     returns_tensor: frozenset[str] = frozenset()
     returns_tensors: frozenset[str] = frozenset()
     # project_breaks.py: "qualname:line:col" -> (Cls.method, where it breaks, the classes it may also be
-    # whose method does not) of calls on new objects whose method breaks; init qualname -> why, of the
-    # __init__s run on a half-built self.
+    # whose method does not) of calls on new objects whose method breaks; init qualname -> (why, the
+    # condition of the construction, "" for none), of the __init__s run on a half-built self.
     object_breaks: dict[str, tuple[str, str, str]] = field(default_factory=dict)
-    half_built: dict[str, str] = field(default_factory=dict)
+    half_built: dict[str, tuple[str, str]] = field(default_factory=dict)
 
     def key(self) -> tuple:
         return (tuple((q, self.entries[q].key()) for q in sorted(self.entries)),
@@ -442,8 +442,8 @@ class ProjectGraph:
         for path, inits in found.half_built.items():
             context = result.setdefault(path, FileContext())
             own = self.summaries[path].scopes
-            for qualname, (why, chain) in inits.items():
-                context.half_built[qualname] = why
+            for qualname, (why, chain, condition) in inits.items():
+                context.half_built[qualname] = (why, condition)
                 if qualname not in own and qualname not in reached.get(path, {}):
                     context.entries[qualname] = ExternalEntry(
                         chain=chain, reason=f"a module built where Dynamo runs eagerly ({why})")
@@ -1022,9 +1022,10 @@ class ProjectGraph:
                         # constructions of either pass for it
                         default = self._class_default(key, spelled)
                         if default is not None:
-                            # `def __init__(self, semiring=LogSemiring)`: the attribute holds that class (or
-                            # one a caller passes): `self.semiring.sum(x)` runs its static and class methods
-                            found.append((default, False, True))
+                            # `def __init__(self, semiring=LogSemiring)`: the attribute holds that class:
+                            # `self.semiring.sum(x)` runs its static and class methods (not its subclasses'
+                            # overrides: which a caller passes is not known; the review of stop 27)
+                            found.append((default, True, True))
                         if key != cls:
                             for kind2, spelled2 in self._body_bindings(cls, spelled):
                                 found.extend(self._bound_classes(cls, cls, kind2, spelled2, depth))

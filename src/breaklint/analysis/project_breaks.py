@@ -33,14 +33,14 @@ _DIRECT = (GLOBAL, LOCAL, SELF, SUPER)
 class CrossFileBreaks:
     """For each file: calls on new objects whose method surely breaks ("qualname:line:col" ->
     (Cls.method, where it breaks, the classes it may also be whose method does not)), and module __init__s that run on a half-built self
-    (init qualname -> why), the functions that build them, and that chain."""
+    (init qualname -> (why, the chain of functions that builds them, the condition of the construction))."""
 
     def __init__(self, graph):
         self.graph = graph
         self._breaks_memo: dict = {}
         self._registered_memo: dict = {}
         self.object_breaks: dict[str, dict[str, tuple[str, str, str]]] = {}
-        self.half_built: dict[str, dict[str, tuple[str, tuple[str, ...]]]] = {}
+        self.half_built: dict[str, dict[str, tuple[str, tuple[str, ...], str]]] = {}
         self._find()
 
     # -- what breaks for sure ------------------------------------------------------------------------
@@ -53,8 +53,11 @@ class CrossFileBreaks:
         row = self.graph.summaries[path].breaking.get(qualname)
         found = f"{os.path.basename(path)}:{row}" if row else None
         if found is None and depth < MAX_DEPTH:
+            # only what the function calls on every call: not under a condition, in a handler, or in a
+            # nested def (the review of stop 27)
+            sure = self.graph.summaries[path].sure_calls.get(qualname, frozenset())
             for ref in self.graph.calls(path, qualname):
-                if ref.kind not in _DIRECT:
+                if ref.kind not in _DIRECT or ref.name.rsplit(".", 1)[-1] not in sure:
                     continue
                 targets = self.graph._targets(path, qualname, dynamic, ref)
                 if len(targets) == 1:
@@ -76,24 +79,38 @@ class CrossFileBreaks:
 
     def _registered(self, path: str, function: str, index: int) -> list:
         """Classes passed as positional argument `index` to `function` (of `path`), anywhere in the tree
-        that names it: the package's `register_method("dopri5", Dopri5)`."""
+        that binds a name to that very function (`from .interface import register_method`, under any
+        alias, or a module alias: `reg.register(...)`): the package's `register_method("dopri5", Dopri5)`.
+        Empty (unknown) when a call passes it otherwise (a keyword, `*args`) or names no class."""
         key = (path, function, index)
         if key in self._registered_memo:
             return self._registered_memo[key]
         graph = self.graph
-        found = []
+        found, unknown = [], False
         for other, summary in graph.summaries.items():
-            if other != path and not any(target.rsplit(".", 1)[-1] == function for target in summary.aliases.values()):
-                continue
-            text = graph._text(other)
-            if text is None:
-                continue
-            for _start, paren in calls_named(text.text, function):
-                argument = positional_argument(balanced(text.text, paren), index)
-                named = graph._named(other, argument) if argument and argument.replace(".", "").isidentifier() else None
-                if named is not None and named[0] == "class":
-                    found.append((named[1], named[2]))
-        self._registered_memo[key] = found = list(dict.fromkeys(found))
+            spellings = [function] if other == path else []
+            for local, target in summary.aliases.items():
+                hit = graph.resolve(graph._absolute(other, target))
+                if hit == ("function", path, function):
+                    spellings.append(local)
+                elif graph.path_of.get(graph._absolute(other, target)) == path:
+                    spellings.append(f"{local}.{function}")  # the module itself
+            text = graph._text(other) if spellings else None
+            for spelled in spellings if text is not None else ():
+                for start, paren in calls_named(text.text, spelled.rsplit(".", 1)[-1]):
+                    if "." in spelled and not text.text.endswith(spelled.rsplit(".", 1)[0] + ".", 0, start):
+                        continue
+                    if "." not in spelled and text.text.endswith(".", 0, start):
+                        continue  # `obj.register(...)`: another function of that name
+                    if text.text[max(0, start - 16):start].rstrip().endswith("def"):
+                        continue  # its own def line
+                    argument = positional_argument(balanced(text.text, paren), index)
+                    named = graph._named(other, argument) if argument and argument.replace(".", "").isidentifier() else None
+                    if named is None or named[0] != "class":
+                        unknown = True
+                    else:
+                        found.append((named[1], named[2]))
+        self._registered_memo[key] = found = [] if unknown else list(dict.fromkeys(found))
         return found
 
     # -- the search ----------------------------------------------------------------------------------
@@ -104,19 +121,23 @@ class CrossFileBreaks:
             for qualname, why in summary.skipped.items():
                 skipped[(path, qualname)] = why
             for qualname, calls in summary.object_calls.items():
-                for line, col, spellings, method in calls:
+                for line, col, spellings, method, in_loop in calls:
                     hit = self._object_break(path, spellings, method)
                     if hit is None:
+                        continue
+                    if in_loop:  # the break in the loop skips the frame first: no GB0092, but eager all the same
+                        if not hit[2]:
+                            skipped.setdefault((path, qualname), f"`{hit[0]}` breaks inside a loop")
                         continue
                     self.object_breaks.setdefault(path, {})[f"{qualname}:{line}:{col}"] = hit
                     if not hit[2]:  # a sure GB0092: the function runs eagerly
                         skipped.setdefault((path, qualname), f"`{hit[0]}` called on an object it builds")
         for (path, qualname), why in skipped.items():
             frame = f"{qualname} in {os.path.basename(path)}: {why}"
-            for line, spellings in self._builds(path, qualname):
+            for line, spellings, condition in self._builds(path, qualname):
                 for spelled in spellings:
                     for cls in self.classes(path, spelled):
-                        self._half_built(cls, frame, (qualname,), set())
+                        self._half_built(cls, frame, (qualname,), set(), condition)
 
     def _object_break(self, path: str, spellings: tuple, method: str) -> Optional[tuple[str, str, str]]:
         """(Cls.method, where, calm) when some class the spellings build has that method and it surely
@@ -128,6 +149,8 @@ class CrossFileBreaks:
         first, calm = None, []
         for cls in dict.fromkeys(cls for found in classes for cls in found):
             owner = self.graph._lookup(cls, method)
+            if owner is not None and self._is_classmethod(owner[0], f"{owner[1]}.{method}"):
+                return None  # bound to a class Dynamo can rebuild: no GB0092 (measured, the review of stop 27)
             where = self.breaks(owner[0], f"{owner[1]}.{method}", cls) if owner is not None else None
             if where is None:
                 calm.append(cls[1].rsplit(".", 1)[-1])
@@ -137,10 +160,25 @@ class CrossFileBreaks:
             return None
         return first[0], first[1], ", ".join(calm)
 
+    def _is_classmethod(self, path: str, qualname: str) -> bool:
+        """Whether the def is decorated `@classmethod` (read off the lines above it: the summary's span of
+        a function starts at its `def`)."""
+        span = self.graph.summaries[path].lines.get(qualname)
+        text = self.graph._text(path) if span is not None else None
+        line = span[0] - 1 if text is not None else 0
+        while line >= 1:
+            above = text.lines(line, line).strip()
+            if not above.startswith("@"):
+                break
+            if above.split("(")[0] in ("@classmethod", "@builtins.classmethod"):
+                return True
+            line -= 1
+        return False
+
     def _builds(self, path: str, qualname: str) -> list:
         return list(self.graph.summaries[path].builds.get(qualname, ()))
 
-    def _half_built(self, cls, frame: str, chain: tuple[str, ...], seen: set) -> None:
+    def _half_built(self, cls, frame: str, chain: tuple[str, ...], seen: set, condition: str = "") -> None:
         """A module of class `cls` built where Dynamo does not trace: its __init__ (wherever the
         hierarchy defines it) starts on a half-built self, then each base __init__ its
         super().__init__() runs, and the modules it builds after that point."""
@@ -154,16 +192,20 @@ class CrossFileBreaks:
             use = first_use_of_self(init) if init is not None else None
             if use is None:
                 return
-            self.half_built.setdefault(owner[0], {}).setdefault(qualname, (frame, chain + (qualname,)))
+            known = self.half_built.setdefault(owner[0], {}).get(qualname)
+            if known is None or known[2] and not condition:  # one built with no condition wins
+                self.half_built[owner[0]][qualname] = (frame, chain + (qualname,), condition)
             summary = graph.summaries[owner[0]]
             offset = summary.lines[qualname][0] - init.lineno
-            for node in _calls_after(init, use.end_lineno or use.lineno):
+            # every construction of that frame: Dynamo gives up on it whole and reruns it eagerly from
+            # the start (measured, the review of stop 27: one built before `super().__init__()` too)
+            for node in _calls_in(init):
                 spelled = _spelling(node.func)
                 if spelled is None:
                     continue
                 for built in self.classes(owner[0], spelled):
                     self._half_built(built, f"{qualname} line {node.lineno + offset}, run eagerly",
-                                     chain + (qualname,), seen)
+                                     chain + (qualname,), seen, condition)
             if super_init_call(init) is None:
                 return
             owner = graph._lookup(owner, "__init__", skip_first=True)
@@ -174,13 +216,14 @@ def _spelling(node: ast.AST) -> Optional[str]:
     return spelled if spelled and spelled.rsplit(".", 1)[-1][:1].isupper() else None
 
 
-def _calls_after(init, line: int):
+def _calls_in(init):
     stack = list(init.body)
     while stack:
         node = stack.pop()
         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)):
             continue
-        if isinstance(node, ast.Call) and node.lineno > line:
+        if isinstance(node, ast.Call):
             yield node
         stack.extend(ast.iter_child_nodes(node))
+
 

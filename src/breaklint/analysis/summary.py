@@ -98,15 +98,17 @@ class ModuleSummary:
     # read off the text when the project asks), and its return annotation as the imports spell it.
     lines: dict[str, tuple[int, int]] = field(default_factory=dict)
     annotations: dict[str, str] = field(default_factory=dict)
-    # Traced functions: (line, column, class spellings, method) of each `obj.method(...)` on an object
-    # the function builds (new_objects.py); project_breaks.py looks for a sure break in the method.
-    object_calls: dict[str, tuple[tuple[int, int, tuple[str, ...], str], ...]] = field(default_factory=dict)
+    # Traced functions: (line, column, class spellings, method, in a loop) of each `obj.method(...)` on an
+    # object the function builds (new_objects.py); project_breaks.py looks for a sure break in the method.
+    object_calls: dict[str, tuple[tuple[int, int, tuple[str, ...], str, bool], ...]] = field(default_factory=dict)
     # Known once the rules have run: the first row of each traced function's own sure break (a
-    # finding with no guard), the traced functions Dynamo runs eagerly (why), and for those, the
-    # (line, class spellings) of what they build.
+    # finding with no guard, in a statement that runs on every call), the names it calls on every call
+    # (`f`, `mod.f`, `self.m` and `super().m` as `m`), the traced functions Dynamo runs eagerly (why), and
+    # for those, the (line, class spellings, condition) of what they build.
     breaking: dict[str, int] = field(default_factory=dict)
+    sure_calls: dict[str, frozenset[str]] = field(default_factory=dict)
     skipped: dict[str, str] = field(default_factory=dict)
-    builds: dict[str, tuple[tuple[int, tuple[str, ...]], ...]] = field(default_factory=dict)
+    builds: dict[str, tuple[tuple[int, tuple[str, ...], str], ...]] = field(default_factory=dict)
 
 
 def summarize(scopes: ModuleScopes, imports: ImportMap, env_of: Callable,
@@ -162,8 +164,8 @@ def summarize(scopes: ModuleScopes, imports: ImportMap, env_of: Callable,
     kinds = {name: return_kind(name) for name in scopes.functions}
     object_calls = {}
     for qualname, scope in scopes.scopes.items():
-        found = tuple((call.lineno, call.col_offset, spellings, method)
-                      for call, spellings, method in new_object_calls(scope, scopes))
+        found = tuple((call.lineno, call.col_offset, spellings, method, in_loop)
+                      for call, spellings, method, in_loop in new_object_calls(scope, scopes))
         if found:
             object_calls[qualname] = found
     return ModuleSummary(

@@ -24,7 +24,7 @@ from ..analysis.scope import ModuleScopes, ScopeSettings
 from ..analysis.project import FileContext
 from ..analysis.summary import ModuleSummary, summarize
 from ..analysis.built_modules import built_init_effects, is_built_init
-from ..analysis.new_objects import constructions
+from ..analysis.new_objects import constructions, sure_rows
 from ..analysis.filefacts import FileFacts
 from ..analysis.torch_api import TORCH_CONTEXT_MANAGERS, TORCH_VERSION
 
@@ -138,19 +138,27 @@ class FileLinter:
 
     def _summarize_breaks(self, scopes, by_scope: dict, effects) -> None:
         """What the call graph learns once the rules have run (project_breaks.py): each traced
-        function's first sure break, those Dynamo runs eagerly, and what those build."""
+        function's first sure break (a finding with no guard, in a statement that runs on every call),
+        the names it calls on every call, those Dynamo runs eagerly, and what those build."""
         dropped = effects.dropped
-        breaking = {}
+        breaking, sure_calls = {}, {}
         for qualname, found in by_scope.items():
-            rows = [f.start.row for f in found if f.gb_ids and not f.breaks_when and id(f) not in dropped]
-            if rows:
-                breaking[qualname] = min(rows)
+            func = scopes.scopes[qualname].func
+            rows = sure_rows(func)
+            hits = [f.start.row for f in found if f.gb_ids and not f.breaks_when and id(f) not in dropped
+                    and f.start.row in rows]
+            if hits:
+                breaking[qualname] = min(hits)
+            names = _called_names(func, rows)
+            if names:
+                sure_calls[qualname] = names
         for call in effects.calls:  # GB0092 is a break of the calling function
-            if call.guard:
-                continue
             qualname = call.scope.qualname
+            if call.guard or call.call.lineno not in sure_rows(call.scope.func):
+                continue
             breaking[qualname] = min(breaking.get(qualname, call.call.lineno), call.call.lineno)
         self.summary.breaking = breaking
+        self.summary.sure_calls = sure_calls
         self.summary.skipped = dict(effects.skipped)
         self.summary.builds = {qualname: tuple(constructions(scopes.scopes[qualname].func, scopes))
                                for qualname in effects.skipped}
@@ -351,3 +359,17 @@ def lint_file(path: str, settings: LintSettings, context: Optional[FileContext] 
 def _one_line(exc: BaseException) -> str:
     text = str(exc) if not isinstance(exc, OSError) else (exc.strerror or str(exc))
     return text.splitlines()[0] if text else type(exc).__name__
+
+
+def _called_names(func, rows: set) -> frozenset:
+    """The names of what a function calls on lines that run on every call: `f`, `mod.f`, and `self.m` or
+    `super().m` as `m` (how the call graph names those refs)."""
+    names = set()
+    for node in ast.walk(func):
+        if isinstance(node, ast.Call) and node.lineno in rows:
+            target = node.func
+            if isinstance(target, ast.Attribute):
+                names.add(target.attr)
+            elif isinstance(target, ast.Name):
+                names.add(target.id)
+    return frozenset(names)

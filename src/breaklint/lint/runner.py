@@ -419,13 +419,14 @@ def _merged(first, again):
         return first
     return dataclasses.replace(first, calls=again.calls, spans=again.spans, returns_tensor=again.returns_tensor,
                                returns_tensors=again.returns_tensors, object_calls=again.object_calls,
-                               breaking=again.breaking, skipped=again.skipped, builds=again.builds)
+                               breaking=again.breaking, sure_calls=again.sure_calls, skipped=again.skipped,
+                               builds=again.builds)
 
 
 def _learned(summary) -> tuple:
     """What a lint with more context can teach the graph: call facts, and what breaks (project_breaks.py)."""
     return (summary.calls, summary.returns_tensor, summary.returns_tensors, summary.object_calls,
-            summary.breaking, summary.skipped)
+            summary.breaking, summary.sure_calls, summary.skipped)
 
 
 def _external_key(context) -> str:

@@ -176,10 +176,10 @@ class NodeContext:
         return self.env is not None and self.env.is_known_non_tensor(node)
 
     def is_traced_numpy(self, node: ast.AST) -> bool:
-        """A numpy function's result over a tensor or a whole shape (`np.prod(x.shape[1:])`), or a name
-        only ever bound to one: Dynamo traces it as a tensor, so int() of it or a size made of it reads
-        its value (measured on 2.13: GB0033). numpy over Python numbers (`np.sqrt(x.shape[-1])`) is
-        a constant to Dynamo and is not one."""
+        """A numpy function's result over a tensor, a whole shape (`np.prod(x.shape[1:])`) or a sequence
+        display, or a name only ever bound to one: Dynamo traces it as a tensor, so int() of it reads its
+        value (measured on 2.13: GB0033). numpy over one Python number (`np.sqrt(x.shape[-1])`) is a
+        constant to Dynamo and is not one."""
         values = [node]
         if isinstance(node, ast.Name):
             values = [value for _, value in self.env.definitions.get(node.id, ())] if self.env is not None else []
@@ -193,15 +193,19 @@ class NodeContext:
             return False
         return any(self._tensor_shape(arg) or self.is_tensor(arg) for arg in value.args)
 
-    def _tensor_shape(self, node: ast.AST) -> bool:
-        """`x.shape`, `x.shape[1:]`, `x.size()` of a tensor `x`: a torch.Size, not one of its ints (a
-        numpy array's shape is a tuple, a constant to Dynamo)."""
+    @staticmethod
+    def _tensor_shape(node: ast.AST) -> bool:
+        """`x.shape`, `x.shape[1:]`, `x.size()`, or a tuple / list display: a sequence of ints, which numpy
+        turns into an array, a tensor to Dynamo (the review of stop 27 measured `int(np.prod(a.shape))`
+        of a numpy array passed in, and of a tuple, breaking too)."""
+        if isinstance(node, (ast.Tuple, ast.List)):
+            return True
         if isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Slice):
             node = node.value
-        if isinstance(node, ast.Attribute) and node.attr == "shape":
-            return self.is_tensor(node.value)
+        if isinstance(node, ast.Attribute):
+            return node.attr == "shape"
         return isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "size" \
-            and not node.args and not node.keywords and self.is_tensor(node.func.value)
+            and not node.args and not node.keywords
 
     def qualify(self, node: ast.AST) -> Optional[str]:
         key = id(node)

@@ -216,9 +216,9 @@ def _input(node: ast.AST, ctx) -> bool:
         return False  # self
     if node.id in params:
         return ctx.reaching_value(node) is None and ctx.is_tensor(node)
-    for parent in reversed(ctx.parents):  # `for t in edge:` over a parameter
+    for parent in reversed(ctx.parents):  # `for t in edge:` over a tensor parameter (not an nn.ModuleList)
         if isinstance(parent, ast.For) and isinstance(parent.target, ast.Name) and parent.target.id == node.id:
-            return isinstance(parent.iter, ast.Name) and parent.iter.id in params
+            return isinstance(parent.iter, ast.Name) and parent.iter.id in params and ctx.is_tensor(parent.iter)
     return False
 
 
