@@ -17,7 +17,7 @@ import ast
 from dataclasses import dataclass, field
 from typing import Optional
 
-from .astwalk import children, node_memo, walk
+from .astwalk import children, walk
 from .names import normalize_torch
 from .new_objects import loop_rows
 from .scope import ClassInfo, ModuleScopes, Scope, _self_name
@@ -61,11 +61,13 @@ def _new_object_calls(scopes: ModuleScopes, by_scope: dict, external: dict) -> l
     that the call graph found across files."""
     found = []
     for scope in scopes.scopes.values():
-        loops = node_memo("loop rows", scope.func, lambda: loop_rows(scope.func))
         for call in scopes.calls.get(scope.qualname, ()):
-            if not isinstance(call.func, ast.Attribute) or call.lineno in loops:
-                continue  # in a loop, the method's break skips the frame first (the review of stop 27)
+            if not isinstance(call.func, ast.Attribute):
+                continue
             across = external.get(f"{scope.qualname}:{call.lineno}:{call.col_offset}")
+            if (across is not None or _built_here(call.func.value, scope, scopes) is not None) \
+                    and call.lineno in loop_rows(scope.func):
+                continue  # in a loop, the method's break skips the frame first (the review of stop 27)
             if across is not None:
                 guard = ""
                 if across[2]:  # it breaks unless the object is of one of these classes

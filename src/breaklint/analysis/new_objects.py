@@ -16,7 +16,7 @@ from __future__ import annotations
 import ast
 from typing import Optional
 
-from .astwalk import node_memo, walk
+from .astwalk import children, node_memo, walk
 from .names import dotted
 from .scope import ModuleScopes, Scope
 
@@ -126,7 +126,6 @@ def new_object_calls(scope: Scope, scopes: ModuleScopes) -> list[tuple[ast.Call,
     (not a parameter): Dynamo made that object, so a bound method of it has no source (GB0092). In a loop,
     a break skips the frame before any rebuild is tried (the review of stop 27): no GB0092 there."""
     found = []
-    loops = node_memo("loop rows", scope.func, lambda: loop_rows(scope.func))
     args = scope.func.args
     params = {a.arg for a in args.posonlyargs + args.args + args.kwonlyargs}
     for call in scopes.calls.get(scope.qualname, ()):
@@ -143,7 +142,7 @@ def new_object_calls(scope: Scope, scopes: ModuleScopes) -> list[tuple[ast.Call,
             if len(built) == 1:
                 spellings = built.pop()
         if spellings:
-            found.append((call, spellings, func.attr, call.lineno in loops))
+            found.append((call, spellings, func.attr, call.lineno in loop_rows(scope.func)))
     return found
 
 
@@ -188,6 +187,10 @@ def sure_statements(func) -> list[ast.stmt]:
 def sure_rows(func) -> set[int]:
     """The lines that run on every call: the sure statements, and the headers (an `if`'s test, a loop's
     iterable or test) of the branches and loops among them, which run when reached."""
+    return node_memo("sure rows", func, lambda: _sure_rows(func))
+
+
+def _sure_rows(func) -> set[int]:
     rows: set[int] = set()
     for stmt, whole in _sure_walk(func):
         if whole and not isinstance(stmt, (ast.With, ast.AsyncWith)):
@@ -219,7 +222,7 @@ def _sure_walk(func):
                 continue
             if isinstance(stmt, _BRANCHES):  # an `if` (or `match`): its test only
                 yield stmt, False
-                if any(isinstance(n, (ast.Return, ast.Raise)) for n in _walk_outside_defs(stmt)):
+                if _leaves_within(func, stmt):
                     yield None, False  # what follows may not run
                     return
                 continue
@@ -232,19 +235,28 @@ def _sure_walk(func):
 
 
 def loop_rows(func) -> set[int]:
-    """The lines inside loops of a function (not in nested defs)."""
-    rows: set[int] = set()
-    for node in _walk_outside_defs(func, root=True):
-        if isinstance(node, (ast.For, ast.AsyncFor, ast.While)):
-            rows.update(range(node.lineno, (node.end_lineno or node.lineno) + 1))
-    return rows
+    """The lines inside loops of a function (not in nested defs): one walk per function, asked only for a
+    function that calls a method on an object it builds."""
+    def find():
+        loops: set[int] = set()
+        for node in _walk_outside_defs(func, root=True):
+            if isinstance(node, (ast.For, ast.AsyncFor, ast.While)):
+                loops.update(range(node.lineno, (node.end_lineno or node.lineno) + 1))
+        return loops
+    return node_memo("loop rows", func, find)
+
+
+def _leaves_within(func, stmt: ast.stmt) -> bool:
+    """Whether a `return` or `raise` of the function (not of a nested def) lies within the statement."""
+    return any(isinstance(node, (ast.Return, ast.Raise)) for node in _walk_outside_defs(stmt))
+
 
 
 def _walk_outside_defs(node, root: bool = False):
-    stack = list(ast.iter_child_nodes(node)) if root else [node]
+    stack = list(children(node)) if root else [node]
     while stack:
         item = stack.pop()
         if isinstance(item, _NESTED):
             continue
         yield item
-        stack.extend(ast.iter_child_nodes(item))
+        stack.extend(children(item))

@@ -149,7 +149,7 @@ class FileLinter:
                     and f.start.row in rows]
             if hits:
                 breaking[qualname] = min(hits)
-            names = _called_names(func, rows)
+            names = _called_names(scopes.calls.get(qualname, ()), rows)
             if names:
                 sure_calls[qualname] = names
         for call in effects.calls:  # GB0092 is a break of the calling function
@@ -361,12 +361,13 @@ def _one_line(exc: BaseException) -> str:
     return text.splitlines()[0] if text else type(exc).__name__
 
 
-def _called_names(func, rows: set) -> frozenset:
-    """The names of what a function calls on lines that run on every call: `f`, `mod.f`, and `self.m` or
-    `super().m` as `m` (how the call graph names those refs)."""
+def _called_names(calls, rows: set) -> frozenset:
+    """The names of what a traced function calls (its Call nodes, which the scope search collected) on
+    lines that run on every call: `f`, `mod.f`, and `self.m` or `super().m` as `m` (how the call graph
+    names those refs)."""
     names = set()
-    for node in ast.walk(func):
-        if isinstance(node, ast.Call) and node.lineno in rows:
+    for node in calls:
+        if node.lineno in rows:
             target = node.func
             if isinstance(target, ast.Attribute):
                 names.add(target.attr)
