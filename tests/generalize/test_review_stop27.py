@@ -216,3 +216,53 @@ def test_numpy_over_a_tuple_shape_is_flagged():
                 return x.reshape(int(np.prod((x.shape[0], x.shape[1]))))
         """)
     assert (7, "BL103") in got
+
+
+def test_an_object_the_function_builds_and_keeps_on_self(tmp_path):
+    # measured: `self.solver = Loud(y); self.solver.integrate(t)` in forward gives GB0092 at the call,
+    # whether or not __init__ made one before; an object only __init__ made does not
+    got = check_tree(tmp_path, {"pkg/__init__.py": "", "pkg/solvers.py": SOLVERS, "pkg/net.py": """
+        import torch
+        from torch import nn
+        from .solvers import Loud
+
+        class Rebuilds(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.solver = Loud(torch.ones(3))
+
+            def forward(self, y, t):
+                self.solver = Loud(y)
+                return self.solver.integrate(t) + 1
+
+        class Keeps(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.solver = Loud(torch.ones(3))
+
+            def forward(self, y, t):
+                return self.solver.integrate(t) + 1
+        """})
+    assert {row for path, row, code in got if code == "BL507"} == {12}
+
+
+def test_a_same_file_object_kept_on_self():
+    got = codes_by_row("""
+        import torch
+        from torch import nn
+
+        class Loud:
+            def __init__(self, y):
+                self.y = y
+
+            def integrate(self, t):
+                print("x")
+                return self.y + t
+
+        class Net(nn.Module):
+            def forward(self, y, t):
+                self.solver = Loud(y)
+                out = t * 2
+                return self.solver.integrate(out) + 1
+        """)
+    assert (17, "BL507") in got

@@ -19,7 +19,7 @@ from typing import Optional
 
 from .astwalk import children, walk
 from .names import normalize_torch
-from .new_objects import loop_rows
+from .new_objects import loop_rows, self_assigned_before, self_attribute
 from .scope import ClassInfo, ModuleScopes, Scope, _self_name
 
 _NESTED = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)
@@ -89,9 +89,16 @@ def _new_object_calls(scopes: ModuleScopes, by_scope: dict, external: dict) -> l
 
 def _built_here(receiver: ast.AST, scope: Scope, scopes: ModuleScopes) -> Optional[ClassInfo]:
     """The class of this file whose object the receiver is, when the function builds it: a
-    construction itself (`Solver(x).integrate(t)`), or a local that every binding constructs."""
+    construction itself (`Solver(x).integrate(t)`), a local that every binding constructs, or an
+    attribute of self the function assigns only so (`self.solver = Solver(x)`)."""
     if isinstance(receiver, ast.Call):
         return _constructed(receiver, scopes)
+    if self_attribute(receiver, scope.func) is not None:  # `self.solver = Solver(y)` earlier in the function
+        values = self_assigned_before(scope.func, receiver.attr, receiver.lineno)
+        classes = [_constructed(v, scopes) for v in values]
+        if not classes or None in classes or len({c.name for c in classes}) != 1:
+            return None
+        return classes[0]
     args = scope.func.args
     if not isinstance(receiver, ast.Name) \
             or receiver.id in {a.arg for a in args.posonlyargs + args.args + args.kwonlyargs}:
