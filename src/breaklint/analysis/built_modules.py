@@ -19,10 +19,9 @@ from typing import Optional
 
 from .astwalk import children, walk
 from .names import normalize_torch
-from .new_objects import loop_rows, self_assigned_before, self_attribute
+from .new_objects import NESTED_DEFS as _NESTED, loop_rows, self_assigned_before, self_attribute
 from .scope import ClassInfo, ModuleScopes, Scope, _self_name
 
-_NESTED = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)
 # Breaks that skip the function they are in, wherever they stand (measured: an nn.LSTM called, GB0014,
 # and `with self.ctx:` on a held manager, GB0142, make a module built there break with GB0119;
 # a bound method taken as a truth value, GB4841, skips the frame as BL108 measured).

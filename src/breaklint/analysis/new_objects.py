@@ -18,7 +18,7 @@ from typing import Optional
 
 from .astwalk import children, node_memo, walk
 from .names import dotted
-from .scope import ModuleScopes, Scope
+from .scope import ModuleScopes, Scope, _self_name
 
 # Roots whose classes are never in a linted tree.
 _FOREIGN = {"torch", "numpy", "np", "math", "collections", "typing", "functools", "itertools", "dataclasses",
@@ -122,8 +122,7 @@ def _extended_at_module_level(tree: ast.Module) -> set[str]:
 
 def self_attribute(node: ast.AST, func) -> Optional[str]:
     """The attribute name of `self.<attr>` in a method, else None."""
-    args = func.args.posonlyargs + func.args.args
-    if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and args and node.value.id == args[0].arg:
+    if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id == _self_name(func):
         return node.attr
     return None
 
@@ -134,7 +133,7 @@ def self_assigned_before(func, attr: str, line: int) -> list[ast.AST]:
     that the traced function builds and keeps on self has no source either (GB0092); one built in
     __init__ does."""
     values, before = [], False
-    for node in _walk_outside_defs(func, root=True):
+    for node in walk_outside_defs(func, root=True):
         targets = node.targets if isinstance(node, ast.Assign) else [node.target] if isinstance(
             node, (ast.AugAssign, ast.AnnAssign)) else []
         for target in targets:
@@ -149,8 +148,9 @@ def self_assigned_before(func, attr: str, line: int) -> list[ast.AST]:
 def new_object_calls(scope: Scope, scopes: ModuleScopes) -> list[tuple[ast.Call, tuple[str, ...], str, bool]]:
     """(call, class spellings, method, in a loop) for each `obj.method(...)` of a traced function where `obj`
     is built right there (`Cls(...).method()`), or is a local (not a parameter) or an attribute of self that
-    the function binds, every binding building the same spellings: Dynamo made that object, so a bound method of it has no source (GB0092). In a loop,
-    a break skips the frame before any rebuild is tried (the review of stop 27): no GB0092 there."""
+    the function binds, every binding building the same spellings: Dynamo made that object, so a bound
+    method of it has no source (GB0092). In a loop, a break skips the frame before any rebuild is tried
+    (the review of stop 27): no GB0092 there."""
     found = []
     args = scope.func.args
     params = {a.arg for a in args.posonlyargs + args.args + args.kwonlyargs}
@@ -186,7 +186,7 @@ def constructions(func, scopes: ModuleScopes) -> list[tuple[int, tuple[str, ...]
     stack = [(stmt, ()) for stmt in func.body]
     while stack:
         node, tests = stack.pop()
-        if isinstance(node, _NESTED) or isinstance(node, ast.ExceptHandler):
+        if isinstance(node, NESTED_DEFS) or isinstance(node, ast.ExceptHandler):
             continue
         if isinstance(node, ast.Call):
             spellings = built_spellings(node, scopes)
@@ -202,22 +202,18 @@ def constructions(func, scopes: ModuleScopes) -> list[tuple[int, tuple[str, ...]
     return sorted(found)
 
 
-_NESTED = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)
+# Bodies that run later, if at all: not part of the function that holds them.
+NESTED_DEFS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)
 _BRANCHES = (ast.If, ast.For, ast.AsyncFor, ast.While, ast.Try, ast.Match) if hasattr(ast, "Match") else \
     (ast.If, ast.For, ast.AsyncFor, ast.While, ast.Try)
 
 
-def sure_statements(func) -> list[ast.stmt]:
-    """The statements of a function that run on every call: its top-level ones and those of the `with`
-    blocks among them, up to a branch, loop or try that may return or raise (what follows that may not
-    run). Not the insides of branches, loops, handlers or nested defs (the review of stop 27: a break
-    only there is no sure break)."""
-    return [stmt for stmt, whole in _sure_walk(func) if whole]
-
-
 def sure_rows(func) -> set[int]:
-    """The lines that run on every call: the sure statements, and the headers (an `if`'s test, a loop's
-    iterable or test) of the branches and loops among them, which run when reached."""
+    """The lines of a function that run on every call: its top-level statements and those of the `with`,
+    `try` and loop blocks among them, up to a branch that may return or raise (what follows may not run),
+    and the headers (an `if`'s test, a loop's iterable or test) of the branches and loops among them. Not
+    the insides of `if`s, handlers or nested defs (the review of stop 27: a break only there is no sure
+    break)."""
     return node_memo("sure rows", func, lambda: _sure_rows(func))
 
 
@@ -242,7 +238,7 @@ def _sure_walk(func):
     return or raise ends the walk: what follows it may not run."""
     def walk_body(body):
         for stmt in body:
-            if isinstance(stmt, _NESTED):
+            if isinstance(stmt, NESTED_DEFS):
                 continue
             if isinstance(stmt, (ast.With, ast.AsyncWith, ast.For, ast.AsyncFor, ast.While, ast.Try)):
                 yield stmt, isinstance(stmt, (ast.With, ast.AsyncWith))
@@ -253,7 +249,7 @@ def _sure_walk(func):
                 continue
             if isinstance(stmt, _BRANCHES):  # an `if` (or `match`): its test only
                 yield stmt, False
-                if _leaves_within(func, stmt):
+                if _leaves_within(stmt):
                     yield None, False  # what follows may not run
                     return
                 continue
@@ -270,24 +266,25 @@ def loop_rows(func) -> set[int]:
     function that calls a method on an object it builds."""
     def find():
         loops: set[int] = set()
-        for node in _walk_outside_defs(func, root=True):
+        for node in walk_outside_defs(func, root=True):
             if isinstance(node, (ast.For, ast.AsyncFor, ast.While)):
                 loops.update(range(node.lineno, (node.end_lineno or node.lineno) + 1))
         return loops
     return node_memo("loop rows", func, find)
 
 
-def _leaves_within(func, stmt: ast.stmt) -> bool:
+def _leaves_within(stmt: ast.stmt) -> bool:
     """Whether a `return` or `raise` of the function (not of a nested def) lies within the statement."""
-    return any(isinstance(node, (ast.Return, ast.Raise)) for node in _walk_outside_defs(stmt))
+    return any(isinstance(node, (ast.Return, ast.Raise)) for node in walk_outside_defs(stmt))
 
 
-
-def _walk_outside_defs(node, root: bool = False):
+def walk_outside_defs(node, root: bool = False):
+    """The node (or, with `root`, only its descendants) and what lies under it, not looking into nested
+    defs, lambdas or classes."""
     stack = list(children(node)) if root else [node]
     while stack:
         item = stack.pop()
-        if isinstance(item, _NESTED):
+        if isinstance(item, NESTED_DEFS):
             continue
         yield item
         stack.extend(children(item))

@@ -23,6 +23,7 @@ from typing import Iterable, Optional
 from .project_breaks import CrossFileBreaks
 from .callscan import CallText, balanced as _balanced, calls_named as _calls_named, positional_argument as _positional_argument
 from ..sources import read_source
+from .flow import parameter_defaults
 from .names import dotted
 from .scope import distribution_entries, distribution_reason, is_module_base
 from .torch_api import BUILTIN_METHODS, DISTRIBUTION_CLASSES, TENSOR_METHODS
@@ -1057,11 +1058,7 @@ class ProjectGraph:
             self.summaries[cls[0]].classes[cls[1]].methods else None
         if tree is None:
             return None
-        args = tree.args
-        positional = args.posonlyargs + args.args
-        defaults = dict(zip([a.arg for a in positional][len(positional) - len(args.defaults):], args.defaults))
-        defaults.update((a.arg, d) for a, d in zip(args.kwonlyargs, args.kw_defaults) if d is not None)
-        value = defaults.get(param)
+        value = {arg.arg: default for arg, default in parameter_defaults(tree.args)}.get(param)
         spelled = dotted(value) if value is not None else None
         hit = self._named(cls[0], spelled) if spelled else None
         return (hit[1], hit[2]) if hit is not None and hit[0] == "class" else None

@@ -11,9 +11,9 @@ another file (`from .adjoints import AutoDiffAdjoint`, a table `SOLVERS[method]`
 `register_method("dopri5", Dopri5)` in the package's __init__), a method whose break is in a helper
 it calls (`integrate` -> `self._before_integrate`), base __init__s in other files.
 
-A function's "sure" break is a finding of its own with no guard (summary.breaking), or one in a
-function it calls directly (a call with one target: a same-file function, an import, self.method,
-super()), up to MAX_DEPTH calls down.
+A function's "sure" break is a finding of its own with no guard on a line that runs on every call
+(summary.breaking), or one in a function it calls directly on such a line (a call with one target: a
+same-file function, an import, self.method, super()), up to MAX_DEPTH calls down.
 """
 from __future__ import annotations
 
@@ -24,6 +24,7 @@ from typing import Optional
 from .built_modules import first_use_of_self, super_init_call
 from .callscan import balanced, calls_named, positional_argument
 from .names import dotted
+from .new_objects import walk_outside_defs
 from .summary import GLOBAL, LOCAL, SELF, SUPER
 
 MAX_DEPTH = 3
@@ -31,9 +32,10 @@ _DIRECT = (GLOBAL, LOCAL, SELF, SUPER)
 
 
 class CrossFileBreaks:
-    """For each file: calls on new objects whose method surely breaks ("qualname:line:col" ->
-    (Cls.method, where it breaks, the classes it may also be whose method does not)), and module __init__s that run on a half-built self
-    (init qualname -> (why, the chain of functions that builds them, the condition of the construction))."""
+    """For each file: calls on new objects whose method surely breaks ("qualname:line:col" -> (Cls.method,
+    where it breaks, the classes it may also be whose method does not)), and module __init__s that run on
+    a half-built self (init qualname -> (why, the chain of functions that builds them, the condition of
+    the construction))."""
 
     def __init__(self, graph):
         self.graph = graph
@@ -134,7 +136,7 @@ class CrossFileBreaks:
                         skipped.setdefault((path, qualname), f"`{hit[0]}` called on an object it builds")
         for (path, qualname), why in skipped.items():
             frame = f"{qualname} in {os.path.basename(path)}: {why}"
-            for line, spellings, condition in self._builds(path, qualname):
+            for line, spellings, condition in graph.summaries[path].builds.get(qualname, ()):
                 for spelled in spellings:
                     for cls in self.classes(path, spelled):
                         self._half_built(cls, frame, (qualname,), set(), condition)
@@ -175,17 +177,13 @@ class CrossFileBreaks:
             line -= 1
         return False
 
-    def _builds(self, path: str, qualname: str) -> list:
-        return list(self.graph.summaries[path].builds.get(qualname, ()))
-
     def _half_built(self, cls, frame: str, chain: tuple[str, ...], seen: set, condition: str = "") -> None:
         """A module of class `cls` built where Dynamo does not trace: its __init__ (wherever the
         hierarchy defines it) starts on a half-built self, then each base __init__ its
-        super().__init__() runs, and the modules it builds after that point."""
+        super().__init__() runs, and the modules each of them builds (the frame reruns eagerly whole)."""
         graph = self.graph
-        start = cls
         owner = graph._lookup(cls, "__init__")
-        while owner is not None and owner not in seen and graph._is_module(start):
+        while owner is not None and owner not in seen and graph._is_module(cls):
             seen.add(owner)
             qualname = f"{owner[1]}.__init__"
             init = graph._function_tree(owner[0], qualname)
@@ -199,8 +197,8 @@ class CrossFileBreaks:
             offset = summary.lines[qualname][0] - init.lineno
             # every construction of that frame: Dynamo gives up on it whole and reruns it eagerly from
             # the start (measured, the review of stop 27: one built before `super().__init__()` too)
-            for node in _calls_in(init):
-                spelled = _spelling(node.func)
+            for node in walk_outside_defs(init, root=True):
+                spelled = _spelling(node.func) if isinstance(node, ast.Call) else None
                 if spelled is None:
                     continue
                 for built in self.classes(owner[0], spelled):
@@ -215,15 +213,5 @@ def _spelling(node: ast.AST) -> Optional[str]:
     spelled = dotted(node)
     return spelled if spelled and spelled.rsplit(".", 1)[-1][:1].isupper() else None
 
-
-def _calls_in(init):
-    stack = list(init.body)
-    while stack:
-        node = stack.pop()
-        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)):
-            continue
-        if isinstance(node, ast.Call):
-            yield node
-        stack.extend(ast.iter_child_nodes(node))
 
 

@@ -121,13 +121,12 @@ class FileLinter:
                 self._walk_body(scope.func.body, ctx, dispatch)
                 by_scope[scope.qualname] = self.findings[first:]
             # A module built in traced code whose __init__ breaks runs the rest of it eagerly.
-            effects = file.memo("built inits", lambda: built_init_effects(
-                scopes, by_scope, self.context.object_breaks, self.context.half_built))
+            effects = built_init_effects(scopes, by_scope, self.context.object_breaks, self.context.half_built)
             if effects.dropped:
                 self.findings = [f for f in self.findings if id(f) not in effects.dropped]
             for rule in after:
                 ctx.rule = rule
-                rule.after_file(ctx, by_scope)
+                rule.after_file(ctx, effects)
             if self.summary is not None:
                 self._summarize_breaks(scopes, by_scope, effects)
         finally:

@@ -74,10 +74,10 @@ class Rule:
     def check(self, node: ast.AST, ctx: "NodeContext") -> None:  # pragma: no cover - abstract
         raise NotImplementedError
 
-    def after_file(self, ctx: "NodeContext", by_scope: dict) -> None:
-        """Called once every traced function of the file is walked, with each one's findings
-        (qualname -> findings); for a rule that depends on what else breaks. The engine calls only
-        the rules that override it."""
+    def after_file(self, ctx: "NodeContext", effects) -> None:
+        """Called once every traced function of the file is walked, with what the other findings imply
+        there (analysis.built_modules.BuiltInitEffects, computed once by the engine); for a rule that
+        depends on what else breaks. The engine calls only the rules that override it."""
 
     @classmethod
     def breaks_on(cls, version: str) -> Optional[bool]:

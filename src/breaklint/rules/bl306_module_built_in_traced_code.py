@@ -8,7 +8,6 @@ not break is built inside the graph with no break at all.
 """
 from __future__ import annotations
 
-from ..analysis.built_modules import built_init_effects
 from .base import Example, Rule
 
 
@@ -20,8 +19,7 @@ class ModuleBuiltInTracedCode(Rule):
     fix_availability = "never"
     verdicts = {"2.13": True}
 
-    def after_file(self, ctx, by_scope: dict) -> None:
-        effects = ctx.file.memo("built inits", lambda: built_init_effects(ctx.file.scopes, by_scope))
+    def after_file(self, ctx, effects) -> None:
         for site in effects.sites:
             ctx.scope = site.scope
             cause = f"traced code builds a module whose {site.built}.__init__ breaks the graph (line {site.row})"

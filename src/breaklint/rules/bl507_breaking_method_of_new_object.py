@@ -12,7 +12,6 @@ function while the object lives, does not do this. A module built there does it 
 """
 from __future__ import annotations
 
-from ..analysis.built_modules import built_init_effects
 from .base import Example, Rule
 
 
@@ -24,8 +23,7 @@ class BreakingMethodOfNewObject(Rule):
     fix_availability = "never"
     verdicts = {"2.13": True}
 
-    def after_file(self, ctx, by_scope: dict) -> None:
-        effects = ctx.file.memo("built inits", lambda: built_init_effects(ctx.file.scopes, by_scope))
+    def after_file(self, ctx, effects) -> None:
         for found in effects.calls:
             ctx.scope = found.scope
             ctx.report(found.call, f"`{found.method}` breaks the graph ({found.where}) and is called on an object of "
