@@ -13,9 +13,7 @@ else:  # pragma: no cover
     import tomli as tomllib
 
 from ..rules import Rule, all_rules
-from ..versions import parse_version
-
-DEFAULT_TORCH = "2.13"
+from ..versions import DEFAULT_TORCH, parse_version
 
 
 class ConfigError(Exception):

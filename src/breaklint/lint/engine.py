@@ -16,6 +16,7 @@ from ..analysis.astwalk import children
 from ..analysis.compiling import compile_test_kind, operands_evaluated_when_compiling
 from ..model import FileError, FileOutcome, Finding
 from ..sources import read_source
+from ..versions import DEFAULT_TORCH
 from . import notebook
 from ..analysis.names import ImportMap
 from ..rules import all_rules
@@ -42,6 +43,8 @@ _LEAVES = frozenset({ast.Name, ast.Constant})
 class LintSettings:
     rules: list[Rule] = field(default_factory=list)
     scope: ScopeSettings = field(default_factory=ScopeSettings)
+    # The torch whose behaviour a rule with version-dependent sub-patterns reports (--target-torch).
+    torch_version: str = DEFAULT_TORCH
 
 
 _LEAVING = (ast.Return, ast.Raise, ast.Continue, ast.Break)

@@ -35,6 +35,7 @@ def lint_settings(settings: Settings) -> LintSettings:
         rules=[rule() for rule in settings.enabled_rules()],
         scope=ScopeSettings(extra_decorators=tuple(settings.compile_decorators),
                             extra_base_classes=tuple(settings.module_base_classes)),
+        torch_version=settings.torch_version(),
     )
 
 
@@ -483,7 +484,7 @@ def fix_paths(result: CheckResult, settings: Settings, unsafe: bool, write: bool
         if settings.per_file_ignores:
             # Rules ignored for this file must not fix it either: leave them out of the fix loop.
             ignored = matching_ignores(path, settings.per_file_ignores, settings.root)
-            file_settings = LintSettings([r for r in local.rules if not is_ignored(r.code, ignored)], local.scope)
+            file_settings = dataclasses.replace(local, rules=[r for r in local.rules if not is_ignored(r.code, ignored)])
         try:
             try:
                 # The check's findings are this text's first round: the fix loop need not lint it again.

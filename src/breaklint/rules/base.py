@@ -147,6 +147,12 @@ class NodeContext:
         # id(node) -> its qualified name: most rules qualify every call they see (BENCHMARKS.md).
         self._qualified: dict[int, Optional[str]] = {}
 
+    @property
+    def torch_version(self) -> str:
+        """The torch the run judges against (--target-torch): for sub-patterns that break on some
+        versions only."""
+        return self._linter.settings.torch_version
+
     # -- facts ------------------------------------------------------------------------------------
     def is_tensor(self, node: ast.AST) -> bool:
         if self.env is None or not self.env.is_tensor(node):

@@ -13,6 +13,7 @@ from ..analysis.flow import parameter_defaults
 from ..analysis.torch_api import SKIPPED_TORCH_FUNCTIONS
 from ..fix.rewrite import replace_fix
 from ..model import Edit, Fix
+from ..versions import before
 from .base import Example, Rule
 
 # GB0007 "Attempted to call function marked as skipped". time.sleep is unmeasured: left out.
@@ -39,6 +40,14 @@ SKIPPED_STDLIB = {
     "hashlib.sha1", "hashlib.sha256", "heapq.heapify", "heapq.heappop", "heapq.heappush",
     "threading.current_thread", "threading.get_ident", "time.sleep", "gc.collect",
 }
+# Python's `random` module, GB0007, measured on 2.13 and 2.14 (CPU) as a value in a compiled forward.
+# randint, randrange and uniform are traced (the draw becomes a graph input), as are a
+# random.Random instance's random() and randint(); branching on any draw breaks (BL110).
+RANDOM_SKIPPED = {f"random.{name}" for name in (
+    "choice", "choices", "gauss", "normalvariate", "lognormvariate", "betavariate", "gammavariate",
+    "expovariate", "vonmisesvariate", "paretovariate", "weibullvariate", "triangular", "getrandbits")}
+# ... and these on 2.13 only: 2.14 traces them (measured), as the catalogue says 2.15 does random().
+RANDOM_SKIPPED_BEFORE = ("2.14", {"random.random", "random.shuffle", "random.sample", "random.seed"})
 # Other calls measured to break on 2.13 (bench: a call in a compiled function, real arguments), and why.
 UNSUPPORTED_CALLS = {
     "json.dumps": "GB0156", "json.loads": "GB0156", "io.StringIO": "GB0156",
@@ -197,6 +206,9 @@ def untraceable(node: ast.Call, ctx) -> Optional[str]:
     if qual in SKIPPED_STDLIB or (qual in SKIPPED_TORCH_FUNCTIONS and qual not in _REPORTED_ELSEWHERE):
         return f"{qual}() is on Dynamo's skip list: the graph breaks here and the call runs eagerly; " \
                "call it outside compiled code and pass the result in"
+    if qual in RANDOM_SKIPPED or (qual in RANDOM_SKIPPED_BEFORE[1] and before(ctx.torch_version, RANDOM_SKIPPED_BEFORE[0])):
+        return f"{qual}() is on Dynamo's skip list: the graph breaks here and the call runs eagerly; draw with " \
+               "torch's RNG (torch.rand, torch.randint, torch.randperm, torch.multinomial) instead"
     if _np_random_break(node, qual):
         return f"np.random.{qual.rsplit('.', 1)[1]}() breaks the graph here; use torch's RNG " \
                "(torch.rand, torch.randint, torch.randperm)"
@@ -229,8 +241,8 @@ class UntraceableCall(Rule):
     # 2.13: every sub-pattern measured on CPU (np.random with numpy installed). 2.11 and 2.15 come
     # from the team's measured catalogue (kept outside this repository) for clocks, manual_seed,
     # deepcopy of a tensor, repr and data_ptr.
-    # random.random() breaks on 2.13 but not on 2.15 (catalogue): a rule has one verdict per
-    # version, so it is left out rather than flagged wrongly for 2.15 users.
+    # random.random(), shuffle, sample and seed break on 2.13 but not on 2.14 (measured) or 2.15
+    # (catalogue): reported only when the target torch (--target-torch) is older than 2.14.
     verdicts = {"2.11": True, "2.13": True, "2.15": True}
 
     def check(self, node, ctx) -> None:
