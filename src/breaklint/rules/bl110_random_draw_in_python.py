@@ -1,0 +1,196 @@
+"""BL110: a draw of Python's `random` module used as a Python value in traced code.
+
+Measured on torch 2.13 and 2.14 (CPU): Dynamo traces random.uniform(), randint() and randrange() (and,
+from 2.14, random.random()) by making the drawn number a graph input. Multiplying, adding or dividing
+a tensor by it stays in the graph, and so do max() and torch arguments such as clamp(max=) and
+torch.full(). What needs it as a Python number breaks:
+- arithmetic with a number (`1 - random.uniform(0, 1)`, `randint(0, 2) * 2`): GB0213;
+- int() and round() (GB0178), range() and indexing a tensor with it (GB0033, GB4841);
+- an `if`, `while`, ternary or comprehension `if` decided by it: GB0170. An `assert` did not break.
+Also measured to break, not flagged: F.dropout's p, interpolate's scale_factor, slicing and roll().
+On 2.13 random.random() itself is skipped (BL502), and what it returns is then a plain float.
+"""
+from __future__ import annotations
+
+import ast
+from typing import Optional
+
+from ..versions import before
+from .base import Example, Rule
+
+# Draws Dynamo turns into graph inputs; random.random() only from 2.14 (on 2.13 BL502 reports it).
+DRAWS = {"random.uniform", "random.randint", "random.randrange"}
+RANDOM_TRACED_FROM = "2.14"
+# Builtins that need the draw as a Python number (measured: int, round and range break).
+_BUILTINS = {"int", "round", "range"}
+
+
+def _draw(node: ast.AST, ctx) -> Optional[str]:
+    """The draw this call makes (`random.uniform`), or None."""
+    if not isinstance(node, ast.Call):
+        return None
+    qual = ctx.qualify(node.func) or ""
+    if qual in DRAWS or (qual == "random.random" and not before(ctx.torch_version, RANDOM_TRACED_FROM)):
+        return qual
+    return None
+
+
+def _drawn_locals(ctx) -> dict[str, tuple[str, bool]]:
+    """Locals of the traced function bound once, by a plain assignment, to a draw
+    (`k = random.randint(0, 3)`) or to a comparison of one: name -> (the draw, a comparison)."""
+    func = ctx.scope.func
+
+    def collect() -> dict[str, str]:
+        bindings: dict[str, int] = {}
+        drawn: dict[str, tuple[str, bool]] = {}
+        for node in ast.walk(func):
+            if isinstance(node, ast.Name) and isinstance(node.ctx, (ast.Store, ast.Del)):
+                bindings[node.id] = bindings.get(node.id, 0) + 1
+            elif isinstance(node, ast.arg):
+                bindings[node.arg] = bindings.get(node.arg, 0) + 1
+            if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
+                found = _draw(node.value, ctx)
+                if found:
+                    drawn[node.targets[0].id] = (found, False)
+                elif isinstance(node.value, ast.Compare):
+                    # `flip = random.uniform(0, 1) < p`: a traced bool, which breaks where it decides a test
+                    found = next(filter(None, (_draw(n, ctx) for n in [node.value.left, *node.value.comparators])), None)
+                    if found:
+                        drawn[node.targets[0].id] = (found, True)
+        return {name: drawn_as for name, drawn_as in drawn.items() if bindings.get(name) == 1}
+    return ctx.file.memo(("BL110", "drawn locals", id(func)), collect)
+
+
+def _python_use(ctx, node: ast.AST, tested_only: bool = False) -> Optional[str]:
+    """How the draw `node` is used in Python, when that use breaks (each measured): arithmetic with a
+    number, int() / round() / range(), a tensor index, or deciding a test through comparisons and
+    `and` / `or` / `not`; None otherwise (arithmetic with a tensor, a torch argument, ...)."""
+    parent = ctx.parent
+    if tested_only:
+        pass
+    elif isinstance(parent, ast.BinOp):
+        other = parent.right if parent.left is node else parent.left
+        if not ctx.is_tensor(other):
+            return "Python arithmetic on it"
+    elif isinstance(parent, ast.UnaryOp) and not isinstance(parent.op, ast.Not):
+        return "Python arithmetic on it"
+    elif isinstance(parent, ast.Call) and isinstance(parent.func, ast.Name) and parent.func.id in _BUILTINS \
+            and node in parent.args and not ctx.file.imports.is_bound(parent.func.id):
+        return f"{parent.func.id}() of it"
+    elif isinstance(parent, ast.Subscript) and parent.slice is node and ctx.is_tensor(parent.value):
+        return "indexing a tensor with it"
+    child = node
+    for ancestor in reversed(ctx.parents):
+        if isinstance(ancestor, (ast.If, ast.While, ast.IfExp)):
+            return "a branch on it" if child is ancestor.test else None
+        if isinstance(ancestor, ast.comprehension):
+            return "a branch on it" if child in ancestor.ifs else None
+        if not isinstance(ancestor, (ast.Compare, ast.BoolOp)) and not (
+                isinstance(ancestor, ast.UnaryOp) and isinstance(ancestor.op, ast.Not)):
+            return None
+        child = ancestor
+    return None
+
+
+class RandomDrawInPython(Rule):
+    code = "BL110"
+    name = "random-draw-in-python"
+    summary = ("a value drawn from Python's random module (uniform, randint, randrange; random() from torch 2.14) "
+               "used in Python arithmetic, int() / round() / range(), a tensor index or a branch breaks the graph")
+    gb_ids = ("GB0170", "GB0213", "GB0178", "GB0033", "GB4841")
+    fix_availability = "never"
+    node_types = (ast.Call, ast.Name)
+    # 2.13 and 2.14: measured on CPU (arithmetic, int / round / range, an index, if, while, ternary,
+    # comprehension-if; directly and through a local).
+    verdicts = {"2.13": True, "2.14": True}
+
+    def check(self, node, ctx) -> None:
+        compared = False
+        if isinstance(node, ast.Call):
+            draw = _draw(node, ctx)
+        elif isinstance(node.ctx, ast.Load):
+            draw, compared = _drawn_locals(ctx).get(node.id, (None, False))
+        else:
+            return
+        use = _python_use(ctx, node, compared) if draw is not None else None
+        if use is None:
+            return
+        ctx.report(node, f"Dynamo makes what {draw}() draws a graph input, and {use} breaks the graph "
+                         "(GB0170, GB0213, GB0178, GB0033); draw with torch instead (`torch.rand(())`, `torch.randint`) and keep "
+                         "the value a tensor (torch.where for a branch), or draw outside compiled code")
+
+    VALID = [
+        Example("""
+import random
+
+import torch
+from torch import nn
+
+
+class Jitter(nn.Module):
+    def forward(self, x):
+        scale = random.uniform(0.9, 1.1)     # a draw used in arithmetic stays in the graph
+        keep = torch.rand(()) < 0.5           # torch's RNG: a tensor test, for torch.where
+        return torch.where(keep, x * scale, x)
+
+
+def factory():
+    return Jitter(), (torch.randn(4),)
+"""),
+        Example("""
+import random
+
+import torch
+from torch import nn
+
+
+def augment(x):
+    if random.uniform(0, 1) < 0.5:            # not reached from traced code
+        return x.flip(0)
+    return x
+
+
+class Net(nn.Module):
+    def forward(self, x):
+        return x * 2
+
+
+def factory():
+    return Net(), (augment(torch.randn(4)),)
+"""),
+    ]
+    INVALID = [
+        Example("""
+import random
+
+import torch
+from torch import nn
+
+
+class RandomFlip(nn.Module):
+    def forward(self, x):
+        if random.uniform(0, 1) < 0.5:
+            return x.flip(-1)
+        return x
+
+
+def factory():
+    return RandomFlip(), (torch.randn(2, 4),)
+""", at=((10, 12),)),
+        Example("""
+import random
+
+import torch
+from torch import nn
+
+
+class RandomShift(nn.Module):
+    def forward(self, x):
+        k = random.randint(0, 2) * 2
+        return x if k == 0 else x + k
+
+
+def factory():
+    return RandomShift(), (torch.randn(4),)
+""", at=((10, 13),)),
+    ]

@@ -1,0 +1,132 @@
+"""Python's `random` module in traced code (stop 28, a battery through Dynamo 2.13 and 2.14, CPU).
+
+Measured: choice, gauss and the other variates are skipped (GB0007) on both; random(), shuffle, sample
+and seed are skipped on 2.13 only. uniform / randint / randrange are traced as graph inputs on both:
+scaling a tensor by one is fine, while arithmetic with a number, int() / round() / range(), a tensor
+index and a branch on one break (BL110). The rows below are Dynamo's own on 2.13; the test that
+compiles the classes checks them again wherever torch 2.13 is installed.
+"""
+import random  # noqa: F401 - the snippet's import, for the Dynamo check
+import textwrap
+
+import pytest
+
+from breaklint.lint.engine import LintSettings, lint_source
+from breaklint.rules import all_rules
+
+SOURCE = textwrap.dedent("""
+import random
+import torch
+from torch import nn
+
+
+class Choice(nn.Module):
+    def forward(self, x):
+        return x * random.choice([1.0, 2.0])
+
+
+class Random(nn.Module):
+    def forward(self, x):
+        return x * random.random()
+
+
+class Scale(nn.Module):
+    def forward(self, x):
+        return x * random.uniform(0.5, 1.5)
+
+
+class Flip(nn.Module):
+    def forward(self, x):
+        if random.uniform(0, 1) < 0.5:
+            return x.flip(0)
+        return x
+
+
+class Shift(nn.Module):
+    def forward(self, x):
+        k = random.randint(0, 2)
+        return x + k * 2
+
+
+class Tested(nn.Module):
+    def forward(self, x):
+        flip = random.uniform(0, 1) < 0.5
+        return -x if flip else x
+
+
+class Width(nn.Module):
+    def forward(self, x):
+        return x * int(random.uniform(1, 3))
+
+
+class Index(nn.Module):
+    def forward(self, x):
+        return x[random.randint(0, 3)]
+
+
+class Asserted(nn.Module):
+    def forward(self, x):
+        assert random.randint(0, 3) >= 0
+        return x * max(random.uniform(0, 1), 0.1)
+""")
+
+# Dynamo 2.13's break rows, and which ones 2.14 keeps (random.random() is traced there).
+BREAKS_213 = {9: "BL502", 14: "BL502", 24: "BL110", 32: "BL110", 38: "BL110", 43: "BL110", 48: "BL110"}
+BREAKS_214 = {row: code for row, code in BREAKS_213.items() if row != 14}
+
+
+def _rows(version: str) -> dict:
+    settings = LintSettings(rules=[rule() for rule in all_rules()], torch_version=version)
+    findings, _ = lint_source(SOURCE, "snippet.py", settings)
+    return {f.row: f.code for f in findings if f.code in ("BL110", "BL502")}
+
+
+def test_random_draws_are_flagged_where_dynamo_213_breaks():
+    assert _rows("2.13") == BREAKS_213
+
+
+def test_random_random_is_not_skipped_from_214():
+    assert _rows("2.14") == BREAKS_214
+    assert _rows("2.15") == BREAKS_214
+
+
+def test_a_draw_on_214_is_a_graph_input_whose_branch_breaks():
+    source = "import random\nimport torch\n\n\n@torch.compile\ndef f(x):\n    if random.random() < 0.5:\n        return x\n    return -x\n"
+    for version, code in (("2.13", "BL502"), ("2.14", "BL110")):
+        findings, _ = lint_source(source, "f.py", LintSettings(rules=[r() for r in all_rules()], torch_version=version))
+        assert [(f.row, f.code) for f in findings] == [(7, code)]
+
+
+def test_the_rows_are_dynamos(tmp_path):
+    torch = pytest.importorskip("torch")
+    if not torch.__version__.startswith("2.13"):
+        pytest.skip("the rows were measured on torch 2.13")
+    import importlib.util
+    import logging
+
+    path = tmp_path / "snippet_random.py"
+    path.write_text(SOURCE)
+    spec = importlib.util.spec_from_file_location("snippet_random", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    rows: set = set()
+
+    class Sites(logging.Handler):
+        def emit(self, record):
+            for line in record.getMessage().splitlines():
+                if "Graph break in user code at" in line and str(path) in line:
+                    rows.add(int(line.rsplit(":", 1)[1]))
+
+    torch._logging.set_logs(graph_breaks=True)
+    logger = logging.getLogger("torch._dynamo.symbolic_convert.__graph_breaks")
+    handler = Sites()
+    logger.addHandler(handler)
+    try:
+        for name in ("Choice", "Random", "Scale", "Flip", "Shift", "Tested", "Width", "Index", "Asserted"):
+            torch._dynamo.reset()
+            torch.compile(getattr(module, name)(), backend="eager")(torch.randn(4, 4))
+    finally:
+        logger.removeHandler(handler)
+        torch._logging.set_logs()
+        torch._dynamo.reset()
+    assert rows == set(BREAKS_213)
