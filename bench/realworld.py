@@ -263,6 +263,11 @@ def library_key(model: dict) -> str:
     return f"{model['library']}=={version} (torch {model['torch']})"
 
 
+def target_torch(models: list[dict]) -> str:
+    """"major.minor" of the torch a library's truth was observed on (`breaklint check --target-torch`)."""
+    return ".".join(models[0]["torch"].split("+")[0].split(".")[:2])
+
+
 def group_by_library(truth: dict) -> dict[str, list[dict]]:
     groups: dict[str, list[dict]] = {}
     for model in truth.values():
@@ -292,12 +297,14 @@ def score(truth: dict, breaklint_python: str) -> dict:
         # user code that calls into the library (its model classes); its own findings are not scored.
         roots = sorted({root for model in models for root in model["roots"]})
         specs = sorted({os.path.join(BENCH, *model["spec"].split(".")) + ".py" for model in models})
-        findings = run_breaklint(breaklint_python, roots + specs)
+        # Judged against the torch the truth was observed on: some sub-patterns break on one release only.
+        target = ("--target-torch", target_torch(models))
+        findings = run_breaklint(breaklint_python, roots + specs, target)
         per_library[library] = score_library(sites, executed, findings, source, prefix)
         per_library[library]["models"] = len(models)
         per_library[library]["files"] = len(files)
         if with_scope:
-            scope = run_breaklint(breaklint_python, roots + specs, ("--show-scope",))
+            scope = run_breaklint(breaklint_python, roots + specs, ("--show-scope", *target))
             traced = traced_functions(executed)
             per_library[library]["scope"] = scope_recall(traced, scope, prefix)
             if all("dynamo_code" in model for model in models):
@@ -332,7 +339,7 @@ def make_fixed_copy(models: list[dict], breaklint_python: str, fixed_root: str) 
     for spec in specs:
         shutil.copy(spec, os.path.join(target, "_entry_" + os.path.basename(spec)))
     command = [breaklint_python, "-m", "breaklint", "check", target, "--fix", "--unsafe-fixes",
-               "--no-cache", "--exit-zero", "--output-format", "json"]
+               "--no-cache", "--exit-zero", "--output-format", "json", "--target-torch", target_torch(models)]
     completed = subprocess.run(command, capture_output=True, text=True, timeout=900, env=breaklint_env())
     changed = subprocess.run(["diff", "-rq", *models[0]["roots"][:1], os.path.join(target, os.path.basename(models[0]["roots"][0]))],
                              capture_output=True, text=True).stdout.count("differ")
