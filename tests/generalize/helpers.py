@@ -36,3 +36,40 @@ def codes_by_row(source: str) -> set:
 def scopes_of(source: str) -> dict:
     tree = ast.parse(textwrap.dedent(source))
     return ModuleScopes(tree, ImportMap(tree)).scopes
+
+
+def dynamo_break_rows(source: str, class_names, tmp_path, inputs=None) -> set:
+    """The rows of `source` where Dynamo (torch.compile, backend="eager") reports a graph break, each
+    class of `class_names` built with no arguments and called on `inputs` (default: one randn(4, 4))."""
+    import importlib.util
+    import logging
+
+    import torch
+
+    path = tmp_path / "dynamo_snippet.py"
+    path.write_text(source)
+    spec = importlib.util.spec_from_file_location("dynamo_snippet", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    rows: set = set()
+
+    class Sites(logging.Handler):
+        def emit(self, record):
+            for line in record.getMessage().splitlines():
+                if "Graph break in user code at" in line and str(path) in line:
+                    rows.add(int(line.rsplit(":", 1)[1]))
+
+    torch._logging.set_logs(graph_breaks=True)
+    logger = logging.getLogger("torch._dynamo.symbolic_convert.__graph_breaks")
+    handler = Sites()
+    logger.addHandler(handler)
+    try:
+        for name in class_names:
+            torch._dynamo.reset()
+            args = inputs() if inputs is not None else (torch.randn(4, 4),)
+            torch.compile(getattr(module, name)(), backend="eager")(*args)
+    finally:
+        logger.removeHandler(handler)
+        torch._logging.set_logs()
+        torch._dynamo.reset()
+    return rows

@@ -6,13 +6,14 @@ scaling a tensor by one is fine, while arithmetic with a number, int() / round()
 index and a branch on one break (BL110). The rows below are Dynamo's own on 2.13; the test that
 compiles the classes checks them again wherever torch 2.13 is installed.
 """
-import random  # noqa: F401 - the snippet's import, for the Dynamo check
 import textwrap
 
 import pytest
 
 from breaklint.lint.engine import LintSettings, lint_source
 from breaklint.rules import all_rules
+
+from .helpers import dynamo_break_rows
 
 SOURCE = textwrap.dedent("""
 import random
@@ -101,32 +102,5 @@ def test_the_rows_are_dynamos(tmp_path):
     torch = pytest.importorskip("torch")
     if not torch.__version__.startswith("2.13"):
         pytest.skip("the rows were measured on torch 2.13")
-    import importlib.util
-    import logging
-
-    path = tmp_path / "snippet_random.py"
-    path.write_text(SOURCE)
-    spec = importlib.util.spec_from_file_location("snippet_random", path)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    rows: set = set()
-
-    class Sites(logging.Handler):
-        def emit(self, record):
-            for line in record.getMessage().splitlines():
-                if "Graph break in user code at" in line and str(path) in line:
-                    rows.add(int(line.rsplit(":", 1)[1]))
-
-    torch._logging.set_logs(graph_breaks=True)
-    logger = logging.getLogger("torch._dynamo.symbolic_convert.__graph_breaks")
-    handler = Sites()
-    logger.addHandler(handler)
-    try:
-        for name in ("Choice", "Random", "Scale", "Flip", "Shift", "Tested", "Width", "Index", "Asserted"):
-            torch._dynamo.reset()
-            torch.compile(getattr(module, name)(), backend="eager")(torch.randn(4, 4))
-    finally:
-        logger.removeHandler(handler)
-        torch._logging.set_logs()
-        torch._dynamo.reset()
-    assert rows == set(BREAKS_213)
+    names = ("Choice", "Random", "Scale", "Flip", "Shift", "Tested", "Width", "Index", "Asserted")
+    assert dynamo_break_rows(SOURCE, names, tmp_path) == set(BREAKS_213)

@@ -31,10 +31,13 @@ def compile_test_kind(test: ast.AST, qualify: Qualify) -> Optional[str]:
         return {"compiling": "not_compiling", "not_compiling": "compiling"}.get(inner)
     if isinstance(test, ast.BoolOp):
         kinds = [compile_test_kind(v, qualify) for v in test.values]
-        if isinstance(test.op, ast.And) and "not_compiling" in kinds:
-            return "not_compiling"
-        if isinstance(test.op, ast.Or) and "compiling" in kinds:
-            return "compiling"
+        # one operand decides an `and` that is False, or an `or` that is True; all of them the other way
+        # round (`torch.jit.is_scripting() or torch.jit.is_tracing()` is False under torch.compile)
+        decides, other = ("not_compiling", "compiling") if isinstance(test.op, ast.And) else ("compiling", "not_compiling")
+        if decides in kinds:
+            return decides
+        if all(kind == other for kind in kinds):
+            return other
     return None
 
 

@@ -169,7 +169,7 @@ class FileLinter:
     def _walk_body(self, body: Iterable[ast.AST], ctx: NodeContext, dispatch) -> None:
         for node in body:
             self._visit(node, ctx, dispatch)
-            if _always_leaves(node):
+            if _always_leaves(node) or (type(node) is ast.If and self._leaves_when_compiled(node, ctx)):
                 break  # what follows never runs, so Dynamo never traces it
 
     def _visit(self, node: ast.AST, ctx: NodeContext, dispatch) -> None:
@@ -225,6 +225,15 @@ class FileLinter:
         if kind == "compiling":
             return True, False
         return True, True
+
+    def _leaves_when_compiled(self, node: ast.If, ctx: NodeContext) -> bool:
+        """`if torch.jit.is_tracing() or torch.compiler.is_compiling(): return ...`: the branch Dynamo
+        takes always leaves, so the rest of the block is never traced."""
+        traced_body, traced_else = self._traced_branches(node.test, ctx)
+        if traced_body == traced_else:
+            return False
+        branch = node.body if traced_body else node.orelse
+        return bool(branch) and _always_leaves(branch[-1])
 
     def _is_user_context(self, expr: ast.AST, ctx: NodeContext) -> bool:
         target = expr.func if isinstance(expr, ast.Call) else expr

@@ -107,7 +107,7 @@ class TensorBranch(Rule):
     gb_ids = ("GB0170", "GB0033")
     fix_availability = "sometimes"
     fix_applicability = "unsafe"
-    node_types = (ast.If, ast.While, ast.IfExp, ast.BoolOp, ast.UnaryOp, ast.Assert, ast.Call)
+    node_types = (ast.If, ast.While, ast.IfExp, ast.BoolOp, ast.UnaryOp, ast.Assert, ast.Call, ast.comprehension)
     # 2.13: measured here (tests/test_rule_verdicts + the probes in rules/BL101.md).
     # 2.11 and 2.15: taken from the team catalogue (GB0170 on both; outside this repository), not re-measured.
     verdicts = {"2.11": True, "2.13": True, "2.15": True}
@@ -133,6 +133,14 @@ class TensorBranch(Rule):
             if branches_on_tensor(node.test, ctx):
                 ctx.report(node.test, "conditional expression on a tensor value: Dynamo splits the graph "
                                       "here (GB0170); use torch.where", ternary_fix(ctx, node))
+        elif isinstance(node, ast.comprehension):
+            # `[r for r in rows if r.sum() > 0]`: each element's test is a branch (measured on 2.13: GB0170
+            # in list, dict and generator comprehensions)
+            for test in node.ifs:
+                if branches_on_tensor(test, ctx):
+                    ctx.report(test, "comprehension `if` on a tensor value is data-dependent control flow: Dynamo "
+                                     "splits the graph here (GB0170); keep the rows with a mask (boolean indexing "
+                                     "outside compiled code, or torch.where)")
         elif isinstance(node, ast.Assert):
             self._check_assert(node, ctx)
         elif isinstance(node, ast.BoolOp):

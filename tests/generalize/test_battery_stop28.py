@@ -1,0 +1,131 @@
+"""Shapes from stop 28's battery of 277 forward shapes, compiled through Dynamo 2.13 (CPU, eager backend).
+
+- A comprehension's `if` on a tensor value is a branch (GB0170), in list, dict and generator
+  comprehensions alike; a test on a shape entry is not.
+- `torch.jit.is_scripting() or torch.jit.is_tracing()` is False under torch.compile, so its body is never
+  traced; `if torch.jit.is_tracing() or torch.compiler.is_compiling(): return ...` leaves, so what follows
+  is never traced either (both were false positives).
+- Backend probes such as `torch.backends.mps.is_built()` and `cudnn.is_available()` break (GB0208);
+  `torch.cuda.is_available()` does not.
+- `Fn.apply(...)` of a torch.autograd.Function traces `Fn.forward`, whose parameters after ctx take the
+  call's arguments (a break inside it is reported there).
+"""
+import pytest
+
+from .helpers import codes_by_row, dynamo_break_rows
+
+SOURCE = """
+import torch
+from torch import nn
+
+
+class Rows(nn.Module):
+    def forward(self, x):
+        rows = [r * 2 for r in x if r.sum() > 0]
+        return x * len(rows)
+
+
+class Total(nn.Module):
+    def forward(self, x):
+        s = sum(r.sum() for r in x if r.max() > 0)
+        return x * s
+
+
+class Keyed(nn.Module):
+    def forward(self, x):
+        d = {i: r for i, r in enumerate(x) if r[0] > 0}
+        return x * len(d)
+
+
+class Shapes(nn.Module):
+    def forward(self, x):
+        dims = [s for s in x.shape if s > 1]
+        idx = [i for i, d in enumerate(x.size()) if d == 1]
+        return x.reshape(dims), idx
+
+
+class ScriptOrTrace(nn.Module):
+    def forward(self, x):
+        if torch.jit.is_scripting() or torch.jit.is_tracing():
+            return x * x.sum().item()
+        return x * 2
+
+
+class NotScriptNorTrace(nn.Module):
+    def forward(self, x):
+        if not (torch.jit.is_scripting() or torch.jit.is_tracing()):
+            return x * 2
+        return x * x.sum().item()
+
+
+class TracingOrCompiling(nn.Module):
+    def forward(self, x):
+        if torch.jit.is_tracing() or torch.compiler.is_compiling():
+            return x * 2
+        return x * x.sum().item()
+
+
+class Backends(nn.Module):
+    def forward(self, x):
+        if torch.backends.mps.is_built() or torch.backends.cudnn.is_available():
+            return x * 2
+        return x
+
+
+class CudaProbe(nn.Module):
+    def forward(self, x):
+        if torch.cuda.is_available():
+            return x * 2
+        return x
+
+
+class Round(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, t):
+        s = t.sum().item()
+        return t * s
+
+    @staticmethod
+    def backward(ctx, g):
+        return g
+
+
+class Ste(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, t, scale):
+        if t.max() > 1:
+            return t.round() * scale
+        return t * scale
+
+    @staticmethod
+    def backward(ctx, g):
+        return g, None
+
+
+ste = Ste.apply
+
+
+class Rounded(nn.Module):
+    def forward(self, x):
+        return Round.apply(x)
+
+
+class Straight(nn.Module):
+    def forward(self, x):
+        return ste(x, 2.0)
+"""
+
+EXPECTED = {(8, "BL101"), (14, "BL101"), (20, "BL101"), (54, "BL502"), (69, "BL103"), (80, "BL101")}
+CLASSES = ("Rows", "Total", "Keyed", "Shapes", "ScriptOrTrace", "NotScriptNorTrace", "TracingOrCompiling",
+           "Backends", "CudaProbe", "Rounded", "Straight")
+
+
+def test_breaklint_flags_these_rows_and_no_other():
+    assert codes_by_row(SOURCE) == EXPECTED
+
+
+def test_the_rows_are_dynamos(tmp_path):
+    torch = pytest.importorskip("torch")
+    if not torch.__version__.startswith("2.13"):
+        pytest.skip("the rows were measured on torch 2.13")
+    assert dynamo_break_rows(SOURCE, CLASSES, tmp_path) == {row for row, _ in EXPECTED}
