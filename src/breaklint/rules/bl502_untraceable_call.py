@@ -54,6 +54,11 @@ UNSUPPORTED_CALLS = {
     "datetime.datetime.now": "GB0156", "datetime.datetime.utcnow": "GB0156", "datetime.date.today": "GB0156",
     "heapq.nlargest": "GB0059", "torch.Generator": "GB0363", "torch.get_num_threads": "GB0208",
     "torch.initial_seed": "GB0208", "torch.cuda.device_count": "GB0208",
+    # backend probes (torch.cuda.is_available(), cuda.is_initialized() and cudnn.version() are traced)
+    "torch.backends.mps.is_available": "GB0208", "torch.backends.mps.is_built": "GB0208",
+    "torch.backends.cuda.is_built": "GB0208", "torch.backends.cudnn.is_available": "GB0208",
+    "torch.backends.openmp.is_available": "GB0208", "torch.backends.mkl.is_available": "GB0208",
+    "torch.backends.mkldnn.is_available": "GB0007",
     # context managers, measured as `with cm():` inside the compiled function
     "torch.autograd.detect_anomaly": "GB0008", "torch.autograd.set_detect_anomaly": "GB0008",
     "torch.autograd.graph.saved_tensors_hooks": "GB0008", "torch.autograd.set_multithreading_enabled": "GB0008",
