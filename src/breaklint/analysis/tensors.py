@@ -15,7 +15,7 @@ from typing import Optional
 from .astwalk import function_nodes_of, node_memo, walk
 from .flow import bindings_of, function_arguments
 from .names import ImportMap, normalize_torch
-from .scope import ClassInfo, ModuleScopes, Scope, _self_name
+from .scope import ClassInfo, ModuleScopes, Scope, _self_name, is_autograd_forward
 from .torch_api import (CASTS, FRESH_TENSOR_FUNCS, META_ATTRIBUTES, NON_TENSOR_LAYERS, NON_TENSOR_METHODS,
                         NON_TENSOR_NAMESPACES, NON_TENSOR_TORCH_FUNCS, TENSOR_ATTRIBUTES, TENSOR_EVIDENCE_METHODS, TENSOR_NAMESPACES,
                         TENSOR_METHODS, TENSOR_ONLY_METHODS, TENSOR_SUBCLASS_METHODS, TENSOR_TUPLE_FUNCS,
@@ -788,7 +788,8 @@ def entry_param_facts(scope: Scope) -> dict[str, bool]:
 def _callee_parameters(scope: Scope) -> tuple[list[ast.arg], bool]:
     """The positional parameters a call site fills, and whether the first (self/cls) is bound."""
     positional = scope.func.args.posonlyargs + scope.func.args.args
-    bound = bool(scope.cls is not None and positional and positional[0].arg in ("self", "cls"))
+    bound = bool(scope.cls is not None and positional and (
+        positional[0].arg in ("self", "cls") or is_autograd_forward(scope.cls, scope.func)))
     return (positional[1:] if bound else positional), bound
 
 
