@@ -9,6 +9,8 @@
   `torch.cuda.is_available()` does not.
 - `Fn.apply(...)` of a torch.autograd.Function traces `Fn.forward`, whose parameters after ctx take the
   call's arguments (a break inside it is reported there).
+- Any method of a torch.Generator breaks (GB7650), kept at module level or on self (the dev split's
+  torch-kmeans: `gen.manual_seed(self.seed)`).
 """
 import pytest
 
@@ -129,3 +131,56 @@ def test_the_rows_are_dynamos(tmp_path):
     if not torch.__version__.startswith("2.13"):
         pytest.skip("the rows were measured on torch 2.13")
     assert dynamo_break_rows(SOURCE, CLASSES, tmp_path) == {row for row, _ in EXPECTED}
+
+
+GENERATORS = """
+import torch
+from torch import nn
+
+GEN = torch.Generator()
+
+
+class B01(nn.Module):
+    def forward(self, x):
+        GEN.manual_seed(123)
+        return x + torch.randn(x.shape, generator=GEN)
+
+
+class B02(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.gen = torch.Generator()
+
+    def forward(self, x):
+        self.gen.manual_seed(1)
+        return x * 2
+
+
+class B03(nn.Module):
+    def forward(self, x):
+        s = GEN.initial_seed()
+        return x * s
+
+
+class B04(nn.Module):
+    def forward(self, x):
+        st = GEN.get_state()
+        return x * 2, st
+
+
+class B05(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.gen = torch.Generator()
+
+    def forward(self, x):
+        return x * self.gen.initial_seed()
+"""
+
+
+def test_generator_methods_are_flagged_where_dynamo_breaks(tmp_path):
+    rows = {row for row, code in codes_by_row(GENERATORS) if code == "BL502"}
+    assert rows == {10, 11, 20, 26, 32, 42}
+    torch = pytest.importorskip("torch")
+    if torch.__version__.startswith("2.13"):
+        assert dynamo_break_rows(GENERATORS, ("B01", "B02", "B03", "B04", "B05"), tmp_path) == rows

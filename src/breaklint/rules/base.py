@@ -13,7 +13,7 @@ from ..analysis.astwalk import walk
 from ..analysis.guards import breaks_when
 from ..analysis.names import ImportMap
 from ..analysis.narrowing import narrowed_non_tensors, narrowing_inside
-from ..analysis.scope import ModuleScopes, Scope
+from ..analysis.scope import ModuleScopes, Scope, _self_name
 from ..model import Applicability, Edit, Finding, Fix, Location
 from ..versions import parse_version
 
@@ -349,6 +349,29 @@ class NodeContext:
             noqa_row=start.row, chain=chain,
             breaks_when=guard, first_row=(start_node or node).lineno,
         ))
+
+
+def held_values(expr: ast.AST, ctx) -> list[ast.AST]:
+    """The values `self.<attr>` is given by the class (and its bases or subclasses in this file), or a
+    module-level name at module level; [] for anything else (a local, a call, a parameter). What a rule
+    about an object kept between calls (a context manager, a torch.Generator) needs."""
+    scope = ctx.scope
+    if isinstance(expr, ast.Attribute) and isinstance(expr.value, ast.Name) and scope is not None \
+            and scope.cls is not None and expr.value.id == _self_name(scope.func):
+        scopes = ctx.file.scopes
+        values = []
+        for info in [scope.cls, *scopes.local_ancestors(scope.cls), *scopes.local_descendants(scope.cls)]:
+            for value, _self, _annotated in info.assignments.values.get(expr.attr, ()):
+                values.append(value)
+        return values
+    if isinstance(expr, ast.Name) and scope is not None:
+        func = scope.func
+        local = {a.arg for a in func.args.posonlyargs + func.args.args + func.args.kwonlyargs}
+        if expr.id in local or any(isinstance(n, ast.Name) and n.id == expr.id and isinstance(n.ctx, ast.Store)
+                                   for n in ast.walk(func)):
+            return []
+        return list(ctx.file.scopes.bindings(scope, expr.id))
+    return []
 
 
 def _byte_slice(line: str, start: int, end) -> str:

@@ -10,11 +10,12 @@ import ast
 from typing import Optional
 
 from ..analysis.flow import parameter_defaults
+from ..analysis.names import normalize_torch
 from ..analysis.torch_api import SKIPPED_TORCH_FUNCTIONS
 from ..fix.rewrite import replace_fix
 from ..model import Edit, Fix
 from ..versions import before
-from .base import Example, Rule
+from .base import Example, Rule, held_values
 
 # GB0007 "Attempted to call function marked as skipped". time.sleep is unmeasured: left out.
 CLOCKS = {f"time.{name}" for name in (
@@ -124,6 +125,20 @@ def _passes_generator(node: ast.Call, ctx, qual: str) -> bool:
     return qual.startswith("torch.") or isinstance(node.func, ast.Attribute) and ctx.is_tensor(node.func.value)
 
 
+def _generator_method(node: ast.Call, ctx) -> bool:
+    """A method of a torch.Generator kept between calls (a module-level name, `self.gen`) or made in the
+    function: every one breaks (measured on 2.13: manual_seed, initial_seed, get_state)."""
+    func = node.func
+    if not isinstance(func, ast.Attribute):
+        return False
+    values = held_values(func.value, ctx)
+    if not values and isinstance(func.value, ast.Name):
+        value = ctx.reaching_value(func.value)
+        values = [value] if value is not None else []
+    return bool(values) and all(isinstance(v, ast.Call) and normalize_torch(ctx.qualify(v.func)) == "torch.Generator"
+                                for v in values)
+
+
 def _none_default_parameters(ctx) -> set[str]:
     """Parameters of the traced function whose default is None."""
     return {a.arg for a, d in parameter_defaults(ctx.scope.func.args)
@@ -191,6 +206,9 @@ def untraceable(node: ast.Call, ctx) -> Optional[str]:
     if isinstance(func, ast.Name) and func.id in _optional_key_typeddicts(ctx):
         return f"constructing the TypedDict `{func.id}`, which has optional keys, breaks the graph (GB0257); " \
                "build a plain dict literal instead"
+    if _generator_method(node, ctx):
+        return f"calling .{node.func.attr}() on a torch.Generator breaks the graph (GB7650); seed and read generators " \
+               "outside compiled code"
     if _passes_generator(node, ctx, qual):
         return "passing a torch.Generator (`generator=`) breaks the graph when one is passed (GB0055); draw " \
                "the noise outside compiled code and pass it in, or use the global RNG (torch.manual_seed)"
@@ -239,7 +257,7 @@ class UntraceableCall(Rule):
     summary = ("calls Dynamo skips or cannot trace (its skip list, clocks, seeding, NumPy scalar RNG, deepcopy/repr "
                "of tensors, data_ptr() comparisons, generator=, json, some context managers) break the graph")
     gb_ids = ("GB0007", "GB0033", "GB0294", "GB4198", "GB0208", "GB0569", "GB0059", "GB5976", "GB0088",
-              "GB0156", "GB0363", "GB0045", "GB0008", "GB0262", "GB0055", "GB0467", "GB0257")
+              "GB0156", "GB0363", "GB0045", "GB0008", "GB0262", "GB0055", "GB0467", "GB0257", "GB7650")
     fix_availability = "sometimes"
     fix_applicability = "safe"  # torch.jit.isinstance(x, T) -> isinstance(x, T) only
     node_types = (ast.Call, ast.Attribute)

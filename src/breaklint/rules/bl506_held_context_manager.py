@@ -18,9 +18,8 @@ from typing import Optional
 
 from ..analysis.astwalk import walk
 from ..analysis.names import normalize_torch
-from ..analysis.scope import _self_name
 from ..analysis.torch_api import HELD_CONTEXT_MANAGERS_TRACED
-from .base import Example, Rule
+from .base import Example, Rule, held_values
 
 
 class HeldContextManager(Rule):
@@ -61,7 +60,7 @@ class HeldContextManager(Rule):
     def _made(expr: ast.AST, ctx) -> Optional[str]:
         """What the held object was made by, when every value it is given is a call that makes a manager
         Dynamo cannot enter once made; None when any is unknown, traced, or made in this scope."""
-        values = _held_values(expr, ctx)
+        values = held_values(expr, ctx)
         if not values:
             return None
         makers = []
@@ -170,24 +169,3 @@ def _device(expr: ast.AST, ctx) -> bool:
         expr = ctx.reaching_value(expr)
     return isinstance(expr, ast.Call) and normalize_torch(ctx.qualify(expr.func)) == "torch.device"
 
-
-def _held_values(expr: ast.AST, ctx) -> list[ast.AST]:
-    """The values `self.<attr>` is given by the class (and its bases or subclasses in this file), or a
-    module-level name at module level; [] for anything else (a local, a call, a parameter)."""
-    scope = ctx.scope
-    if isinstance(expr, ast.Attribute) and isinstance(expr.value, ast.Name) and scope is not None \
-            and scope.cls is not None and expr.value.id == _self_name(scope.func):
-        scopes = ctx.file.scopes
-        values = []
-        for info in [scope.cls, *scopes.local_ancestors(scope.cls), *scopes.local_descendants(scope.cls)]:
-            for value, _self, _annotated in info.assignments.values.get(expr.attr, ()):
-                values.append(value)
-        return values
-    if isinstance(expr, ast.Name) and scope is not None:
-        func = scope.func
-        local = {a.arg for a in func.args.posonlyargs + func.args.args + func.args.kwonlyargs}
-        if expr.id in local or any(isinstance(n, ast.Name) and n.id == expr.id and isinstance(n.ctx, ast.Store)
-                                   for n in ast.walk(func)):
-            return []
-        return list(ctx.file.scopes.bindings(scope, expr.id))
-    return []
