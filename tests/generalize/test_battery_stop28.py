@@ -184,3 +184,42 @@ def test_generator_methods_are_flagged_where_dynamo_breaks(tmp_path):
     torch = pytest.importorskip("torch")
     if torch.__version__.startswith("2.13"):
         assert dynamo_break_rows(GENERATORS, ("B01", "B02", "B03", "B04", "B05"), tmp_path) == rows
+
+
+MASKS = """
+import torch
+from torch import nn
+
+
+class Unpacked(nn.Module):
+    def forward(self, x):
+        found, index = (x > 0).max(-1)
+        return index[found]
+
+
+class Values(nn.Module):
+    def forward(self, x):
+        m = (x > 0).max(-1).values
+        return x.sum(-1)[m]
+
+
+class Whole(nn.Module):
+    def forward(self, x):
+        m = (x > 0).amax(-1)
+        return x.sum(-1)[m]
+
+
+class Indices(nn.Module):
+    def forward(self, x):
+        index = (x > 0).max(-1)[1]
+        return x[index]
+"""
+
+
+def test_a_bool_reductions_values_are_a_mask_and_its_indices_are_not(tmp_path):
+    # the dev split's torch-kmeans: `valid_idx, fnz = first_nonzero(mask)`, a helper returning mask.max(dim)
+    rows = {row for row, code in codes_by_row(MASKS) if code == "BL401"}
+    assert rows == {9, 15, 21}
+    torch = pytest.importorskip("torch")
+    if torch.__version__.startswith("2.13"):
+        assert dynamo_break_rows(MASKS, ("Unpacked", "Values", "Whole", "Indices"), tmp_path) == rows

@@ -378,6 +378,12 @@ def _plain_reference(node: ast.AST) -> bool:
     return isinstance(node, ast.Name)
 
 
+def _reduced_pair(node: ast.AST) -> bool:
+    """`t.max(dim)` / `t.min(dim=...)`: a (values, indices) pair."""
+    return isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in ("max", "min") \
+        and (len(node.args) == 1 and not isinstance(node.args[0], ast.Starred) or any(k.arg == "dim" for k in node.keywords))
+
+
 def _named_mask(index: ast.AST, ctx, array_index: bool) -> bool:
     """`h[mask]` where `mask` is a tensor of unknown dtype: by its name, a boolean mask (an integer
     index tensor is called idx, index, perm or keep, never mask). Beside a slice (`x[:, mask]`) it
@@ -479,9 +485,12 @@ class _MaskFacts:
                 self.definitions.setdefault(target.id, []).append((statement, value))
         elif isinstance(target, (ast.Tuple, ast.List)):
             pairwise = isinstance(value, (ast.Tuple, ast.List)) and len(value.elts) == len(target.elts)
+            pair = len(target.elts) == 2 and _reduced_pair(value)
             for i, elt in enumerate(target.elts):
                 if isinstance(elt, ast.Starred):
                     self._bind(elt.value, None)
+                elif pair:  # `found, index = mask.max(-1)`: the values of a bool reduction
+                    self._bind(elt, ast.Subscript(value=value, slice=ast.Constant(value=i), ctx=ast.Load()))
                 else:  # `row, col = row[mask], col[mask]` binds element by element
                     self._bind(elt, value.elts[i] if pairwise else None, statement if pairwise else None)
         elif isinstance(target, ast.Starred):
@@ -513,7 +522,13 @@ class _MaskFacts:
         if isinstance(expr, ast.BinOp) and isinstance(expr.op, (ast.BitAnd, ast.BitOr, ast.BitXor)):
             return self.is_mask(expr.left, ctx, depth + 1, loose) and self.is_mask(expr.right, ctx, depth + 1, loose)
         if isinstance(expr, ast.Subscript):
+            if _reduced_pair(expr.value):
+                # `mask.max(-1)` is (values, indices): only the values are a mask
+                return isinstance(expr.slice, ast.Constant) and expr.slice.value == 0 \
+                    and self.is_mask(expr.value.func.value, ctx, depth + 1, loose)
             return self.is_mask(expr.value, ctx, depth + 1, loose)
+        if isinstance(expr, ast.Attribute) and expr.attr == "values" and _reduced_pair(expr.value):
+            return self.is_mask(expr.value.func.value, ctx, depth + 1, loose)
         if isinstance(expr, ast.NamedExpr):
             return self.is_mask(expr.value, ctx, depth + 1, loose)
         if isinstance(expr, ast.IfExp):  # `a < m if inverted else a > m`
@@ -549,6 +564,10 @@ class _MaskFacts:
         if qual.startswith("torch.") and any(
                 k.arg == "dtype" and (ctx.qualify(k.value) or "") == "torch.bool" for k in call.keywords):
             return True
+        if isinstance(func, ast.Attribute) and func.attr in ("amax", "amin") or (
+                isinstance(func, ast.Attribute) and func.attr in ("max", "min") and not call.args and not call.keywords):
+            # a reduction of a bool tensor is bool (`.max()` of all elements: a 0-d mask)
+            return self.is_mask(func.value, ctx, depth + 1, loose)
         if isinstance(func, ast.Attribute) and func.attr in REARRANGE_METHODS:
             # `mask.unsqueeze(1).repeat(1, c, 1, 1)`: moved and repeated, still a bool mask
             return self.is_mask(func.value, ctx, depth + 1, loose)
