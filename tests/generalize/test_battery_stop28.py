@@ -223,3 +223,78 @@ def test_a_bool_reductions_values_are_a_mask_and_its_indices_are_not(tmp_path):
     torch = pytest.importorskip("torch")
     if torch.__version__.startswith("2.13"):
         assert dynamo_break_rows(MASKS, ("Unpacked", "Values", "Whole", "Indices"), tmp_path) == rows
+
+
+MAX_WITH_KEY = """
+import torch
+from torch import nn
+
+class B01(nn.Module):
+    def forward(self, x):
+        feats = [x, x[:, :2]]
+        return max([x, x[:2]], key=lambda t: t.shape[0])
+
+class B02(nn.Module):
+    def forward(self, x):
+        feats = [x, x[:, :2]]
+        return min([x, x[:2]], key=len)
+
+class B03(nn.Module):
+    def forward(self, x):
+        feats = [x, x[:, :2]]
+        return max(list(x.unbind(0)), key=lambda t: t.sum())
+
+class B04(nn.Module):
+    def forward(self, x):
+        feats = [x, x[:, :2]]
+        return max(feats, key=lambda f: f.shape[-1])
+
+class B05(nn.Module):
+    def forward(self, x):
+        feats = [x, x[:, :2]]
+        return max(range(3), key=lambda i: x[i].sum())
+
+class B06(nn.Module):
+    def forward(self, x):
+        feats = [x, x[:, :2]]
+        return max(range(3), key=lambda i: i * 2)
+
+class B07(nn.Module):
+    def forward(self, x):
+        feats = [x, x[:, :2]]
+        return max({'a': x, 'b': x * 2}.values(), key=lambda t: t.shape[0])
+
+class B08(nn.Module):
+    def forward(self, x):
+        feats = [x, x[:, :2]]
+        return max([x.sum(), x.mean()])
+
+class B09(nn.Module):
+    def forward(self, x):
+        feats = [x, x[:, :2]]
+        return min(x.shape[0], x.shape[1])
+
+class B10(nn.Module):
+    def forward(self, x):
+        feats = [x, x[:, :2]]
+        return max([1, 2], key=lambda i: -i)
+
+class B11(nn.Module):
+    def forward(self, x):
+        feats = [x, x[:, :2]]
+        return max(feats)
+
+class B12(nn.Module):
+    def forward(self, x):
+        feats = [x, x[:, :2]]
+        return max(x.unbind(0), key=lambda t: t.shape[0])
+"""
+
+
+def test_max_and_min_with_a_key_over_tensors_are_flagged_where_dynamo_breaks(tmp_path):
+    rows = {row for row, code in codes_by_row(MAX_WITH_KEY) if code == "BL107"}
+    assert rows == {8, 13, 18, 23, 28, 38, 63}
+    torch = pytest.importorskip("torch")
+    if torch.__version__.startswith("2.13"):
+        names = [f"B{i:02d}" for i in range(1, 13) if i != 11]  # B11 (max over a list, no key) fails in fake tensors
+        assert dynamo_break_rows(MAX_WITH_KEY, names, tmp_path) == rows

@@ -6,6 +6,11 @@ Measured on torch 2.13 CPU: `sorted([a.sum(), b.sum()])`, `sorted(d.items())` wi
 GB0207 ("sort with non-constant keys"); `sorted(t)` over a tensor breaks with GB0059. Sorting with
 constant keys does not break: `sorted(d.items(), key=lambda kv: kv[0])` with str keys,
 `sorted(tensors, key=lambda t: t.shape[0])`, `sorted(d)` over the keys.
+
+`max()` / `min()` with `key=` are stricter (measured on 2.13, GB0193 "invalid call to builtin op
+handler"): over tensors they break whatever the key returns (`max(feats, key=lambda f: f.shape[-1])`,
+`min(ts, key=len)`), and over numbers when the key returns a tensor; without a key, `max([a.sum(),
+b.sum()])` is traced.
 """
 from __future__ import annotations
 
@@ -18,8 +23,9 @@ from .base import Example, Rule
 class SortedTensors(Rule):
     code = "BL107"
     name = "sorted-tensors"
-    summary = "sorted() with tensors as sort keys (dict items holding tensors too) breaks the graph"
-    gb_ids = ("GB0207", "GB0059")
+    summary = ("sorted() with tensors as sort keys (dict items holding tensors too), and max() / min() with key= "
+               "over tensors, break the graph")
+    gb_ids = ("GB0207", "GB0059", "GB0193")
     fix_availability = "never"
     node_types = (ast.Call,)
     # 2.13: measured on CPU (see the module docstring).
@@ -27,15 +33,40 @@ class SortedTensors(Rule):
 
     def check(self, node: ast.Call, ctx) -> None:
         func = node.func
-        if not (isinstance(func, ast.Name) and func.id == "sorted") or ctx.file.imports.is_bound("sorted"):
+        if not (isinstance(func, ast.Name) and func.id in ("sorted", "max", "min")) or ctx.file.imports.is_bound(func.id):
             return
         if not node.args or isinstance(node.args[0], ast.Starred):
             return
         key = next((kw.value for kw in node.keywords if kw.arg == "key"), None)
+        if func.id != "sorted":
+            if key is not None and len(node.args) == 1 and self._holds_tensors(node.args[0], key, ctx):
+                ctx.report(node, f"{func.id}() with key= over tensors (or with a key that returns a tensor) breaks the "
+                                 f"graph (GB0193); pick with torch: stack the candidates and use argmax/argmin, or "
+                                 "compare Python values (sizes) in a loop")
+            return
         what = self._tensor_keys(node.args[0], key, ctx)
         if what:
             ctx.report(node, f"sorted() compares {what}, which breaks the graph (GB0207); sort by a Python "
                              "value (a name, a size), or use torch.sort / torch.argsort on a stacked tensor")
+
+    def _holds_tensors(self, iterable: ast.AST, key: ast.AST, ctx) -> bool:
+        """max()/min() with key= break whatever the key returns once the candidates are tensors, and
+        over plain numbers when the key returns a tensor (measured on 2.13)."""
+        if isinstance(key, ast.Lambda) and ctx.is_tensor(key.body):
+            return True
+        if ctx.is_tensor(iterable):
+            return True
+        if isinstance(iterable, ast.Call) and isinstance(iterable.func, ast.Attribute):
+            if iterable.func.attr in ("unbind", "split", "chunk") and ctx.is_tensor(iterable.func.value):
+                return True
+            if iterable.func.attr == "values" and not iterable.args and _dict_of_tensors(iterable.func.value, ctx):
+                return True
+        if isinstance(iterable, ast.Call) and isinstance(iterable.func, ast.Name) and iterable.func.id in ("list", "tuple") \
+                and len(iterable.args) == 1 and not ctx.file.imports.is_bound(iterable.func.id):
+            return self._holds_tensors(iterable.args[0], key, ctx)
+        definitions = _definitions(iterable, ctx)
+        return bool(definitions) and all(isinstance(v, (ast.List, ast.Tuple)) and v.elts
+                                         and all(ctx.is_tensor(e) for e in v.elts) for v in definitions)
 
     def _tensor_keys(self, iterable: ast.AST, key: Optional[ast.AST], ctx) -> Optional[str]:
         if key is not None:
