@@ -198,7 +198,9 @@ class ModuleScopes:
         for node in self.tree.body:
             for stmt in _flatten_toplevel(node):
                 if isinstance(stmt, ast.ClassDef):
-                    self._add_class(stmt, prefix="")
+                    # `if ...: class Impl ... else: class Impl ...`: either may run, so each is a class of
+                    # its own; the later ones are named by their line ("Impl@42")
+                    self._add_class(stmt, prefix="", name=_unique_name(stmt, self.classes))
                 elif isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)):
                     # The last definition is the one that runs (`@overload` stubs come first).
                     self.functions[stmt.name] = stmt
@@ -214,6 +216,12 @@ class ModuleScopes:
                         made_in.setdefault(inner.name, []).append(func)
                     elif isinstance(inner, ast.ClassDef) and inner.name in made_in:
                         made_in[inner.name].append(func)
+                        if made_in[inner.name][0] is func:
+                            # the same factory defines it again on another branch (`if kind == "a": class
+                            # Model ... else: class Model ...`): that one is traced too
+                            name = _unique_name(inner, self.classes)
+                            self._add_class(inner, prefix="", name=name)
+                            made_in[name] = [func]
         # A class's free names are its factory's locals, where one factory alone defines that class name
         # (two factories each with `class Impl` keep the first Impl: its closures would be a guess).
         for name, funcs in made_in.items():
@@ -221,8 +229,8 @@ class ModuleScopes:
                 for method in self.classes[name].methods.values():
                     self.enclosing[id(method)] = funcs[0]
 
-    def _add_class(self, node: ast.ClassDef, prefix: str) -> None:
-        name = prefix + node.name
+    def _add_class(self, node: ast.ClassDef, prefix: str, name: Optional[str] = None) -> None:
+        name = name or prefix + node.name
         bases = [normalize_torch(self.imports.qualify(_unsubscripted(b))) or "" for b in node.bases]
         info = ClassInfo(name=name, node=node, bases=bases)
         for stmt in node.body:
@@ -862,6 +870,14 @@ class ModuleScopes:
             if found:
                 owner, method = found
                 return owner, method, f"{owner.name}.{func.attr}", True
+        # Cls(...)(x): the object built on the spot is called (its __call__; a module's forward)
+        if isinstance(func, ast.Call) and isinstance(func.func, ast.Name) and func.func.id in self.classes \
+                and not self.imports.is_bound(func.func.id):
+            cls = self.classes[func.func.id]
+            found = self._method(cls, "forward" if cls.is_module else "__call__")
+            if found:
+                owner, method = found
+                return owner, method, f"{owner.name}.{method.name}", True
         # Class.method(...) on a same-file class
         if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) and func.value.id in self.classes:
             owner = self.classes[func.value.id]
@@ -950,6 +966,11 @@ def _returned_closures(func: FunctionNode) -> list[FunctionNode]:
         if isinstance(stmt, ast.Return) and isinstance(stmt.value, ast.Name) and stmt.value.id in local:
             found.append(local[stmt.value.id])
     return found
+
+
+def _unique_name(node: ast.ClassDef, classes: dict) -> str:
+    """A class's name, or "Name@line" when an earlier definition of the file took the name."""
+    return node.name if node.name not in classes else f"{node.name}@{node.lineno}"
 
 
 def _self_name(func: FunctionNode) -> Optional[str]:
