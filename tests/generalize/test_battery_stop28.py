@@ -298,3 +298,142 @@ def test_max_and_min_with_a_key_over_tensors_are_flagged_where_dynamo_breaks(tmp
     if torch.__version__.startswith("2.13"):
         names = [f"B{i:02d}" for i in range(1, 13) if i != 11]  # B11 (max over a list, no key) fails in fake tensors
         assert dynamo_break_rows(MAX_WITH_KEY, names, tmp_path) == rows
+
+
+def test_each_definition_of_a_class_name_is_traced():
+    # the dev split's ptwt spec defines `class Model` on four branches of one factory; a library may do
+    # the same at module level (`if new_torch: class Impl ... else: class Impl ...`)
+    source = """
+import torch
+from torch import nn
+
+if hasattr(torch, "compile"):
+    class Impl(nn.Module):
+        def forward(self, x):
+            return x * 2
+else:
+    class Impl(nn.Module):
+        def forward(self, x):
+            return x * x.sum().item()
+
+
+def build(kind):
+    if kind == "a":
+        class Model(nn.Module):
+            def forward(self, x):
+                return x
+        return Model()
+
+    class Model(nn.Module):
+        def forward(self, x):
+            print(x)
+            return x
+    return Model()
+"""
+    assert codes_by_row(source) == {(12, "BL103"), (24, "BL201")}
+
+
+MISC = """
+import copy, traceback
+import torch
+from torch import nn
+
+
+class Obj:
+    def __init__(self):
+        self.a = 1
+
+
+def _f(t):
+    return t * 2
+
+
+class B01(nn.Module):
+    def forward(self, x):
+        d = copy.copy({"a": 1})
+        return x * d["a"]
+
+
+class B02(nn.Module):
+    def forward(self, x):
+        o = copy.copy(Obj())
+        return x * o.a
+
+
+class B03(nn.Module):
+    def forward(self, x):
+        lst = copy.copy([1, 2])
+        return x * lst[0]
+
+
+class B04(nn.Module):
+    def forward(self, x):
+        g = globals()
+        return x * len(g)
+
+
+class B05(nn.Module):
+    def forward(self, x):
+        f = torch.jit.script(_f)
+        return f(x)
+
+
+class B06(nn.Module):
+    def forward(self, x):
+        s = traceback.format_stack()
+        return x * len(s)
+
+
+class B07(nn.Module):
+    def forward(self, x):
+        y = x.clone()
+        y.apply_(lambda v: v * 2)
+        return y
+
+
+class B08(nn.Module):
+    def forward(self, x):
+        if id(x) == id(self):
+            return x
+        return x * 2
+
+
+class B09(nn.Module):
+    def forward(self, x):
+        return x * copy.copy(3)
+
+
+class B10(nn.Module):
+    def forward(self, x):
+        t = copy.copy((1, 2))
+        return x * t[0]
+"""
+
+
+def test_copy_of_containers_globals_jit_and_stack_walks_are_flagged(tmp_path):
+    # the battery's B01-B10; Dynamo reports B01, B03 and B06 inside copy.py / traceback.py, so the
+    # rows compared with it are the user lines of the others
+    rows = {row for row, code in codes_by_row(MISC) if code == "BL502"}
+    assert rows == {18, 30, 36, 42, 48, 55}
+    torch = pytest.importorskip("torch")
+    if torch.__version__.startswith("2.13"):
+        names = [f"B{i:02d}" for i in range(1, 11)]
+        assert dynamo_break_rows(MISC, names, tmp_path) == {36, 42, 55}
+
+
+def test_an_object_built_and_called_on_the_spot_runs_its_call():
+    source = """
+import torch
+from torch import nn
+
+
+class Decomposer:
+    def __call__(self, x):
+        return x * int(x.abs().max().item())
+
+
+class M(nn.Module):
+    def forward(self, x):
+        return Decomposer()(x)
+"""
+    assert codes_by_row(source) == {(8, "BL103")}

@@ -40,6 +40,8 @@ SKIPPED_STDLIB = {
     "bisect.bisect", "bisect.bisect_left", "bisect.bisect_right", "bisect.insort", "hashlib.md5",
     "hashlib.sha1", "hashlib.sha256", "heapq.heapify", "heapq.heappop", "heapq.heappush",
     "threading.current_thread", "threading.get_ident", "time.sleep", "gc.collect",
+    # stop 28's battery: a stack walk, and scripting a function inside compiled code
+    "traceback.format_stack", "traceback.print_stack", "traceback.extract_stack", "torch.jit.script",
 }
 # Python's `random` module, GB0007, measured on 2.13 and 2.14 (CPU) as a value in a compiled forward.
 # randint, randrange and uniform are traced (the draw becomes a graph input), as are a
@@ -66,6 +68,7 @@ UNSUPPORTED_CALLS = {
     "torch.random.fork_rng": "GB0208", "torch.backends.cuda.sdp_kernel": "GB0208",
     "torch.backends.cudnn.flags": "GB0208", "torch.backends.mkldnn.flags": "GB0208",
     "contextlib.redirect_stdout": "GB0262", "contextlib.redirect_stderr": "GB0262",
+    "torch.jit.trace": "GB0098", "globals": "GB0059",
     "torch._dynamo.config.patch": "GB0007", "unittest.mock.patch": "GB0007", "open": "GB0059",
 }
 # Tensor methods whose result Dynamo cannot keep (GB0208 "torch.* op returned non-Tensor"; is_inference
@@ -95,6 +98,13 @@ def _np_random_break(node: ast.Call, qual: str) -> bool:
     if name in NP_SCALAR_TWO_PARAMS:
         return not has_size and len(node.args) <= 2
     return False
+
+
+def _dict_or_list(node: ast.AST, ctx) -> bool:
+    """A dict or list display (or comprehension), or a local whose reaching value is one."""
+    if isinstance(node, ast.Name):
+        node = ctx.reaching_value(node)
+    return isinstance(node, (ast.Dict, ast.List, ast.DictComp, ast.ListComp))
 
 
 def _holds_tensor(node: ast.AST, ctx) -> bool:
@@ -220,7 +230,7 @@ def untraceable(node: ast.Call, ctx) -> Optional[str]:
         return "torch.jit.isinstance() is skipped by Dynamo and breaks the graph; use the builtin isinstance()"
     if qual in SEEDS:
         return f"{qual}() breaks the graph; seed once before calling the compiled code"
-    if qual in UNSUPPORTED_CALLS and (qual != "open" or not ctx.file.imports.is_bound("open")):
+    if qual in UNSUPPORTED_CALLS and (qual not in ("open", "globals") or not ctx.file.imports.is_bound(qual)):
         return f"{qual}() cannot be traced by Dynamo ({UNSUPPORTED_CALLS[qual]}): the graph breaks here; " \
                "call it outside compiled code and pass the result in"
     if isinstance(func, ast.Attribute) and func.attr in TENSOR_METHODS_THAT_BREAK and ctx.is_tensor(func.value):
@@ -239,6 +249,12 @@ def untraceable(node: ast.Call, ctx) -> Optional[str]:
         return "copy.deepcopy() of a tensor breaks the graph; use .clone()"
     if qual == "copy.copy" and node.args and ctx.is_tensor(node.args[0]):
         return "copy.copy() of a tensor breaks the graph; use the tensor itself or .clone()"
+    if qual == "copy.copy" and len(node.args) == 1 and _dict_or_list(node.args[0], ctx):
+        # copy.copy runs the builtin dict.copy / list.copy, which Dynamo skips (GB0007, measured on 2.13)
+        return "copy.copy() of a dict or list breaks the graph (GB0007); use d.copy(), dict(d) or list(xs)"
+    if isinstance(func, ast.Attribute) and func.attr == "apply_" and ctx.is_tensor(func.value):
+        return ".apply_() runs a Python callable on each element, which Dynamo cannot trace (GB0055); use " \
+               "tensor operations"
     if isinstance(func, ast.Name) and func.id in ("repr", "str") and len(node.args) == 1 \
             and not node.keywords and not ctx.file.imports.is_bound(func.id) and ctx.is_tensor(node.args[0]):
         return f"{func.id}() of a tensor needs its values and breaks the graph; format it outside " \
@@ -257,7 +273,8 @@ class UntraceableCall(Rule):
     summary = ("calls Dynamo skips or cannot trace (its skip list, clocks, seeding, NumPy scalar RNG, deepcopy/repr "
                "of tensors, data_ptr() comparisons, generator=, json, some context managers) break the graph")
     gb_ids = ("GB0007", "GB0033", "GB0294", "GB4198", "GB0208", "GB0569", "GB0059", "GB5976", "GB0088",
-              "GB0156", "GB0363", "GB0045", "GB0008", "GB0262", "GB0055", "GB0467", "GB0257", "GB7650")
+              "GB0156", "GB0363", "GB0045", "GB0008", "GB0262", "GB0055", "GB0467", "GB0257", "GB7650",
+              "GB0098")
     fix_availability = "sometimes"
     fix_applicability = "safe"  # torch.jit.isinstance(x, T) -> isinstance(x, T) only
     node_types = (ast.Call, ast.Attribute)
