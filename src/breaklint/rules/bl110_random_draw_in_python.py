@@ -16,6 +16,7 @@ import ast
 from typing import Optional
 
 from ..versions import before
+from ..analysis.guards import breaks_when
 from .base import Example, Rule
 
 # Draws Dynamo turns into graph inputs; random.random() only from 2.14 (on 2.13 BL502 reports it).
@@ -23,6 +24,8 @@ DRAWS = {"random.uniform", "random.randint", "random.randrange"}
 RANDOM_TRACED_FROM = "2.14"
 # Builtins that need the draw as a Python number (measured: int, round and range break).
 _BUILTINS = {"int", "round", "range"}
+# What a draw may go through on its way to deciding a test.
+_TESTED_THROUGH = (ast.Compare, ast.BoolOp)
 
 
 def _draw(node: ast.AST, ctx) -> Optional[str]:
@@ -61,11 +64,12 @@ def _drawn_locals(ctx) -> dict[str, tuple[str, bool]]:
     return ctx.file.memo(("BL110", "drawn locals", id(func)), collect)
 
 
-def _python_use(ctx, node: ast.AST, tested_only: bool = False) -> Optional[str]:
-    """How the draw `node` is used in Python, when that use breaks (each measured): arithmetic with a
-    number, int() / round() / range(), a tensor index, or deciding a test through comparisons and
-    `and` / `or` / `not`; None otherwise (arithmetic with a tensor, a torch argument, ...)."""
-    parent = ctx.parent
+def _python_use(ctx, node: ast.AST, parents: list, tested_only: bool = False) -> Optional[str]:
+    """How the draw `node` (whose ancestors are `parents`, nearest last) is used in Python, when that use
+    breaks (each measured): arithmetic with a number, int() / round() / range(), a tensor index, or
+    deciding a test through comparisons and `and` / `or` / `not`; None otherwise (arithmetic with a
+    tensor, a torch argument, ...)."""
+    parent = parents[-1] if parents else None
     if tested_only:
         pass
     elif isinstance(parent, ast.BinOp):
@@ -80,16 +84,43 @@ def _python_use(ctx, node: ast.AST, tested_only: bool = False) -> Optional[str]:
     elif isinstance(parent, ast.Subscript) and parent.slice is node and ctx.is_tensor(parent.value):
         return "indexing a tensor with it"
     child = node
-    for ancestor in reversed(ctx.parents):
+    for ancestor in reversed(parents):
         if isinstance(ancestor, (ast.If, ast.While, ast.IfExp)):
             return "a branch on it" if child is ancestor.test else None
         if isinstance(ancestor, ast.comprehension):
             return "a branch on it" if child in ancestor.ifs else None
-        if not isinstance(ancestor, (ast.Compare, ast.BoolOp)) and not (
+        if not isinstance(ancestor, _TESTED_THROUGH) and not (
                 isinstance(ancestor, ast.UnaryOp) and isinstance(ancestor.op, ast.Not)):
             return None
         child = ancestor
     return None
+
+
+def _local_uses(node: ast.AST, drawn: dict):
+    """(name, path from `node` down to it) for each drawn local that `node` uses where a use can break:
+    a direct operand or argument, or inside a test through comparisons and `and` / `or` / `not`."""
+    if isinstance(node, (ast.If, ast.While, ast.IfExp)):
+        heads = [node.test]
+    elif isinstance(node, ast.comprehension):
+        heads = list(node.ifs)
+    elif isinstance(node, ast.BinOp):
+        heads = [node.left, node.right]
+    elif isinstance(node, (ast.UnaryOp,)):
+        heads = [node.operand]
+    elif isinstance(node, ast.Subscript):
+        heads = [node.slice]
+    elif isinstance(node, ast.Call):
+        heads = list(node.args)
+    else:
+        return
+    stack = [(head, [node]) for head in heads]
+    while stack:
+        expr, path = stack.pop()
+        if isinstance(expr, ast.Name) and expr.id in drawn and isinstance(expr.ctx, ast.Load):
+            yield expr, path
+        elif isinstance(node, (ast.If, ast.While, ast.IfExp, ast.comprehension)) and (
+                isinstance(expr, _TESTED_THROUGH) or isinstance(expr, ast.UnaryOp) and isinstance(expr.op, ast.Not)):
+            stack.extend((child, path + [expr]) for child in ast.iter_child_nodes(expr))
 
 
 class RandomDrawInPython(Rule):
@@ -99,26 +130,36 @@ class RandomDrawInPython(Rule):
                "used in Python arithmetic, int() / round() / range(), a tensor index or a branch breaks the graph")
     gb_ids = ("GB0170", "GB0213", "GB0178", "GB0033", "GB4841")
     fix_availability = "never"
-    node_types = (ast.Call, ast.Name)
+    node_types = (ast.Call, ast.If, ast.While, ast.IfExp, ast.comprehension, ast.BinOp, ast.UnaryOp, ast.Subscript)
     # 2.13: measured on CPU (arithmetic, int / round / range, an index, if, while, ternary, comprehension-if;
     # directly and through a local). 2.14 gave the same verdicts, but a release is listed only when every
     # rule was measured on it (`check --target-torch` says which release judges an unlisted one).
     verdicts = {"2.13": True}
 
     def check(self, node, ctx) -> None:
-        compared = False
+        # most files never mention the random module: one look at the text spares the rest
+        if not ctx.file.memo(("BL110", "mentions random"), lambda: "random" in ctx.file.source):
+            return
         if isinstance(node, ast.Call):
             draw = _draw(node, ctx)
-        elif isinstance(node.ctx, ast.Load):
-            draw, compared = _drawn_locals(ctx).get(node.id, (None, False))
-        else:
+            if draw is not None:
+                self._report(node, draw, _python_use(ctx, node, ctx.parents), ctx)
+        drawn = _drawn_locals(ctx)
+        if not drawn:
             return
-        use = _python_use(ctx, node, compared) if draw is not None else None
+        for name, path in _local_uses(node, drawn):
+            draw, compared = drawn[name.id]
+            self._report(name, draw, _python_use(ctx, name, ctx.parents + path, compared), ctx, ctx.parents + path)
+
+    @staticmethod
+    def _report(node: ast.AST, draw: str, use: Optional[str], ctx, parents: Optional[list] = None) -> None:
         if use is None:
             return
-        ctx.report(node, f"Dynamo makes what {draw}() draws a graph input, and {use} breaks the graph "
-                         "(GB0170, GB0213, GB0178, GB0033); draw with torch instead (`torch.rand(())`, `torch.randint`) and keep "
-                         "the value a tensor (torch.where for a branch), or draw outside compiled code")
+        # a local's use is found from the node the engine visits: its guard is read off the full path to it
+        guard = breaks_when(node, parents, ctx.is_tensor, ctx.segment, ctx.qualify) if parents is not None else None
+        ctx.report(node, f"Dynamo makes what {draw}() draws a graph input, and {use} breaks the graph (GB0170, "
+                         "GB0213, GB0178, GB0033); draw with torch instead (`torch.rand(())`, `torch.randint`) and keep "
+                         "the value a tensor (torch.where for a branch), or draw outside compiled code", guard=guard)
 
     VALID = [
         Example("""

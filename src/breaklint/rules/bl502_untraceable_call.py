@@ -71,6 +71,9 @@ UNSUPPORTED_CALLS = {
     "torch.jit.trace": "GB0098", "globals": "GB0059",
     "torch._dynamo.config.patch": "GB0007", "unittest.mock.patch": "GB0007", "open": "GB0059",
 }
+# torch.Generator's methods: each call breaks (GB7650; manual_seed, initial_seed, get_state measured on 2.13).
+GENERATOR_METHODS = {"manual_seed", "initial_seed", "seed", "get_state", "set_state", "graphsafe_get_state",
+                     "graphsafe_set_state", "clone_state", "get_offset", "set_offset"}
 # Tensor methods whose result Dynamo cannot keep (GB0208 "torch.* op returned non-Tensor"; is_inference
 # GB0045, is_nonzero GB0033), measured on 2.13. is_contiguous(), is_complex(), dim(), numel() are traced.
 TENSOR_METHODS_THAT_BREAK = {
@@ -139,7 +142,8 @@ def _generator_method(node: ast.Call, ctx) -> bool:
     """A method of a torch.Generator kept between calls (a module-level name, `self.gen`) or made in the
     function: every one breaks (measured on 2.13: manual_seed, initial_seed, get_state)."""
     func = node.func
-    if not isinstance(func, ast.Attribute):
+    if not isinstance(func, ast.Attribute) or func.attr not in GENERATOR_METHODS \
+            or not ctx.file.memo(("BL502", "mentions Generator"), lambda: "Generator" in ctx.file.source):
         return False
     values = held_values(func.value, ctx)
     if not values and isinstance(func.value, ast.Name):
