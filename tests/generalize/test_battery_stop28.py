@@ -14,7 +14,7 @@
 """
 import pytest
 
-from .helpers import codes_by_row, dynamo_break_rows
+from .helpers import codes_by_row, dynamo_break_rows, findings_of, scopes_of
 
 SOURCE = """
 import torch
@@ -437,3 +437,68 @@ class M(nn.Module):
         return Decomposer()(x)
 """
     assert codes_by_row(source) == {(8, "BL103")}
+
+
+def test_a_module_made_then_put_in_eval_mode_or_moved_is_still_that_module():
+    # the dev split's whisper spec: `Whisper(dims).eval()`, then `model.embed_audio(mel)`
+    source = """
+import torch
+from torch import nn
+
+
+class Inner(nn.Module):
+    def embed(self, x):
+        return x * x.sum().item()
+
+
+class Local(nn.Module):
+    def forward(self, x):
+        m = Inner().to(x.device).eval()
+        return m.embed(x)
+
+
+class Held(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.inner = Inner().eval()
+
+    def forward(self, x):
+        return self.inner.embed(x)
+"""
+    assert codes_by_row(source) == {(8, "BL103")}
+    assert {"Inner.embed"} <= set(scopes_of(source))
+
+
+def test_no_reconstruction_failure_for_an_object_whose_constructor_breaks(tmp_path):
+    # whisper's `DecodingTask(model, options).run(mel)`: the constructor's break builds the object
+    # eagerly, a real object whose method Dynamo resumes (no GB0092)
+    source = """
+import torch
+
+
+class Task:
+    def __init__(self, x):
+        self.n = int(x.sum().item() > 0) + 1
+
+    def run(self, x):
+        y = x * self.n
+        return y + y.sum().item()
+
+
+class Plain:
+    def __init__(self, x):
+        self.n = 2
+
+    def run(self, x):
+        y = x * self.n
+        return y + y.sum().item()
+
+
+class Net(torch.nn.Module):
+    def forward(self, x):
+        return Task(x).run(x) + Plain(x).run(x)
+"""
+    found = codes_by_row(source)
+    assert (25, "BL507") in found and {(7, "BL103"), (11, "BL103"), (20, "BL103")} <= found
+    bl507 = [f for f in findings_of(source) if f.code == "BL507"]
+    assert len(bl507) == 1 and "Plain" in bl507[0].message  # only Plain(x).run(x)'s GB0092, not Task's

@@ -81,9 +81,18 @@ def _new_object_calls(scopes: ModuleScopes, by_scope: dict, external: dict) -> l
                 continue
             method = f"{target[0].name}.{call.func.attr}"
             breaks = [f.start.row for f in by_scope.get(method, ()) if f.gb_ids and not f.breaks_when]
-            if breaks:
+            if breaks and not _init_breaks(cls, scopes, by_scope):
                 found.append(NewObjectCall(scope, call, method, cls.name, f"line {min(breaks)}"))
     return found
+
+
+def _init_breaks(cls: ClassInfo, scopes: ModuleScopes, by_scope: dict) -> bool:
+    """Whether the class's __init__ surely breaks: the object is then built eagerly, a real object
+    Dynamo can resume a method of, with no GB0092 (measured on 2.13: whisper's DecodingTask)."""
+    init = scopes._method(cls, "__init__")
+    if init is None:
+        return False
+    return any(f.gb_ids and not f.breaks_when for f in by_scope.get(f"{init[0].name}.__init__", ()))
 
 
 def _built_here(receiver: ast.AST, scope: Scope, scopes: ModuleScopes) -> Optional[ClassInfo]:

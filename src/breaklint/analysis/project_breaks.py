@@ -153,6 +153,11 @@ class CrossFileBreaks:
             owner = self.graph._lookup(cls, method)
             if owner is not None and self._is_classmethod(owner[0], f"{owner[1]}.{method}"):
                 return None  # bound to a class Dynamo can rebuild: no GB0092 (measured, the review of stop 27)
+            init = self.graph._lookup(cls, "__init__")
+            if init is not None and self.breaks(init[0], f"{init[1]}.__init__", cls):
+                # built eagerly after its constructor's break: a real object, whose method Dynamo resumes
+                calm.append(cls[1].rsplit(".", 1)[-1])
+                continue
             where = self.breaks(owner[0], f"{owner[1]}.{method}", cls) if owner is not None else None
             if where is None:
                 calm.append(cls[1].rsplit(".", 1)[-1])

@@ -21,6 +21,9 @@ FunctionNode = Union[ast.FunctionDef, ast.AsyncFunctionDef]
 
 # functools.partial(f, ...): calling it calls f.
 PARTIALS = {"functools.partial", "partial"}
+# nn.Module methods that return the module itself: `Net(...).eval()` / `.to(device)` is a Net.
+MODULE_METHODS_RETURNING_SELF = {"eval", "train", "to", "cuda", "cpu", "float", "half", "double", "bfloat16",
+                                 "requires_grad_", "share_memory", "to_empty", "type", "xpu", "ipu", "mtia"}
 AUTOGRAD_FUNCTION_BASES = {"torch.autograd.Function", "torch.autograd.function.Function"}
 # Bases that have a `forward` Dynamo does not trace as a module call.
 NON_MODULE_BASES = {"object", "Exception", "torch.autograd.Function", "torch.autograd.function.Function",
@@ -732,6 +735,9 @@ class ModuleScopes:
         if isinstance(node, ast.Call) and node.args and _last_attr(node.func) == "partial" \
                 and (self.imports.qualify(node.func) or "") in PARTIALS:
             return self._values(scope, node.args[0], depth + 1)
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and isinstance(node.func.value, ast.Call) \
+                and node.func.attr in MODULE_METHODS_RETURNING_SELF:
+            return self._values(scope, node.func.value, depth + 1)  # `Net(...).eval()` is the Net
         if isinstance(node, ast.Subscript):
             found = []
             for holder in self._values(scope, node.value, depth + 1):
