@@ -14,7 +14,7 @@
 """
 import pytest
 
-from .helpers import codes_by_row, dynamo_break_rows, findings_of, scopes_of
+from .helpers import check_tree, codes_by_row, dynamo_break_rows, findings_of, scopes_of
 
 SOURCE = """
 import torch
@@ -502,3 +502,89 @@ class Net(torch.nn.Module):
     assert (25, "BL507") in found and {(7, "BL103"), (11, "BL103"), (20, "BL103")} <= found
     bl507 = [f for f in findings_of(source) if f.code == "BL507"]
     assert len(bl507) == 1 and "Plain" in bl507[0].message  # only Plain(x).run(x)'s GB0092, not Task's
+
+
+def test_objects_of_classes_of_another_file_built_and_used_on_the_spot(tmp_path):
+    # stop 28's scope battery (multi-file packages through Dynamo 2.13): each marker broke there
+    files = {
+        "pkg/__init__.py": "from .dists import Normal\n",
+        "pkg/dists.py": """
+            class Normal:
+                def __init__(self, loc, scale):
+                    self.loc, self.scale = loc, scale
+
+                def log_prob(self, v):
+                    return v * int(v.sum().item())
+            """,
+        "pkg/noise.py": """
+            class Noise:
+                def __init__(self, scale):
+                    self.scale = scale
+
+                def __call__(self, x):
+                    print("noise")
+                    return x * self.scale
+            """,
+        "pkg/solvers.py": """
+            class Euler:
+                def step(self, x):
+                    return x * int(x.sum().item())
+
+
+            SOLVERS = {"euler": Euler}
+            """,
+        "entry.py": """
+            import torch
+            from pkg import Normal
+            from pkg.noise import Noise
+            from pkg.solvers import SOLVERS
+
+
+            class M(torch.nn.Module):
+                def __init__(self, method="euler"):
+                    super().__init__()
+                    self.solver = SOLVERS[method]()
+
+                def forward(self, x):
+                    return Normal(x, 1.0).log_prob(x) + Noise(0.1)(x) + self.solver.step(x)
+            """,
+    }
+    found = check_tree(tmp_path, files)
+    assert {("pkg/dists.py", 6, "BL103"), ("pkg/noise.py", 6, "BL201"), ("pkg/solvers.py", 3, "BL103")} <= found
+
+
+def test_a_mixins_super_reaches_the_next_base_of_the_object(tmp_path):
+    files = {
+        "pkg/__init__.py": "",
+        "pkg/mixins.py": """
+            class LoggingMixin:
+                def process(self, x):
+                    return super().process(x)
+
+
+            class Core:
+                def process(self, x):
+                    return x * int(x.sum().item())
+            """,
+        "pkg/combo.py": """
+            from .mixins import Core, LoggingMixin
+
+
+            class Combined(LoggingMixin, Core):
+                pass
+            """,
+        "entry.py": """
+            import torch
+            from pkg.combo import Combined
+
+
+            class M(torch.nn.Module):
+                def __init__(self):
+                    super().__init__()
+                    self.p = Combined()
+
+                def forward(self, x):
+                    return self.p.process(x)
+            """,
+    }
+    assert ("pkg/mixins.py", 8, "BL103") in check_tree(tmp_path, files)

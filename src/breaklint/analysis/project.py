@@ -49,6 +49,8 @@ _SELF_ASSIGN = re.compile(r"(?<![\w.])self\s*\.\s*([A-Za-z_]\w*)\s*(?::\s*([^=\n
 # Class-level statements: `{indent}` is the class body's own indentation.
 _CLASS_LEVEL = r"^{indent}([A-Za-z_]\w*)\s*(?::\s*([^=\n]+?))?\s*(?:=(?!=)\s*([A-Za-z_][\w.]*)(\s*\()?|$)"
 _INDENT = re.compile(r"\n([ \t]+)\S")
+# `[key](`: a table looked up and what it holds called (`SOLVERS[method](...)`).
+_TABLE_CALL = re.compile(r"\s*\[[^\[\]\n]*\]\s*\(")
 _RETURN_CALL = re.compile(r"(?<![\w.])return\s+([A-Za-z_][\w.]*)\s*\(")
 _RETURN = re.compile(r"(?<![\w.])return[ \t]+")
 # `return swish` (a name alone on its line) or `return ACTS[name]` / `return ACTS.get(name)` ("[" or ".get").
@@ -346,6 +348,17 @@ class ProjectGraph:
         self._lookup_memo[memo_key] = found
         return found
 
+    def _next_in_mro(self, instance: ClassKey, owner: ClassKey, method: str) -> Optional[ClassKey]:
+        """`super().method()` in `owner`'s code on an object of class `instance`: the next class after
+        `owner` in the instance's order that defines it (a mixin's super() reaches a sibling base)."""
+        order = self._mro(instance)
+        if owner not in order:
+            return None
+        for key in order[order.index(owner) + 1:]:
+            if method in self.summaries[key[0]].classes[key[1]].methods:
+                return key
+        return None
+
     def modules(self) -> dict[ClassKey, str]:
         """Classes that reach nn.Module through bases in any file, at any depth, and that their own
         file did not take for modules: class -> the path of bases, for the reason."""
@@ -562,7 +575,8 @@ class ProjectGraph:
             if start is None:
                 return
             if ref.kind == SUPER:
-                found = self._lookup(owner or start, ref.name, skip_first=True)
+                found = self._next_in_mro(dynamic, owner, ref.name) if dynamic and owner and dynamic != owner else None
+                found = found or self._lookup(owner or start, ref.name, skip_first=True)
                 if found is not None:
                     yield found[0], f"{found[1]}.{ref.name}", start, True
                 return
@@ -1048,8 +1062,34 @@ class ProjectGraph:
                                 else:
                                     made = self._classes_named(site_path, callee, 0)
                                 found.extend((c, exact, False) for c, exact in made)
+                elif kind == "table":
+                    found.extend((c, True, False) for c in self._table_classes(key[0], spelled))
                 else:
                     found.extend(self._bound_classes(key, cls, kind, spelled, depth))
+        return list(dict.fromkeys(found))
+
+    def _table_classes(self, path: str, spelled: str) -> list[ClassKey]:
+        """The classes a module-level dict literal holds as values (`SOLVERS = {"euler": Euler, ...}`),
+        the dict spelled in `path` (defined there or imported from the file that defines it)."""
+        holder, name = path, spelled
+        if "." in spelled or spelled.split(".")[0] in self.summaries[path].aliases:
+            qualified = self._qualified(path, spelled)
+            module, _, name = qualified.rpartition(".")
+            holder = self.path_of.get(module)
+        text = self._text(holder) if holder is not None and "." not in name else None
+        if text is None:
+            return []
+        found = []
+        for match in re.finditer(rf"(?m)^{re.escape(name)}\s*(?::[^=\n]*)?=\s*(?=\{{)", text.text):
+            try:
+                literal = ast.parse(_statement_rest(text.text, match.end()) + "\n", mode="eval").body
+            except SyntaxError:
+                continue
+            for value in getattr(literal, "values", ()):
+                spelled_value = dotted(value) if value is not None else None
+                hit = self._named(holder, spelled_value) if spelled_value else None
+                if hit is not None and hit[0] == "class":
+                    found.append((hit[1], hit[2]))
         return list(dict.fromkeys(found))
 
     def _class_default(self, cls: ClassKey, param: str) -> Optional[ClassKey]:
@@ -1359,6 +1399,10 @@ class ProjectGraph:
                     if annotation:  # `self.tail: Head = {...}[name]`: the annotation still says what it holds
                         table.setdefault(attr, []).append(("annotation", annotation))
                     continue
+            if value and not called and _TABLE_CALL.match(body, match.end(3)):
+                # `self.solver = SOLVERS[method](...)`: one of the classes a module-level dict holds
+                table[attr].append(("table", value))
+                continue
             note(attr, annotation, value, called)
         indent = _INDENT.search(body)
         if indent is not None:

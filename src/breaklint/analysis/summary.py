@@ -256,6 +256,12 @@ def _call_refs(nodes, self_name: Optional[str], scopes: ModuleScopes, imports: I
             # (`self.dist = dist` of an enclosing factory's `dist = cls(2)`)
             found.extend(_indirect_refs(node, self_name, scopes, imports, scope))
         func = node.func
+        if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Call) and found[0] is not None \
+                and found[0][0] == ATTRIBUTE:
+            # `Normal(loc, scale).log_prob(x)`: a method of what the call makes, a class of another file too
+            found.append(_result_ref(func.value, func.attr, self_name, scopes, imports))
+        elif isinstance(func, ast.Call) and found[0] is None:
+            found.append(_result_ref(func, "__call__", self_name, scopes, imports))  # `Noise(0.1)(x)`
         if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) and scope is not None \
                 and not func.attr.startswith("__"):
             # `m, c = self.m, self.c; m.init(y)`: as `self.m.init(y)`, which the project types
