@@ -19,7 +19,7 @@ from typing import Optional
 
 from .astwalk import children, walk
 from .names import normalize_torch
-from .new_objects import NESTED_DEFS as _NESTED, loop_rows, self_assigned_before, self_attribute
+from .new_objects import NESTED_DEFS as _NESTED, loop_rows, self_assigned_before, self_attribute, sure_rows
 from .scope import ClassInfo, ModuleScopes, Scope, _self_name
 
 # Breaks that skip the function they are in, wherever they stand (measured: an nn.LSTM called, GB0014,
@@ -92,7 +92,18 @@ def _init_breaks(cls: ClassInfo, scopes: ModuleScopes, by_scope: dict) -> bool:
     init = scopes._method(cls, "__init__")
     if init is None:
         return False
-    return any(f.gb_ids and not f.breaks_when for f in by_scope.get(f"{init[0].name}.__init__", ()))
+    qualname = f"{init[0].name}.__init__"
+    if any(f.gb_ids and not f.breaks_when for f in by_scope.get(qualname, ())):
+        return True
+    scope = scopes.scopes.get(qualname)
+    if scope is None:
+        return False
+    rows = sure_rows(scope.func)  # a helper it calls on every call (`log("init")`), which breaks surely
+    for call in scopes.calls.get(qualname, ()):
+        target = scopes.resolve_call(scope, call) if call.lineno in rows else None
+        if target is not None and any(f.gb_ids and not f.breaks_when for f in by_scope.get(target[2], ())):
+            return True
+    return False
 
 
 def _built_here(receiver: ast.AST, scope: Scope, scopes: ModuleScopes) -> Optional[ClassInfo]:
@@ -100,7 +111,7 @@ def _built_here(receiver: ast.AST, scope: Scope, scopes: ModuleScopes) -> Option
     construction itself (`Solver(x).integrate(t)`), a local that every binding constructs, or an
     attribute of self the function assigns only so (`self.solver = Solver(x)`)."""
     if isinstance(receiver, ast.Call):
-        return _constructed(receiver, scopes)
+        return _constructed(scopes.module_made(receiver), scopes)
     if self_attribute(receiver, scope.func) is not None:  # `self.solver = Solver(y)` earlier in the function
         values = self_assigned_before(scope.func, receiver.attr, receiver.lineno)
         classes = [_constructed(v, scopes) for v in values]
@@ -112,7 +123,7 @@ def _built_here(receiver: ast.AST, scope: Scope, scopes: ModuleScopes) -> Option
             or receiver.id in {a.arg for a in args.posonlyargs + args.args + args.kwonlyargs}:
         return None
     values = scopes.local_values_of(scope.func).get(receiver.id) or []
-    classes = [_constructed(v, scopes) for v in values]
+    classes = [_constructed(scopes.module_made(v), scopes) for v in values]
     if not classes or None in classes or len({c.name for c in classes}) != 1:
         return None
     return classes[0]

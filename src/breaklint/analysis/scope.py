@@ -388,6 +388,19 @@ class ModuleScopes:
                     stack.append(self.classes[base])
         return None
 
+    def module_made(self, node: ast.AST) -> ast.AST:
+        """`Net(...)` for `Net(...).eval()` / `.to(device)` / ... where Net is a module class of this file
+        that does not define that method itself (nn.Module's returns the module); else the node."""
+        while isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) \
+                and node.func.attr in MODULE_METHODS_RETURNING_SELF and isinstance(node.func.value, ast.Call):
+            made = node.func.value
+            cls = self.classes.get(made.func.id) if isinstance(made.func, ast.Name) else None
+            if cls is None or not cls.is_module or self.imports.is_bound(made.func.id) \
+                    or self._method(cls, node.func.attr) is not None:
+                break
+            node = made
+        return node
+
     def _autograd_forward(self, cls: ClassInfo):
         """`Fn.apply(...)` of a torch.autograd.Function subclass: Dynamo traces its forward (measured on
         2.13: a break inside `forward` is reported there)."""
@@ -735,9 +748,8 @@ class ModuleScopes:
         if isinstance(node, ast.Call) and node.args and _last_attr(node.func) == "partial" \
                 and (self.imports.qualify(node.func) or "") in PARTIALS:
             return self._values(scope, node.args[0], depth + 1)
-        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and isinstance(node.func.value, ast.Call) \
-                and node.func.attr in MODULE_METHODS_RETURNING_SELF:
-            return self._values(scope, node.func.value, depth + 1)  # `Net(...).eval()` is the Net
+        if self.module_made(node) is not node:
+            return self._values(scope, self.module_made(node), depth + 1)  # `Net(...).eval()` is the Net
         if isinstance(node, ast.Subscript):
             found = []
             for holder in self._values(scope, node.value, depth + 1):
@@ -868,6 +880,8 @@ class ModuleScopes:
                     owner, method = found
                     return owner, method, f"{owner.name}.{func.attr}", True
                 return None
+        if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Call):
+            func = ast.Attribute(value=self.module_made(func.value), attr=func.attr, ctx=ast.Load())
         # Cls(...).method(...): a method of an object of a same-file class built on the spot
         if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Call) \
                 and isinstance(func.value.func, ast.Name) and func.value.func.id in self.classes \

@@ -48,6 +48,8 @@ class LintSettings:
 
 
 _LEAVING = (ast.Return, ast.Raise, ast.Continue, ast.Break)
+# Compound statements that may leave when compiled (`if is_compiling(): return`, nested in these).
+_MAY_LEAVE = (ast.If, ast.With, ast.AsyncWith, ast.Try)
 
 
 def _always_leaves(stmt: ast.AST) -> bool:
@@ -169,7 +171,7 @@ class FileLinter:
     def _walk_body(self, body: Iterable[ast.AST], ctx: NodeContext, dispatch) -> None:
         for node in body:
             self._visit(node, ctx, dispatch)
-            if _always_leaves(node) or (type(node) is ast.If and self._leaves_when_compiled(node, ctx)):
+            if _always_leaves(node) or (type(node) in _MAY_LEAVE and self._leaves_when_compiled(node, ctx)):
                 break  # what follows never runs, so Dynamo never traces it
 
     def _visit(self, node: ast.AST, ctx: NodeContext, dispatch) -> None:
@@ -226,14 +228,21 @@ class FileLinter:
             return True, False
         return True, True
 
-    def _leaves_when_compiled(self, node: ast.If, ctx: NodeContext) -> bool:
-        """`if torch.jit.is_tracing() or torch.compiler.is_compiling(): return ...`: the branch Dynamo
-        takes always leaves, so the rest of the block is never traced."""
-        traced_body, traced_else = self._traced_branches(node.test, ctx)
-        if traced_body == traced_else:
-            return False
-        branch = node.body if traced_body else node.orelse
-        return bool(branch) and _always_leaves(branch[-1])
+    def _leaves_when_compiled(self, node: ast.AST, ctx: NodeContext) -> bool:
+        """`if torch.jit.is_tracing() or torch.compiler.is_compiling(): return ...`: every branch Dynamo
+        takes always leaves, so the rest of the block is never traced. Through `elif`, `with` and a
+        `try` whose body leaves too."""
+        if _always_leaves(node):
+            return True
+        if type(node) is ast.If:
+            traced_body, traced_else = self._traced_branches(node.test, ctx)
+            branches = [b for b, traced in ((node.body, traced_body), (node.orelse, traced_else)) if traced]
+            return all(b and self._leaves_when_compiled(b[-1], ctx) for b in branches)
+        if type(node) in (ast.With, ast.AsyncWith):
+            return bool(node.body) and self._leaves_when_compiled(node.body[-1], ctx)
+        if type(node) is ast.Try:
+            return bool(node.body) and self._leaves_when_compiled(node.body[-1], ctx) and not node.handlers
+        return False
 
     def _is_user_context(self, expr: ast.AST, ctx: NodeContext) -> bool:
         target = expr.func if isinstance(expr, ast.Call) else expr

@@ -374,6 +374,24 @@ def held_values(expr: ast.AST, ctx) -> list[ast.AST]:
     return []
 
 
+def local_names(ctx) -> set[str]:
+    """Names the traced function binds itself (parameters, assignments, nested defs and classes): a
+    local `random`, `copy` or `globals` there is not the module or builtin of that name."""
+    func = ctx.scope.func
+    return ctx.file.memo(("local names", id(func)), lambda: {
+        n.id for n in ast.walk(func) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
+        | {a.arg for a in ast.walk(func.args) if isinstance(a, ast.arg)}
+        | {n.name for n in ast.walk(func) if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))
+           and n is not func})
+
+
+def root_name(node: ast.AST) -> Optional[str]:
+    """`random` of `random.uniform`, `copy` of `copy.copy`, `globals` of `globals`."""
+    while isinstance(node, ast.Attribute):
+        node = node.value
+    return node.id if isinstance(node, ast.Name) else None
+
+
 def _byte_slice(line: str, start: int, end) -> str:
     """Slice a line by ast's UTF-8 byte offsets."""
     if line.isascii():

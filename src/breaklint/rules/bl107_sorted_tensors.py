@@ -39,7 +39,8 @@ class SortedTensors(Rule):
             return
         key = next((kw.value for kw in node.keywords if kw.arg == "key"), None)
         if func.id != "sorted":
-            if key is not None and len(node.args) == 1 and self._holds_tensors(node.args[0], key, ctx):
+            if key is not None and (len(node.args) == 1 and self._holds_tensors(node.args[0], key, ctx)
+                                    or len(node.args) > 1 and any(_holds_tensor_value(a, ctx) for a in node.args)):
                 ctx.report(node, f"{func.id}() with key= over tensors (or with a key that returns a tensor) breaks the "
                                  f"graph (GB0193); pick with torch: stack the candidates and use argmax/argmin, or "
                                  "compare Python values (sizes) in a loop")
@@ -56,17 +57,19 @@ class SortedTensors(Rule):
             return True
         if ctx.is_tensor(iterable):
             return True
+        if _splits_tensor(iterable, ctx):
+            return True
         if isinstance(iterable, ast.Call) and isinstance(iterable.func, ast.Attribute):
-            if iterable.func.attr in ("unbind", "split", "chunk") and ctx.is_tensor(iterable.func.value):
-                return True
             if iterable.func.attr == "values" and not iterable.args and _dict_of_tensors(iterable.func.value, ctx):
                 return True
         if isinstance(iterable, ast.Call) and isinstance(iterable.func, ast.Name) and iterable.func.id in ("list", "tuple") \
                 and len(iterable.args) == 1 and not ctx.file.imports.is_bound(iterable.func.id):
             return self._holds_tensors(iterable.args[0], key, ctx)
         definitions = _definitions(iterable, ctx)
+        if definitions and all(_splits_tensor(v, ctx) for v in definitions):
+            return True  # `parts = x.chunk(2)`
         return bool(definitions) and all(isinstance(v, (ast.List, ast.Tuple)) and v.elts
-                                         and all(ctx.is_tensor(e) for e in v.elts) for v in definitions)
+                                         and all(_holds_tensor_value(e, ctx) for e in v.elts) for v in definitions)
 
     def _tensor_keys(self, iterable: ast.AST, key: Optional[ast.AST], ctx) -> Optional[str]:
         if key is not None:
@@ -133,6 +136,19 @@ def factory():
     return step, (torch.randn(3),)
 """, at=((8, 14),)),
     ]
+
+
+def _splits_tensor(node: ast.AST, ctx) -> bool:
+    """`x.unbind(0)` / `x.split(2)` / `x.chunk(2)` of a tensor: a tuple of tensors."""
+    return isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) \
+        and node.func.attr in ("unbind", "split", "chunk") and ctx.is_tensor(node.func.value)
+
+
+def _holds_tensor_value(node: ast.AST, ctx) -> bool:
+    """A tensor, or a tuple / list display with one in it (`(score, x)`)."""
+    if isinstance(node, (ast.Tuple, ast.List)):
+        return any(_holds_tensor_value(e, ctx) for e in node.elts)
+    return ctx.is_tensor(node)
 
 
 def _definitions(node: ast.AST, ctx) -> list:

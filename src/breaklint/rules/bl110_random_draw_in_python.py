@@ -17,7 +17,7 @@ from typing import Optional
 
 from ..versions import before
 from ..analysis.guards import breaks_when
-from .base import Example, Rule
+from .base import Example, Rule, local_names, root_name
 
 # Draws Dynamo turns into graph inputs; random.random() only from 2.14 (on 2.13 BL502 reports it).
 DRAWS = {"random.uniform", "random.randint", "random.randrange"}
@@ -29,13 +29,52 @@ _TESTED_THROUGH = (ast.Compare, ast.BoolOp)
 
 
 def _draw(node: ast.AST, ctx) -> Optional[str]:
-    """The draw this call makes (`random.uniform`), or None."""
+    """The draw this call makes (`random.uniform`), or None (also for a local named `random`)."""
     if not isinstance(node, ast.Call):
         return None
     qual = ctx.qualify(node.func) or ""
     if qual in DRAWS or (qual == "random.random" and not before(ctx.torch_version, RANDOM_TRACED_FROM)):
-        return qual
+        return None if root_name(node.func) in local_names(ctx) else qual
     return None
+
+
+def _python_number(node: ast.AST, ctx) -> bool:
+    """Surely a Python number: a numeric constant, a size (`x.shape[-1]`, `x.size(0)`, `len(...)`), `int()` /
+    `float()`, another draw, or arithmetic on those. An operand of unknown type (`feats[0]`) may be a tensor,
+    and a tensor times a draw stays in the graph."""
+    if isinstance(node, ast.Constant):
+        return isinstance(node.value, (int, float)) and not isinstance(node.value, bool)
+    if isinstance(node, ast.UnaryOp):
+        return _python_number(node.operand, ctx)
+    if isinstance(node, ast.BinOp):
+        return _python_number(node.left, ctx) and _python_number(node.right, ctx)
+    if _draw(node, ctx) is not None:
+        return True
+    if isinstance(node, ast.Name):
+        drawn = _drawn_locals(ctx).get(node.id)
+        if drawn is not None:
+            return not drawn[1]
+        value = ctx.reaching_value(node)
+        return value is not None and not isinstance(value, ast.Name) and _python_number(value, ctx)
+    if isinstance(node, ast.Subscript) and isinstance(node.value, ast.Attribute) and node.value.attr == "shape":
+        return True
+    if isinstance(node, ast.Call):
+        func = node.func
+        if isinstance(func, ast.Name) and func.id in ("len", "int", "float", "round") \
+                and not ctx.file.imports.is_bound(func.id):
+            return True
+        if isinstance(func, ast.Attribute) and (func.attr == "size" and node.args or func.attr in ("dim", "numel")):
+            return True
+    return False
+
+
+def _number_local(target: ast.AST, ctx) -> bool:
+    """An augmented assignment's target that every plain binding in the function makes a number
+    (`s = 1.0`, then `s *= random.uniform(0.9, 1.1)`)."""
+    if not isinstance(target, ast.Name):
+        return False
+    values = ctx.file.scopes.local_values_of(ctx.scope.func).get(target.id) or []
+    return bool(values) and all(_python_number(v, ctx) for v in values)
 
 
 def _drawn_locals(ctx) -> dict[str, tuple[str, bool]]:
@@ -74,15 +113,17 @@ def _python_use(ctx, node: ast.AST, parents: list, tested_only: bool = False) ->
         pass
     elif isinstance(parent, ast.BinOp):
         other = parent.right if parent.left is node else parent.left
-        if not ctx.is_tensor(other):
+        if _python_number(other, ctx):
             return "Python arithmetic on it"
+    elif isinstance(parent, ast.AugAssign) and parent.value is node and _number_local(parent.target, ctx):
+        return "Python arithmetic on it"
     elif isinstance(parent, ast.UnaryOp) and not isinstance(parent.op, ast.Not):
         return "Python arithmetic on it"
     elif isinstance(parent, ast.Call) and isinstance(parent.func, ast.Name) and parent.func.id in _BUILTINS \
             and node in parent.args and not ctx.file.imports.is_bound(parent.func.id):
         return f"{parent.func.id}() of it"
-    elif isinstance(parent, ast.Subscript) and parent.slice is node and ctx.is_tensor(parent.value):
-        return "indexing a tensor with it"
+    elif isinstance(parent, ast.Subscript) and parent.slice is node:
+        return "indexing with it"  # a tensor (GB0033) or a Python list (GB0178) alike
     child = node
     for ancestor in reversed(parents):
         if isinstance(ancestor, (ast.If, ast.While, ast.IfExp)):
@@ -107,6 +148,8 @@ def _local_uses(node: ast.AST, drawn: dict):
         heads = [node.left, node.right]
     elif isinstance(node, (ast.UnaryOp,)):
         heads = [node.operand]
+    elif isinstance(node, ast.AugAssign):
+        heads = [node.value]
     elif isinstance(node, ast.Subscript):
         heads = [node.slice]
     elif isinstance(node, ast.Call):
@@ -130,7 +173,8 @@ class RandomDrawInPython(Rule):
                "used in Python arithmetic, int() / round() / range(), a tensor index or a branch breaks the graph")
     gb_ids = ("GB0170", "GB0213", "GB0178", "GB0033", "GB4841")
     fix_availability = "never"
-    node_types = (ast.Call, ast.If, ast.While, ast.IfExp, ast.comprehension, ast.BinOp, ast.UnaryOp, ast.Subscript)
+    node_types = (ast.Call, ast.If, ast.While, ast.IfExp, ast.comprehension, ast.BinOp, ast.UnaryOp, ast.Subscript,
+                  ast.AugAssign)
     # 2.13: measured on CPU (arithmetic, int / round / range, an index, if, while, ternary, comprehension-if;
     # directly and through a local). 2.14 gave the same verdicts, but a release is listed only when every
     # rule was measured on it (`check --target-torch` says which release judges an unlisted one).

@@ -379,9 +379,20 @@ def _plain_reference(node: ast.AST) -> bool:
 
 
 def _reduced_pair(node: ast.AST) -> bool:
-    """`t.max(dim)` / `t.min(dim=...)`: a (values, indices) pair."""
-    return isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in ("max", "min") \
-        and (len(node.args) == 1 and not isinstance(node.args[0], ast.Starred) or any(k.arg == "dim" for k in node.keywords))
+    """`t.max(dim)` / `t.min(dim=...)` / `torch.max(t, dim)`: a (values, indices) pair."""
+    return _reduced(node) is not None
+
+
+def _reduced(node: ast.AST) -> Optional[ast.AST]:
+    """The tensor a (values, indices) reduction reduces, else None."""
+    if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in ("max", "min")):
+        return None
+    if any(isinstance(a, ast.Starred) for a in node.args):
+        return None
+    has_dim = any(k.arg == "dim" for k in node.keywords)
+    if isinstance(node.func.value, ast.Name) and node.func.value.id == "torch":
+        return node.args[0] if node.args and (len(node.args) == 2 or has_dim) else None
+    return node.func.value if len(node.args) == 1 or has_dim else None
 
 
 def _named_mask(index: ast.AST, ctx, array_index: bool) -> bool:
@@ -525,10 +536,10 @@ class _MaskFacts:
             if _reduced_pair(expr.value):
                 # `mask.max(-1)` is (values, indices): only the values are a mask
                 return isinstance(expr.slice, ast.Constant) and expr.slice.value == 0 \
-                    and self.is_mask(expr.value.func.value, ctx, depth + 1, loose)
+                    and self.is_mask(_reduced(expr.value), ctx, depth + 1, loose)
             return self.is_mask(expr.value, ctx, depth + 1, loose)
         if isinstance(expr, ast.Attribute) and expr.attr == "values" and _reduced_pair(expr.value):
-            return self.is_mask(expr.value.func.value, ctx, depth + 1, loose)
+            return self.is_mask(_reduced(expr.value), ctx, depth + 1, loose)
         if isinstance(expr, ast.NamedExpr):
             return self.is_mask(expr.value, ctx, depth + 1, loose)
         if isinstance(expr, ast.IfExp):  # `a < m if inverted else a > m`

@@ -15,7 +15,7 @@ from ..analysis.torch_api import SKIPPED_TORCH_FUNCTIONS
 from ..fix.rewrite import replace_fix
 from ..model import Edit, Fix
 from ..versions import before
-from .base import Example, Rule, held_values
+from .base import Example, Rule, held_values, local_names, root_name
 
 # GB0007 "Attempted to call function marked as skipped". time.sleep is unmeasured: left out.
 CLOCKS = {f"time.{name}" for name in (
@@ -104,9 +104,13 @@ def _np_random_break(node: ast.Call, qual: str) -> bool:
 
 
 def _dict_or_list(node: ast.AST, ctx) -> bool:
-    """A dict or list display (or comprehension), or a local whose reaching value is one."""
+    """A dict or list display (or comprehension, or `dict(...)` / `list(...)`), or a local whose reaching
+    value is one."""
     if isinstance(node, ast.Name):
         node = ctx.reaching_value(node)
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in ("dict", "list") \
+            and not ctx.file.imports.is_bound(node.func.id):
+        return True
     return isinstance(node, (ast.Dict, ast.List, ast.DictComp, ast.ListComp))
 
 
@@ -181,17 +185,10 @@ def function_attribute_store(node: ast.Attribute, ctx) -> Optional[str]:
     if not isinstance(node.ctx, ast.Store) or not isinstance(node.value, ast.Name):
         return None
     name = node.value.id
-    if name not in _module_functions(ctx) or ctx.scope is None or name in _local_names(ctx):
+    if name not in _module_functions(ctx) or ctx.scope is None or name in local_names(ctx):
         return None
     return f"setting an attribute on the function `{name}` breaks the graph (GB0467); keep the state in a " \
            "dict or on a module, or update it outside compiled code"
-
-
-def _local_names(ctx) -> set[str]:
-    func = ctx.scope.func
-    return ctx.file.memo(("BL502", "locals", id(func)), lambda: {
-        n.id for n in ast.walk(func) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
-        | {a.arg for a in ast.walk(func.args) if isinstance(a, ast.arg)})
 
 
 def _optional_key_typeddicts(ctx) -> set[str]:
@@ -217,6 +214,9 @@ def untraceable(node: ast.Call, ctx) -> Optional[str]:
     """What is wrong with this call, as a message, or None."""
     func = node.func
     qual = ctx.qualify(func) or ""
+    if qual.split(".")[0] in ("random", "copy", "globals") and ctx.scope is not None \
+            and root_name(func) in local_names(ctx):
+        qual = ""  # a local `random = Picker()`: not the module
     if isinstance(func, ast.Name) and func.id in _optional_key_typeddicts(ctx):
         return f"constructing the TypedDict `{func.id}`, which has optional keys, breaks the graph (GB0257); " \
                "build a plain dict literal instead"
