@@ -748,8 +748,9 @@ class ModuleScopes:
         if isinstance(node, ast.Call) and node.args and _last_attr(node.func) == "partial" \
                 and (self.imports.qualify(node.func) or "") in PARTIALS:
             return self._values(scope, node.args[0], depth + 1)
-        if self.module_made(node) is not node:
-            return self._values(scope, self.module_made(node), depth + 1)  # `Net(...).eval()` is the Net
+        made = self.module_made(node) if isinstance(node, ast.Call) else node
+        if made is not node:
+            return self._values(scope, made, depth + 1)  # `Net(...).eval()` is the Net
         if isinstance(node, ast.Subscript):
             found = []
             for holder in self._values(scope, node.value, depth + 1):

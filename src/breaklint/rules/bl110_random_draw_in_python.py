@@ -83,6 +83,8 @@ def _drawn_locals(ctx) -> dict[str, tuple[str, bool]]:
     func = ctx.scope.func
 
     def collect() -> dict[str, str]:
+        if not any(_draw(call, ctx) for call in ctx.file.scopes.calls.get(ctx.scope.qualname, ())):
+            return {}  # no draw among the function's calls (at hand already): no walk
         bindings: dict[str, int] = {}
         drawn: dict[str, tuple[str, bool]] = {}
         for node in ast.walk(func):
