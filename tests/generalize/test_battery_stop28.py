@@ -588,3 +588,33 @@ def test_a_mixins_super_reaches_the_next_base_of_the_object(tmp_path):
             """,
     }
     assert ("pkg/mixins.py", 8, "BL103") in check_tree(tmp_path, files)
+
+
+def test_a_class_out_of_another_files_table_built_in_the_function(tmp_path):
+    # the scope battery's p01b: `solver = SOLVERS[self.method](); solver.step(x)`, SOLVERS imported
+    files = {
+        "pkg/__init__.py": "",
+        "pkg/solvers.py": """
+            class Euler:
+                def step(self, x):
+                    return x * int(x.sum().item())
+
+
+            SOLVERS = {"euler": Euler}
+            """,
+        "entry.py": """
+            import torch
+            from pkg.solvers import SOLVERS
+
+
+            class M(torch.nn.Module):
+                def __init__(self):
+                    super().__init__()
+                    self.method = "euler"
+
+                def forward(self, x):
+                    solver = SOLVERS[self.method]()
+                    return solver.step(x)
+            """,
+    }
+    assert ("pkg/solvers.py", 3, "BL103") in check_tree(tmp_path, files)

@@ -749,6 +749,8 @@ class ProjectGraph:
                     found.extend(self._returned(call[0], f"{call[1]}.{'forward' if self._is_module(held) else '__call__'}", 0))
             return found
         kind, _, spelled = callee.partition(":")
+        if kind == "T":  # `solver = SOLVERS[method](...)`: any class the module-level dict holds
+            return [(cls, True) for cls in self._table_classes(path, spelled)]
         if kind == GLOBAL:
             spelled = self._absolute(path, spelled)
         return self._classes_named(path, spelled, 0)

@@ -689,6 +689,9 @@ class ModuleScopes:
                     found.append((value.func, method))
             elif value is not receiver and _result_of_call(value):
                 found.append((value, method))
+            elif value is not receiver and isinstance(value, ast.Call) and isinstance(value.func, ast.Subscript) \
+                    and isinstance(value.func.value, ast.Name) and value.func.value.id not in self.classes:
+                found.append((value, method))  # `solver = SOLVERS[k](...)`: a table of classes (project.py)
             elif value is receiver and isinstance(receiver, ast.Name):
                 # a parameter annotated with a class: any subclass of it (project.py)
                 found.extend((cls, method) for cls in _annotated_classes(scope.func, receiver.id))

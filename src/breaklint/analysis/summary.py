@@ -420,6 +420,10 @@ def _result_ref(expr: ast.AST, method: Optional[str], self_name: Optional[str], 
         expr = expr.value
     if isinstance(expr, ast.Call):
         expr = expr.func
+        if isinstance(expr, ast.Subscript) and isinstance(expr.value, ast.Name) \
+                and expr.value.id not in scopes.functions and expr.value.id not in scopes.classes:
+            # `SOLVERS[method](...)`: a class out of a module-level dict, here or in another file
+            return RESULT, f"T:{expr.value.id}|{'.'.join(reversed(attrs))}|{method}"
     spelled = dotted(expr)
     if spelled is None:
         return None
