@@ -80,7 +80,7 @@ def _new_object_calls(scopes: ModuleScopes, by_scope: dict, external: dict) -> l
             if target is None:
                 continue
             method = f"{target[0].name}.{call.func.attr}"
-            breaks = [f.start.row for f in by_scope.get(method, ()) if f.gb_ids and not f.breaks_when]
+            breaks = [f.start.row for f in by_scope.get(method, ()) if sure_finding(f)]
             if breaks and not _init_breaks(cls, scopes, by_scope):
                 found.append(NewObjectCall(scope, call, method, cls.name, f"line {min(breaks)}"))
     return found
@@ -93,7 +93,7 @@ def _init_breaks(cls: ClassInfo, scopes: ModuleScopes, by_scope: dict) -> bool:
     if init is None:
         return False
     qualname = f"{init[0].name}.__init__"
-    if any(f.gb_ids and not f.breaks_when for f in by_scope.get(qualname, ())):
+    if any(sure_finding(f) for f in by_scope.get(qualname, ())):
         return True
     scope = scopes.scopes.get(qualname)
     if scope is None:
@@ -101,9 +101,14 @@ def _init_breaks(cls: ClassInfo, scopes: ModuleScopes, by_scope: dict) -> bool:
     rows = sure_rows(scope.func)  # a helper it calls on every call (`log("init")`), which breaks surely
     for call in scopes.calls.get(qualname, ()):
         target = scopes.resolve_call(scope, call) if call.lineno in rows else None
-        if target is not None and any(f.gb_ids and not f.breaks_when for f in by_scope.get(target[2], ())):
+        if target is not None and any(sure_finding(f) for f in by_scope.get(target[2], ())):
             return True
     return False
+
+
+def sure_finding(finding) -> bool:
+    """A finding that breaks whatever the inputs: a registry break with no Python-level guard."""
+    return bool(finding.gb_ids) and not finding.breaks_when
 
 
 def _built_here(receiver: ast.AST, scope: Scope, scopes: ModuleScopes) -> Optional[ClassInfo]:
@@ -213,7 +218,7 @@ def built_init_effects(scopes: ModuleScopes, by_scope: dict, object_breaks: Opti
     # skips: measured, it breaks), a function or method of this file whose own code breaks, and
     # module classes it builds whose __init__ surely breaks. (row, guard, class built there)
     # a callee that breaks for sure (a guarded break there is no sure trigger: the review of stop 26)
-    breaking = {qualname for qualname, found in by_scope.items() if any(f.gb_ids and not f.breaks_when for f in found)}
+    breaking = {qualname for qualname, found in by_scope.items() if any(sure_finding(f) for f in found)}
     triggers: dict[str, list[tuple[int, Optional[str], Optional[str]]]] = {
         name: [(f.start.row, f.breaks_when, None) for f in by_scope.get(scope.qualname, ()) if f.gb_ids]
         + [(call.lineno, None, None) for call in _breaking_calls(scope, scopes, breaking)]

@@ -25,7 +25,7 @@ from .callscan import CallText, balanced as _balanced, calls_named as _calls_nam
 from ..sources import read_source
 from .flow import parameter_defaults
 from .names import dotted
-from .scope import distribution_entries, distribution_reason, is_module_base
+from .scope import distribution_entries, distribution_reason, is_autograd_function_base, is_module_base
 from .torch_api import BUILTIN_METHODS, DISTRIBUTION_CLASSES, TENSOR_METHODS
 from .summary import (ATTRIBUTE, DECORATOR, GETATTR, GLOBAL, HELD_READ, INSTANCE, LOCAL, MEMBER, PASSED, PASSED_METHOD,
                       PASSED_OBJECT, READ, RESULT, SELF,
@@ -769,13 +769,8 @@ class ProjectGraph:
             if not indexed and name in summary.functions:
                 found.append(name)
             elif indexed:
-                for match in re.finditer(rf"(?m)^{re.escape(name)}\s*(?::[^=\n]*)?=\s*(?=\{{)", text.text):
-                    try:
-                        table = ast.parse(_statement_rest(text.text, match.end()) + "\n", mode="eval").body
-                    except SyntaxError:
-                        continue
-                    found.extend(v.id for v in getattr(table, "values", ()) if isinstance(v, ast.Name)
-                                 and v.id in summary.functions)
+                found.extend(v.id for v in _dict_values(text.text, name) if isinstance(v, ast.Name)
+                             and v.id in summary.functions)
         self._returned_functions_memo[memo_key] = found = list(dict.fromkeys(found))
         return found
 
@@ -841,11 +836,8 @@ class ProjectGraph:
                 yield hit[0], f"{hit[1]}.forward", cls, CTX_FIRST
 
     def _is_autograd_function(self, cls: ClassKey) -> bool:
-        for key in self._mro(cls):
-            if any(base.startswith("torch.autograd.") and base.endswith("Function")
-                   for base in self.summaries[key[0]].classes[key[1]].bases):
-                return True
-        return False
+        return any(is_autograd_function_base(base) for key in self._mro(cls)
+                   for base in self.summaries[key[0]].classes[key[1]].bases)
 
     def _by_name(self, path: str, method: str):
         top = self.module_of[path].split(".")[0]
@@ -1082,16 +1074,11 @@ class ProjectGraph:
         if text is None:
             return []
         found = []
-        for match in re.finditer(rf"(?m)^{re.escape(name)}\s*(?::[^=\n]*)?=\s*(?=\{{)", text.text):
-            try:
-                literal = ast.parse(_statement_rest(text.text, match.end()) + "\n", mode="eval").body
-            except SyntaxError:
-                continue
-            for value in getattr(literal, "values", ()):
-                spelled_value = dotted(value) if value is not None else None
-                hit = self._named(holder, spelled_value) if spelled_value else None
-                if hit is not None and hit[0] == "class":
-                    found.append((hit[1], hit[2]))
+        for value in _dict_values(text.text, name):
+            spelled_value = dotted(value) if value is not None else None
+            hit = self._named(holder, spelled_value) if spelled_value else None
+            if hit is not None and hit[0] == "class":
+                found.append((hit[1], hit[2]))
         return list(dict.fromkeys(found))
 
     def _class_default(self, cls: ClassKey, param: str) -> Optional[ClassKey]:
@@ -1573,6 +1560,18 @@ def _after_name(body: str, name: str, after: "re.Pattern"):
 def _annotation_of(body: str, name: str):
     """The first `name: annotation` of the text (group 1 is the annotation), or None."""
     return next(_after_name(body, name, _ANNOTATION_AFTER), None)
+
+
+def _dict_values(text: str, name: str) -> list:
+    """The values of each module-level `name = {...}` dict literal of a file's text (None for `**x`)."""
+    found = []
+    for match in re.finditer(rf"(?m)^{re.escape(name)}\s*(?::[^=\n]*)?=\s*(?=\{{)", text):
+        try:
+            literal = ast.parse(_statement_rest(text, match.end()) + "\n", mode="eval").body
+        except SyntaxError:
+            continue
+        found.extend(getattr(literal, "values", ()))
+    return found
 
 
 def _statement_rest(text: str, start: int) -> str:

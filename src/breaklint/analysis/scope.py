@@ -24,7 +24,6 @@ PARTIALS = {"functools.partial", "partial"}
 # nn.Module methods that return the module itself: `Net(...).eval()` / `.to(device)` is a Net.
 MODULE_METHODS_RETURNING_SELF = {"eval", "train", "to", "cuda", "cpu", "float", "half", "double", "bfloat16",
                                  "requires_grad_", "share_memory", "to_empty", "type", "xpu", "ipu", "mtia"}
-AUTOGRAD_FUNCTION_BASES = {"torch.autograd.Function", "torch.autograd.function.Function"}
 # Bases that have a `forward` Dynamo does not trace as a module call.
 NON_MODULE_BASES = {"object", "Exception", "torch.autograd.Function", "torch.autograd.function.Function",
                     "enum.Enum", "Enum", "typing.NamedTuple", "NamedTuple", "abc.ABC", "ABC",
@@ -885,7 +884,9 @@ class ModuleScopes:
                     return owner, method, f"{owner.name}.{func.attr}", True
                 return None
         if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Call):
-            func = ast.Attribute(value=self.module_made(func.value), attr=func.attr, ctx=ast.Load())
+            made = self.module_made(func.value)
+            if made is not func.value:  # `Net(...).eval().step(x)` is Net(...).step(x)
+                func = ast.Attribute(value=made, attr=func.attr, ctx=ast.Load())
         # Cls(...).method(...): a method of an object of a same-file class built on the spot
         if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Call) \
                 and isinstance(func.value.func, ast.Name) and func.value.func.id in self.classes \
@@ -930,7 +931,8 @@ class ModuleScopes:
 
 
 def is_autograd_function_base(base: str) -> bool:
-    return base in AUTOGRAD_FUNCTION_BASES
+    """`torch.autograd.Function` (or another of its spellings and subclasses in torch.autograd): `Fn.apply`."""
+    return base.startswith("torch.autograd.") and base.endswith("Function")
 
 
 def is_autograd_forward(cls: ClassInfo, func: FunctionNode) -> bool:

@@ -24,7 +24,7 @@ from ..rules.base import FileInfo, NodeContext, Rule
 from ..analysis.scope import ModuleScopes, ScopeSettings
 from ..analysis.project import FileContext
 from ..analysis.summary import ModuleSummary, summarize
-from ..analysis.built_modules import built_init_effects, is_built_init
+from ..analysis.built_modules import built_init_effects, is_built_init, sure_finding
 from ..analysis.new_objects import constructions, sure_rows
 from ..analysis.filefacts import FileFacts
 from ..analysis.torch_api import TORCH_CONTEXT_MANAGERS, TORCH_VERSION
@@ -149,7 +149,7 @@ class FileLinter:
         for qualname, found in by_scope.items():
             func = scopes.scopes[qualname].func
             rows = sure_rows(func)
-            hits = [f.start.row for f in found if f.gb_ids and not f.breaks_when and id(f) not in dropped
+            hits = [f.start.row for f in found if sure_finding(f) and id(f) not in dropped
                     and f.start.row in rows]
             if hits:
                 breaking[qualname] = min(hits)

@@ -365,10 +365,7 @@ def held_values(expr: ast.AST, ctx) -> list[ast.AST]:
                 values.append(value)
         return values
     if isinstance(expr, ast.Name) and scope is not None:
-        func = scope.func
-        local = {a.arg for a in func.args.posonlyargs + func.args.args + func.args.kwonlyargs}
-        if expr.id in local or any(isinstance(n, ast.Name) and n.id == expr.id and isinstance(n.ctx, ast.Store)
-                                   for n in ast.walk(func)):
+        if expr.id in local_names(ctx):
             return []
         return list(ctx.file.scopes.bindings(scope, expr.id))
     return []
