@@ -567,6 +567,10 @@ class ProjectGraph:
                 owner = self.resolve(self._absolute(path, head)) if head else None
                 if owner is not None and owner[0] == "class":
                     yield from self._class_attribute_call((owner[1], owner[2]), method)
+                elif owner is None and head and not method.startswith("__"):
+                    # `_default.go(x)` with `_default = Helper()` at the top of another module
+                    for cls, exact in self._module_object_classes(self._absolute(path, head)):
+                        yield from self._method_targets(cls, method, exact)
             else:
                 yield from self._resolved_targets(found)
         elif ref.kind in (SELF, SUPER):
@@ -627,6 +631,12 @@ class ProjectGraph:
                     yield hook[0], f"{hook[1]}.__getattr__", start, True
         elif ref.kind == INSTANCE:
             spelled, _, method = ref.name.rpartition(".")
+            if method == "__call__":  # `fn = make_drift(0.5); fn(t, y)`: the closure the factory returns
+                made = self.resolve(self._absolute(path, spelled)) if "." in spelled else \
+                    (("function", path, spelled) if spelled in summary.functions else None)
+                if made is not None and made[0] == "function":
+                    for function in self._returned_functions(made[1], made[2]):
+                        yield made[1], function, None, False
             for cls, exact in self._classes_named(path, spelled, 0):
                 if method == "__call__" and self._is_module(cls):
                     continue  # a module's forward is an entry point of its own
@@ -650,6 +660,10 @@ class ProjectGraph:
             attr, _, method = ref.name.partition(".")
             start = dynamic or self._owner(path, qualname)
             typed = self._attribute_classes(start, attr) if start is not None else []
+            while "." in method:  # `self.flow.base.log_prob(z)`: what each attribute holds in turn
+                attr, _, method = method.partition(".")
+                typed = [held for cls, _exact, is_class in typed if not is_class
+                         for held in self._attribute_classes(cls, attr)]
             answered = False
             for cls, exact, _is_class in typed:
                 for target in self._method_targets(cls, method, exact):
@@ -765,9 +779,12 @@ class ProjectGraph:
         span = summary.lines.get(qualname)
         text = self._text(path) if span is not None else None
         found: list[str] = []
-        for name, indexed in _RETURNED_NAME.findall(text.lines(*span)) if text is not None else ():
+        body = text.lines(*span) if text is not None else ""
+        for name, indexed in _RETURNED_NAME.findall(body):
             if not indexed and name in summary.functions:
                 found.append(name)
+            elif not indexed and "." not in qualname and re.search(rf"(?m)^[ \t]+def[ \t]+{name}[ \t]*\(", body):
+                found.append(f"{qualname}.<locals>.{name}")  # a closure the factory defines and returns
             elif indexed:
                 found.extend(v.id for v in _dict_values(text.text, name) if isinstance(v, ast.Name)
                              and v.id in summary.functions)
@@ -910,6 +927,18 @@ class ProjectGraph:
             return self._resolve_in(path, parts, 0)
         return self.resolve(self._qualified(path, spelled))
 
+    def _module_object_classes(self, qualified: str) -> list[tuple[ClassKey, bool]]:
+        """Classes of a module-level object, `module.name` with `name = Cls(...)` in that module."""
+        module, _, name = qualified.rpartition(".")
+        holder = self.path_of.get(module)
+        text = self._text(holder) if holder is not None else None
+        if text is None or name not in text.text:
+            return []
+        found = []
+        for callee in re.findall(rf"(?m)^{re.escape(name)}[ \t]*(?::[^=\n]*)?=[ \t]*([A-Za-z_][\w.]*)[ \t]*\(", text.text):
+            found.extend(self._classes_named(holder, callee, 0))
+        return list(dict.fromkeys(found))
+
     def _qualified(self, path: str, spelled: str) -> str:
         """A dotted name spelled in `path`, its first part put through the file's imports, absolute."""
         parts = spelled.split(".")
@@ -931,7 +960,8 @@ class ProjectGraph:
             return []
         if found[0] == "class":
             return [((found[1], found[2]), True)]
-        if found[0] == "function" and depth < MAX_FACTORY_DEPTH:
+        if found[0] in ("function", "method") and depth < MAX_FACTORY_DEPTH:
+            # a factory, or a class's own (`Coupling.from_config(cfg)` returning `cls(...)`)
             return self._returned(found[1], found[2], depth + 1)
         return []
 
@@ -994,8 +1024,11 @@ class ProjectGraph:
         span = summary.lines.get(qualname)
         text = self._text(path) if span is not None else None
         if text is not None:
+            owner = self._owner(path, qualname)
             for spelled in dict.fromkeys(_RETURN_CALL.findall(text.lines(*span))):
-                if spelled != qualname and not spelled.startswith(("self.", "super", "cls.")):
+                if spelled == "cls" and owner is not None:
+                    found.append((owner, False))  # a classmethod's `return cls(...)`: it or a subclass
+                elif spelled != qualname and not spelled.startswith(("self.", "super", "cls.")):
                     found.extend(self._classes_named(path, spelled, depth))
         self._returned_memo[key] = found = list(dict.fromkeys(found))
         return found
@@ -1098,6 +1131,18 @@ class ProjectGraph:
         `self.default_cls()` (the class a class attribute of the object's class holds, called)."""
         if kind == "call":
             return [(c, exact, False) for c, exact in self._classes_named(key[0], spelled, 0)]
+        if kind == "made":
+            # `Config(...).build()`: what the tree's method returns; a method from outside the tree
+            # (`Net(...).to(device)`, nn.Module's) gives back the object itself
+            maker, _, method = spelled.partition("|")
+            found = []
+            for made, exact in self._classes_named(key[0], maker, 0):
+                hit = self._lookup(made, method)
+                if hit is None:
+                    found.append((made, exact, False))
+                else:
+                    found.extend((c, e, False) for c, e in self._returned(hit[0], f"{hit[1]}.{method}", 1))
+            return found
         if kind == "self call" and depth < 2:
             return [(c, exact, False) for c, exact, is_class in self._attribute_classes(cls, spelled, depth + 1)
                     if is_class]
@@ -1142,6 +1187,10 @@ class ProjectGraph:
             head = _ARGUMENT_HEAD.match(argument) if argument else None
             if head is not None:  # `Wrapper(Inner(), 2)`: the parameter's place among the positional arguments
                 values.append((head.group(1), head.group(2) or ","))
+            elif argument and argument[0] in "[(":
+                # `Compose([Exp(), Affine(2.0)])`: the classes built in a list kept on self, whose elements
+                # the object calls (`for t in self.parts: t(x)`)
+                values.extend((callee, "(") for callee in _element_constructions(argument))
             for callee, after in values:
                 if callee.startswith("cls.") or callee in ("None", "True", "False"):
                     continue
@@ -1392,6 +1441,13 @@ class ProjectGraph:
                 # `self.solver = SOLVERS[method](...)`: one of the classes a module-level dict holds
                 table[attr].append(("table", value))
                 continue
+            if value and called and not annotation:
+                paren = match.end(4) - 1
+                then = _THEN_METHOD.match(body, paren + len(_balanced(body, paren)))
+                if then is not None:
+                    # `self.layer = Config().build()`: what the method returns (made by "made")
+                    table[attr].append(("made", f"{value}|{then.group(1)}"))
+                    continue
             note(attr, annotation, value, called)
         indent = _INDENT.search(body)
         if indent is not None:
@@ -1424,7 +1480,20 @@ def _self_assignments(body: str):
 
 # `fn = ` or `fn = module.` before a call on its line (the call's name follows)
 _BOUND_TO_CALL = re.compile(r"[ \t]*([A-Za-z_]\w*)[ \t]*=[ \t]*(?:[A-Za-z_][\w.]*\.)?$")
+_THEN_METHOD = re.compile(r"[ \t]*\.[ \t]*([A-Za-z_]\w*)[ \t]*\(")
 _ARGUMENT_HEAD = re.compile(r"([A-Za-z_][\w.]*)\s*(\(|$)")
+
+
+def _element_constructions(literal: str) -> list[str]:
+    """The callees of the calls that are elements of a list or tuple literal's text (`[A(), m.B(2)]`)."""
+    try:
+        node = ast.parse(literal, mode="eval").body
+    except SyntaxError:
+        return []
+    if not isinstance(node, (ast.List, ast.Tuple)):
+        return []
+    return [spelled for elt in node.elts if isinstance(elt, ast.Call)
+            for spelled in [dotted(elt.func)] if spelled is not None]
 
 
 
@@ -1565,11 +1634,14 @@ def _annotation_of(body: str, name: str):
 def _dict_values(text: str, name: str) -> list:
     """The values of each module-level `name = {...}` dict literal of a file's text (None for `**x`)."""
     found = []
-    for match in re.finditer(rf"(?m)^{re.escape(name)}\s*(?::[^=\n]*)?=\s*(?=\{{)", text):
+    for match in re.finditer(rf"(?m)^{re.escape(name)}\s*(?::[^=\n]*)?=\s*(?=\{{|dict\s*\()", text):
         try:
             literal = ast.parse(_statement_rest(text, match.end()) + "\n", mode="eval").body
         except SyntaxError:
             continue
+        if isinstance(literal, ast.Call):  # `dict(euler=Euler, ...)`, `dict({...}, k=v)`
+            found.extend(keyword.value for keyword in literal.keywords if keyword.arg is not None)
+            literal = literal.args[0] if len(literal.args) == 1 else None
         found.extend(getattr(literal, "values", ()))
     return found
 

@@ -40,7 +40,11 @@ _CALLS_AND_READS = _CALLS_AND_WITHS | {ast.Attribute, ast.Subscript}
 # operators, `for` and `len()` on a held object run its special methods
 _CALLS_READS_AND_OPERATORS = _CALLS_AND_READS | {ast.BinOp, ast.UnaryOp, ast.For}
 # `for v in xs` (a statement or a comprehension's) binds v too
-_ASSIGNMENTS_AND_LOOPS = _ASSIGNMENTS | {ast.For, ast.comprehension}
+_ASSIGNMENTS_AND_LOOPS = _ASSIGNMENTS | {ast.For, ast.comprehension, ast.Expr}
+# Calls whose one argument is the sequence they hold the elements of, and containers of their arguments.
+_SEQUENCE_WRAPPERS = frozenset({"torch.nn.ModuleList", "torch.nn.ModuleDict", "torch.nn.ParameterList",
+                                "list", "tuple", "reversed", "sorted"})
+_SEQUENTIAL = frozenset({"torch.nn.Sequential"})
 _ATTRIBUTES = frozenset({ast.Attribute})
 
 
@@ -523,7 +527,12 @@ class ModuleScopes:
         self.local_scopes = frozenset(self.scopes)
         for qualname, entry in self.external.items():
             owner, _, method = qualname.rpartition(".")
-            if owner:
+            if ".<locals>." in qualname:  # a closure a factory of this file returns
+                closure = self._closure_named(qualname)
+                if closure is not None:
+                    self.enclosing.setdefault(id(closure), self.functions[qualname.split(".")[0]])
+                    add(closure, qualname, None, tuple(entry.chain), _external_reason(entry))
+            elif owner:
                 info = self.classes.get(owner)
                 if info is not None and method in info.methods:
                     add(info.methods[method], qualname, info, tuple(entry.chain), _external_reason(entry))
@@ -531,6 +540,23 @@ class ModuleScopes:
                 add(self.functions[qualname], qualname, None, tuple(entry.chain), _external_reason(entry))
 
         drain()
+
+    def _closure_named(self, qualname: str) -> Optional[FunctionNode]:
+        """The def `outer.<locals>.inner` names: a function defined in the body of a top-level one."""
+        outer, _, inner = qualname.partition(".<locals>.")
+        func = self.functions.get(outer)
+        if func is None or "." in inner:
+            return None
+        stack = list(func.body)
+        while stack:
+            node = stack.pop()
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                if node.name == inner:
+                    return node
+                continue
+            for field in ("body", "orelse", "finalbody", "handlers"):
+                stack.extend(getattr(node, field, None) or ())
+        return None
 
     def _compiled_by_call(self) -> list[str]:
         """Names passed to torch.compile(fn, ...): `step = torch.compile(step)`, `return
@@ -753,6 +779,11 @@ class ModuleScopes:
         made = self.module_made(node) if isinstance(node, ast.Call) else node
         if made is not node:
             return self._values(scope, made, depth + 1)  # `Net(...).eval()` is the Net
+        held = self._container_items(node) if isinstance(node, ast.Call) else None
+        if held is not None:  # `nn.ModuleList([A(), B()])`, `reversed(xs)`: what the container holds
+            return self._values(scope, held, depth + 1)
+        if isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Slice):
+            return self._values(scope, node.value, depth + 1)  # `self.flows[::-1]` holds what they hold
         if isinstance(node, ast.Subscript):
             found = []
             for holder in self._values(scope, node.value, depth + 1):
@@ -788,8 +819,28 @@ class ModuleScopes:
                           for method in scope.cls.methods.values()
                           if method.lineno <= value.lineno <= method.end_lineno
                           for default in _callable_default(method, value.id)]
+                # `self.flows = nn.ModuleList(flows)` with `flows` a list that __init__ built
+                bound += [local for value in bound if isinstance(value, ast.Call)
+                          for held in [self._container_items(value)] if isinstance(held, ast.Name)
+                          for method in scope.cls.methods.values()
+                          if method.lineno <= held.lineno <= method.end_lineno
+                          for local in self.local_values_of(method).get(held.id, ())]
                 return [v for value in bound for v in self._values(scope, value, depth + 1)]
         return [node]
+
+    def _container_items(self, call: ast.Call) -> Optional[ast.AST]:
+        """The sequence a container call holds the elements of: the argument of `nn.ModuleList(xs)`,
+        `list(xs)`, `reversed(xs)`; `nn.Sequential(a, b)`'s arguments as a list; else None."""
+        name = normalize_torch(self.imports.qualify(call.func))
+        if name in _SEQUENCE_WRAPPERS and len(call.args) == 1 and not call.keywords \
+                and not (isinstance(call.func, ast.Name) and call.func.id in self.classes):
+            return call.args[0]
+        if name in _SEQUENTIAL and call.args and not call.keywords:
+            if len(call.args) == 1 and isinstance(call.args[0], ast.Starred):
+                return call.args[0].value  # `nn.Sequential(*layers)`
+            return node_memo("sequential items", call, lambda: ast.copy_location(
+                ast.List(elts=[a for a in call.args if not isinstance(a, ast.Starred)], ctx=ast.Load()), call))
+        return None
 
     def _enclosing_bindings(self, func: FunctionNode, name: str) -> list[ast.AST]:
         """A free name of a function defined inside another: what the enclosing functions bind it to
@@ -825,6 +876,26 @@ class ModuleScopes:
         """The attributes of self a local name is bound to (`step = self.step`, `a, b = self.a, self.b`)."""
         return [value.attr for value in self._local_bindings(scope).get(name, ())
                 if isinstance(value, ast.Attribute) and self._is_self(scope, value.value)]
+
+    def self_elements_in(self, scope: Scope, name: str) -> list[str]:
+        """The attributes of self whose elements a local name is bound to (`for f in self.flows`,
+        `for i, f in enumerate(reversed(self.flows))`, `f = self.flows[0]`)."""
+        found = []
+        for value in self._local_bindings(scope).get(name, ()):
+            if not isinstance(value, ast.Subscript) or isinstance(value.slice, ast.Slice):
+                continue
+            held = value.value
+            while True:
+                inner = self._container_items(held) if isinstance(held, ast.Call) else None
+                if inner is not None:
+                    held = inner
+                elif isinstance(held, ast.Subscript) and isinstance(held.slice, ast.Slice):
+                    held = held.value
+                else:
+                    break
+            if isinstance(held, ast.Attribute) and self._is_self(scope, held.value):
+                found.append(held.attr)
+        return found
 
     def _local_bindings(self, scope: Scope) -> dict[str, list[ast.AST]]:
         """name -> values of `name = value` in a function (read once per function)."""
@@ -1302,6 +1373,11 @@ def _local_values(func: FunctionNode) -> dict[str, list[ast.AST]]:
         elif isinstance(node, (ast.For, ast.comprehension)) and isinstance(node.target, ast.Name):
             # `for fn in self.fns:` binds fn to an element of what it iterates
             bindings.setdefault(node.target.id, []).append(_element_of(node))
+        elif isinstance(node, (ast.For, ast.comprehension)) and isinstance(node.target, ast.Tuple):
+            # `for i, f in enumerate(self.flows)`, `for f, g in zip(self.fs, self.gs)`: each name an element
+            for target, iterated in _zipped_targets(node):
+                if isinstance(target, ast.Name):
+                    bindings.setdefault(target.id, []).append(_element_of_sequence(iterated))
         elif isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], (ast.Tuple, ast.List)) \
                 and isinstance(node.value, (ast.Tuple, ast.List)) and len(node.value.elts) == len(node.targets[0].elts) \
                 and not any(isinstance(e, ast.Starred) for e in node.targets[0].elts + node.value.elts):
@@ -1315,7 +1391,19 @@ def _local_values(func: FunctionNode) -> dict[str, list[ast.AST]]:
             for index, target in enumerate(node.targets[0].elts):
                 if isinstance(target, ast.Name):
                     bindings.setdefault(target.id, []).append(_item_of_result(node.value, index))
+        elif isinstance(node, ast.Expr) and isinstance(node.value, ast.Call) and isinstance(node.value.func, ast.Attribute) \
+                and isinstance(node.value.func.value, ast.Name) and node.value.func.attr in ("append", "extend") \
+                and len(node.value.args) == 1 and not node.value.keywords:
+            # `flows.append(Planar())`: the list also holds what is appended
+            grown = node.value
+            bindings.setdefault(grown.func.value.id, []).append(
+                grown.args[0] if grown.func.attr == "extend" else _list_of(grown.args[0]))
     return bindings
+
+
+def _list_of(value: ast.AST) -> ast.List:
+    """`[value]` as an expression (made once per value): a list that holds what was appended."""
+    return node_memo("appended", value, lambda: ast.copy_location(ast.List(elts=[value], ctx=ast.Load()), value))
 
 
 def _any_class_of(value: ast.AST) -> Optional[ast.Attribute]:
@@ -1346,6 +1434,24 @@ def _item_of_result(call: ast.Call, index: int) -> ast.Subscript:
     """Element `index` of what a call returns, as the value `call(...)[index]` (made once per pair)."""
     return node_memo(f"result item {index}", call, lambda: ast.copy_location(
         ast.Subscript(value=call, slice=ast.Constant(index), ctx=ast.Load()), call))
+
+
+def _zipped_targets(loop) -> list[tuple[ast.AST, ast.AST]]:
+    """(target, the sequence it takes elements of) of a loop over `enumerate(xs)` or `zip(xs, ys)`."""
+    it, targets = loop.iter, loop.target.elts
+    if not (isinstance(it, ast.Call) and isinstance(it.func, ast.Name) and not it.keywords):
+        return []
+    if it.func.id == "enumerate" and len(it.args) == 1 and len(targets) == 2:
+        return [(targets[1], it.args[0])]
+    if it.func.id == "zip" and len(it.args) == len(targets) and not any(isinstance(a, ast.Starred) for a in it.args):
+        return list(zip(targets, it.args))
+    return []
+
+
+def _element_of_sequence(sequence: ast.AST) -> ast.Subscript:
+    """One element of `sequence`, as the value `sequence[0]` (made once per sequence node)."""
+    return node_memo("sequence element", sequence, lambda: ast.copy_location(
+        ast.Subscript(value=sequence, slice=ast.Constant(0), ctx=ast.Load()), sequence))
 
 
 def _element_of(loop) -> ast.Subscript:

@@ -266,6 +266,11 @@ def _call_refs(nodes, self_name: Optional[str], scopes: ModuleScopes, imports: I
                 and not func.attr.startswith("__"):
             # `m, c = self.m, self.c; m.init(y)`: as `self.m.init(y)`, which the project types
             found.extend((MEMBER, f"{attr}.{func.attr}") for attr in scopes.self_attributes_in(scope, func.value.id))
+            # `for f in self.flows: f.inverse(y)`: a method of what the held container holds
+            found.extend((MEMBER, f"{attr}.{func.attr}") for attr in scopes.self_elements_in(scope, func.value.id))
+        elif isinstance(func, ast.Name) and scope is not None and found[0] is None:
+            # `for t in self.parts: x = t(x)`: calling an element runs its class's __call__
+            found.extend((MEMBER, f"{attr}.__call__") for attr in scopes.self_elements_in(scope, func.id))
         for ref in found:
             if ref is not None:
                 _add_ref(refs, node, ref, env)
@@ -525,10 +530,11 @@ def _classify_spelling(spelling: str, on_result: bool, self_name: Optional[str],
         if self_name is not None and root == self_name:
             if len(parts) == 2:
                 return SELF, attr
-            if len(parts) == 3 and not attr.startswith("__"):
+            if 3 <= len(parts) <= 5 and not attr.startswith("__"):
                 # also a tensor method's name (`self.transform.inverse(y)`): the project follows it
-                # only when it knows the attribute's class
-                return MEMBER, f"{parts[1]}.{attr}"
+                # only when it knows the attribute's class; through attributes of it too
+                # (`self.flow.base.log_prob(z)`: "flow.base.log_prob")
+                return MEMBER, ".".join(parts[1:])
         if len(parts) == 2 and root in classes:
             return LOCAL, f"{root}.{attr}"
     # obj.method(): only names that are not tensor or built-in methods can mean a class of ours.

@@ -262,7 +262,7 @@ def _check_paths(paths, settings: Settings, workers: "_Workers", use_cache, on_p
     tree_key = _tree_key(cache, files) if cache is not None else None
     known = cache.get_tree(tree_key) if tree_key else None
     graph = None
-    for _round in range(MAX_GRAPH_ROUNDS if summarised > 1 else 0):
+    for _round in range(MAX_GRAPH_ROUNDS if summarised else 0):
         if known is None and graph is None:
             summaries.update(_summaries(outcomes, workers))
             # Built once: a round changes only the calls and return facts of summaries (which the

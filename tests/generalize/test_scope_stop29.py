@@ -1,0 +1,340 @@
+"""Scope shapes from stop 28's multi-file battery that were still out of scope, mended in stop 29.
+
+Each package's `entry.py` builds `M`; every function that Dynamo traces holds `int(x.sum().item())`, so
+a finding there (BL103) shows the function is in scope. Measured on torch 2.13 (CPU, backend="eager"):
+Dynamo breaks on each of those rows, which `test_dynamo_traces_every_flagged_helper` checks where torch
+is installed.
+
+- Elements of containers kept on self: `nn.ModuleList([...])`, `nn.Sequential(...)`, a list built by
+  appends, iterated plainly, `reversed(...)`, `enumerate(...)`, `zip(...)` or a slice; and a list passed
+  to a constructor (`Compose([Exp(), Affine(2.0)])`) whose elements the object calls.
+- `self.o.inner.run(x)`: a method through two attributes.
+- A closure a factory of another file returns, kept on self or in a local.
+- A module-level object of another file (`_default = Helper()`).
+- `Coupling.from_config(cfg)` (a classmethod returning `cls(...)`) and `Config().build()` (what the
+  method returns, not the Config).
+- A table of classes written `dict(euler=Euler)` in a package's `__init__`.
+- A single file is linted with the call graph too, as it is inside a tree.
+"""
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+
+from .helpers import check_tree, write_tree
+
+FLOWS = """
+import torch
+class Planar(torch.nn.Module):
+    def forward(self, x):
+        return x
+    def inverse(self, y):
+        int(y.sum().item())
+        return y
+    def log_abs_det_jacobian(self, x, y):
+        int(x.sum().item())
+        return x * 0
+"""
+
+PACKAGES = {
+    "modulelist_reversed": {
+        "pkg/flows.py": FLOWS,
+        "entry.py": """
+            import torch
+            from pkg.flows import Planar
+            class M(torch.nn.Module):
+                def __init__(self):
+                    super().__init__()
+                    self.flows = torch.nn.ModuleList([Planar(), Planar()])
+                def forward(self, x):
+                    ld = 0
+                    for f in reversed(self.flows):
+                        x = f.inverse(x)
+                        ld = ld + f.log_abs_det_jacobian(x, x)
+                    return x + ld
+            """,
+    },
+    "appended_enumerate": {
+        "pkg/flows.py": FLOWS,
+        "entry.py": """
+            import torch
+            from pkg.flows import Planar
+            class M(torch.nn.Module):
+                def __init__(self, n=2):
+                    super().__init__()
+                    flows = []
+                    for _ in range(n):
+                        flows.append(Planar())
+                    self.flows = torch.nn.ModuleList(flows)
+                def forward(self, x):
+                    for i, f in enumerate(self.flows[::-1]):
+                        x = f.inverse(x)
+                    return x
+            """,
+    },
+    "sequential_zip": {
+        "pkg/flows.py": FLOWS,
+        "entry.py": """
+            import torch
+            from pkg.flows import Planar
+            class M(torch.nn.Module):
+                def __init__(self):
+                    super().__init__()
+                    self.a = torch.nn.Sequential(Planar(), Planar())
+                    self.b = [Planar() for _ in range(2)]
+                def forward(self, x):
+                    for f, g in zip(self.a, self.b):
+                        x = f.inverse(x) + g.log_abs_det_jacobian(x, x)
+                    return x
+            """,
+    },
+    "passed_list": {
+        "pkg/tfm.py": """
+            class Exp:
+                def __call__(self, x):
+                    int(x.sum().item())
+                    return x.exp()
+            class Affine:
+                def __init__(self, a):
+                    self.a = a
+                def __call__(self, x):
+                    int(x.sum().item())
+                    return x * self.a
+            class Compose:
+                def __init__(self, parts):
+                    self.parts = parts
+                def __call__(self, x):
+                    for p in self.parts:
+                        x = p(x)
+                    return x
+            """,
+        "entry.py": """
+            import torch
+            from pkg.tfm import Compose, Exp, Affine
+            class M(torch.nn.Module):
+                def __init__(self):
+                    super().__init__()
+                    self.t = Compose([Exp(), Affine(2.0)])
+                def forward(self, x):
+                    return self.t(x)
+            """,
+    },
+    "two_attributes": {
+        "pkg/lib.py": """
+            import torch
+            class Inner:
+                def run(self, x):
+                    int(x.sum().item())
+                    return x * 2
+            class Outer(torch.nn.Module):
+                def __init__(self):
+                    super().__init__()
+                    self.inner = Inner()
+            """,
+        "entry.py": """
+            import torch
+            from pkg.lib import Outer
+            class M(torch.nn.Module):
+                def __init__(self):
+                    super().__init__()
+                    self.o = Outer()
+                def forward(self, x):
+                    return self.o.inner.run(x)
+            """,
+    },
+    "closure_from_factory": {
+        "pkg/build.py": """
+            def make_drift(alpha):
+                def drift(t, y):
+                    int(y.sum().item())
+                    return -alpha * y
+                return drift
+            def make_diffusion(beta):
+                def diffusion(t, y):
+                    int(y.sum().item())
+                    return beta * y
+                return diffusion
+            """,
+        "entry.py": """
+            import torch
+            from pkg.build import make_drift, make_diffusion
+            class M(torch.nn.Module):
+                def __init__(self):
+                    super().__init__()
+                    self.drift = make_drift(0.5)
+                def forward(self, x):
+                    g = make_diffusion(0.1)
+                    return self.drift(0.0, x) + g(0.0, x)
+            """,
+    },
+    "module_level_object": {
+        "pkg/lib.py": """
+            class Helper:
+                def go(self, x):
+                    int(x.sum().item())
+                    return x * 2
+            _default = Helper()
+            """,
+        "entry.py": """
+            import torch
+            from pkg.lib import _default
+            class M(torch.nn.Module):
+                def forward(self, x):
+                    return _default.go(x)
+            """,
+    },
+    "classmethod_and_builder": {
+        "pkg/flow.py": """
+            import dataclasses
+            class Coupling:
+                def __init__(self, n):
+                    self.n = n
+                @classmethod
+                def from_config(cls, cfg):
+                    return cls(cfg["n"])
+                def apply(self, x):
+                    int(x.sum().item())
+                    return x * self.n
+            class Dense:
+                def __init__(self, w):
+                    self.w = w
+                def apply(self, x):
+                    int(x.sum().item())
+                    return x * self.w
+            @dataclasses.dataclass
+            class Config:
+                width: int = 4
+                def build(self):
+                    return Dense(self.width)
+                def apply(self, x):
+                    return x.sum().item()
+            """,
+        "entry.py": """
+            import torch
+            from pkg.flow import Config, Coupling
+            class M(torch.nn.Module):
+                def __init__(self):
+                    super().__init__()
+                    self.c = Coupling.from_config({"n": 2})
+                    self.layer = Config().build()
+                def forward(self, x):
+                    return self.c.apply(x) + self.layer.apply(x)
+            """,
+    },
+    "dict_call_table_in_init": {
+        "pkg/__init__.py": """
+            from .euler import Euler
+            SOLVERS = dict(euler=Euler)
+            """,
+        "pkg/base.py": """
+            class Solver:
+                def integrate(self, x):
+                    for _ in range(2):
+                        x = self.step(x)
+                    return x
+                def step(self, x):
+                    raise NotImplementedError
+            """,
+        "pkg/euler.py": """
+            from .base import Solver
+            class Euler(Solver):
+                def step(self, x):
+                    int(x.sum().item())
+                    return x * 2
+            """,
+        "entry.py": """
+            import torch
+            from pkg import SOLVERS
+            class M(torch.nn.Module):
+                def __init__(self):
+                    super().__init__()
+                    self.solver = SOLVERS["euler"]()
+                def forward(self, x):
+                    return self.solver.integrate(x)
+            """,
+    },
+}
+
+# (file, row) of each `int(x.sum().item())` that Dynamo traces, per package. Config.apply is never called.
+EXPECTED = {
+    "modulelist_reversed": {("pkg/flows.py", 6), ("pkg/flows.py", 9)},
+    "appended_enumerate": {("pkg/flows.py", 6)},
+    "sequential_zip": {("pkg/flows.py", 6), ("pkg/flows.py", 9)},
+    "passed_list": {("pkg/tfm.py", 3), ("pkg/tfm.py", 9)},
+    "two_attributes": {("pkg/lib.py", 4)},
+    "closure_from_factory": {("pkg/build.py", 3), ("pkg/build.py", 8)},
+    "module_level_object": {("pkg/lib.py", 3)},
+    "classmethod_and_builder": {("pkg/flow.py", 9), ("pkg/flow.py", 15)},
+    "dict_call_table_in_init": {("pkg/euler.py", 4)},
+}
+
+
+def _tree(name):
+    files = dict(PACKAGES[name])
+    if "pkg/__init__.py" not in files:
+        files["pkg/__init__.py"] = ""
+    return files
+
+
+@pytest.mark.parametrize("name", sorted(PACKAGES))
+def test_every_helper_dynamo_traces_is_in_scope(tmp_path, name):
+    found = check_tree(tmp_path, _tree(name))
+    flagged = {(path, row) for path, row, code in found if code == "BL103" and path.startswith("pkg/")}
+    assert flagged == EXPECTED[name]
+
+
+_DYNAMO = """
+import json, logging, os, re, sys
+root = sys.argv[1]
+sys.path.insert(0, root)
+import torch
+rows = set()
+class Sites(logging.Handler):
+    def emit(self, record):
+        for m in re.finditer(r"Graph break in user code at (\\S+):(\\d+)", record.getMessage()):
+            if m.group(1).startswith(root):
+                rows.add((os.path.relpath(m.group(1), root), int(m.group(2))))
+torch._logging.set_logs(graph_breaks=True)
+logging.getLogger("torch._dynamo.symbolic_convert.__graph_breaks").addHandler(Sites())
+import entry
+torch.compile(entry.M(), backend="eager")(torch.randn(4))
+print(json.dumps(sorted(rows)))
+"""
+
+
+@pytest.mark.parametrize("name", sorted(PACKAGES))
+def test_dynamo_traces_every_flagged_helper(tmp_path, name):
+    pytest.importorskip("torch")
+    write_tree(tmp_path, _tree(name))
+    # A process of its own: each package is named `pkg`, and Dynamo's caches outlive a test.
+    done = subprocess.run([sys.executable, "-c", _DYNAMO, str(tmp_path)], capture_output=True, text=True,
+                          timeout=300, env=dict(os.environ, PYTHONPATH=""))
+    assert done.returncode == 0, done.stderr[-2000:]
+    rows = {tuple(row) for row in json.loads(done.stdout.strip().splitlines()[-1])}
+    assert {row for row in rows if row[0].startswith("pkg")} == EXPECTED[name]
+
+
+def test_a_single_file_gets_the_call_graph_too(tmp_path):
+    single = {"m.py": """
+        import torch
+        class Exp:
+            def __call__(self, x):
+                int(x.sum().item())
+                return x.exp()
+        class Compose:
+            def __init__(self, parts):
+                self.parts = parts
+            def __call__(self, x):
+                for p in self.parts:
+                    x = p(x)
+                return x
+        class M(torch.nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.t = Compose([Exp(), Exp()])
+            def forward(self, x):
+                return self.t(x)
+        """}
+    assert check_tree(tmp_path, single) == {("m.py", 4, "BL103")}
