@@ -104,3 +104,58 @@ def test_the_rows_are_dynamos(tmp_path):
         pytest.skip("the rows were measured on torch 2.13")
     names = ("Choice", "Random", "Scale", "Flip", "Shift", "Tested", "Width", "Index", "Asserted")
     assert dynamo_break_rows(SOURCE, names, tmp_path) == set(BREAKS_213)
+
+
+# Stop 29: a draw passed to torch as a size or a parameter, or slicing with it, breaks; a torch call that
+# takes it as a value does not. Each class's forward draws `d` (uniform) and `k` (randint), then uses one.
+ARGUMENT_USES = {
+    "Normal": ("torch.normal(0.0, d, (4, 4)) + x", True),
+    "NewFull": ("x.new_full((4, 4), d)", True),
+    "LeakySlope": ("F.leaky_relu(x, d)", True),
+    "Narrow": ("x.narrow(1, 0, k)", True),
+    "Randn": ("torch.randn(k, 4).sum() + x", True),
+    "Split": ("x.split(k, dim=1)[0]", True),
+    "Arange": ("torch.arange(k).sum() + x", True),
+    "Alpha": ("x.add(x, alpha=d)", True),
+    "Dropout": ("F.dropout(x, p=d)", True),
+    "Size": ("x.new_zeros((k, 2)).sum() + x", True),
+    "Slice": ("x[:, :k].sum()", True),
+    "TupleBound": ("x[:, a:].sum() + b", True),
+    "Tensor": ("torch.tensor(d) + x", False),
+    "Full": ("torch.full((4, 4), d) + x", False),
+    "Clamp": ("x.clamp(max=d)", False),
+    "TorchClamp": ("torch.clamp(x, min=d)", False),
+    "Add": ("x.add(d)", False),
+    "MaskedFill": ("x.masked_fill(x > 0, d)", False),
+    "Where": ("torch.where(x > 0, x, d)", False),
+    "Fill": ("x.clone().fill_(d)", False),
+    "Pow": ("x.pow(d)", False),
+    "Lerp": ("torch.lerp(x, x * 2, d)", False),
+    "Linspace": ("torch.linspace(0, d, 4) + x", False),
+}
+
+
+def _argument_source() -> tuple[str, set]:
+    lines = ["import random", "import torch", "import torch.nn.functional as F", "from torch import nn"]
+    rows = set()
+    for name, (expression, breaks) in ARGUMENT_USES.items():
+        lines += ["", "", f"class {name}(nn.Module):", "    def forward(self, x):",
+                  "        d, k = random.uniform(0.1, 0.9), random.randint(1, 3)",
+                  "        a, b = random.randint(0, 3), random.randint(0, 3)", f"        return {expression}"]
+        if breaks:
+            rows.add(len(lines))
+    return "\n".join(lines) + "\n", rows
+
+
+def test_a_draw_passed_to_torch_as_a_size_or_parameter_is_flagged_and_as_a_value_is_not():
+    source, rows = _argument_source()
+    findings, _ = lint_source(source, "snippet.py", LintSettings(rules=[r() for r in all_rules()], torch_version="2.13"))
+    assert {f.row for f in findings if f.code == "BL110"} == rows
+
+
+def test_the_argument_rows_are_dynamos(tmp_path):
+    torch = pytest.importorskip("torch")
+    if not torch.__version__.startswith("2.13"):
+        pytest.skip("the rows were measured on torch 2.13")
+    source, rows = _argument_source()
+    assert dynamo_break_rows(source, tuple(ARGUMENT_USES), tmp_path) == rows

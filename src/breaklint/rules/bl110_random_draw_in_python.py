@@ -7,7 +7,10 @@ torch.full(). What needs it as a Python number breaks:
 - arithmetic with a number (`1 - random.uniform(0, 1)`, `randint(0, 2) * 2`): GB0213;
 - int() and round() (GB0178), range() and indexing a tensor with it (GB0033, GB4841);
 - an `if`, `while`, ternary or comprehension `if` decided by it: GB0170. An `assert` did not break.
-Also measured to break, not flagged: F.dropout's p, interpolate's scale_factor, slicing and roll().
+- passing it to a torch function or tensor method (`torch.randn(k)`, `x.narrow(1, 0, k)`, `F.dropout(x, p=d)`,
+  `x.new_zeros((k, 2))`, `x.add(y, alpha=d)`, `x.new_full(s, d)`), and slicing with it (`x[:, k:]`), measured
+  in stop 29. Calls that take it as a value stay in the graph: `torch.tensor(d)`, `torch.full(s, d)`,
+  clamp / clip, add / sub / mul / div / pow, masked_fill / fill_ / where / lerp, `torch.linspace(0, d, n)`.
 On 2.13 random.random() itself is skipped (BL502), and what it returns is then a plain float.
 """
 from __future__ import annotations
@@ -92,6 +95,13 @@ def _drawn_locals(ctx) -> dict[str, tuple[str, bool]]:
                 bindings[node.id] = bindings.get(node.id, 0) + 1
             elif isinstance(node, ast.arg):
                 bindings[node.arg] = bindings.get(node.arg, 0) + 1
+            if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Tuple) \
+                    and isinstance(node.value, ast.Tuple) and len(node.targets[0].elts) == len(node.value.elts):
+                # `a, b = random.randint(0, 3), random.randint(0, 3)`: each name its own draw
+                for target, value in zip(node.targets[0].elts, node.value.elts):
+                    found = _draw(value, ctx) if isinstance(target, ast.Name) else None
+                    if found:
+                        drawn[target.id] = (found, False)
             if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
                 found = _draw(node.value, ctx)
                 if found:
@@ -126,6 +136,16 @@ def _python_use(ctx, node: ast.AST, parents: list, tested_only: bool = False) ->
         return f"{parent.func.id}() of it"
     elif isinstance(parent, ast.Subscript) and parent.slice is node:
         return "indexing with it"  # a tensor (GB0033) or a Python list (GB0178) alike
+    elif isinstance(parent, ast.Slice):
+        return "slicing with it"  # `x[:, k:]`: the bound is read as a Python int (GB4841)
+    elif isinstance(parent, (ast.Tuple, ast.List)) and len(parents) > 1 and _torch_argument(ctx, parents[-2], parent) \
+            and not _takes_values(ctx, parents[-2]):
+        return "a size made of it"  # `x.new_zeros((k, 2))`, `F.pad(x, (k, k))`
+    elif isinstance(parent, ast.keyword) and len(parents) > 1 and _torch_argument(ctx, parents[-2], parent) \
+            and not (_takes_values(ctx, parents[-2]) and parent.arg in _VALUE_KEYWORDS):
+        return f"passing it as {parent.arg}="  # `F.dropout(x, p=d)`, `x.add(y, alpha=d)`
+    elif isinstance(parent, ast.Call) and _torch_argument(ctx, parent, node) and not _takes_values(ctx, parent):
+        return "passing it to a torch call"  # `torch.randn(k)`, `x.narrow(1, 0, k)`, `F.leaky_relu(x, d)`
     child = node
     for ancestor in reversed(parents):
         if isinstance(ancestor, (ast.If, ast.While, ast.IfExp)):
@@ -137,6 +157,35 @@ def _python_use(ctx, node: ast.AST, parents: list, tested_only: bool = False) ->
             return None
         child = ancestor
     return None
+
+
+# Torch calls that take a drawn number as a value and stay in the graph (measured on 2.13): elementwise
+# arithmetic, clamping, filling and selecting, and making a tensor of it; positionally, or by these keywords.
+_VALUE_FUNCTIONS = {"torch.tensor", "torch.as_tensor", "torch.full", "torch.clamp", "torch.clip", "torch.where",
+                    "torch.lerp", "torch.linspace", "torch.add", "torch.sub", "torch.mul", "torch.div", "torch.pow",
+                    "torch.maximum", "torch.minimum", "torch.fmod", "torch.remainder"}
+_VALUE_METHODS = {"clamp", "clamp_", "clip", "clip_", "add", "add_", "sub", "sub_", "mul", "mul_", "div", "div_",
+                  "pow", "pow_", "masked_fill", "masked_fill_", "fill_", "lerp", "lerp_", "where", "fmod", "remainder"}
+_VALUE_KEYWORDS = {"min", "max", "fill_value", "value", "weight", "other", "exponent"}
+
+
+def _torch_argument(ctx, call: ast.AST, arg: ast.AST) -> bool:
+    """Whether `arg` is an argument (positional, keyword, or a tuple of them) of a call of torch: a torch
+    function (`torch.randn`, `F.dropout`) or a method of a tensor (`x.narrow`)."""
+    if not isinstance(call, ast.Call) or not (arg in call.args or arg in call.keywords):
+        return False
+    qual = ctx.qualify(call.func) or ""
+    if qual.startswith("torch.") and not qual.startswith(("torch.compiler.", "torch._dynamo.")):
+        return True
+    return isinstance(call.func, ast.Attribute) and ctx.is_tensor(call.func.value)
+
+
+def _takes_values(ctx, call: ast.Call) -> bool:
+    """A torch call measured to keep a drawn number in the graph (`x.clamp(max=d)`, `torch.full(s, d)`)."""
+    qual = ctx.qualify(call.func) or ""
+    if qual in _VALUE_FUNCTIONS:
+        return True
+    return isinstance(call.func, ast.Attribute) and not qual.startswith("torch.") and call.func.attr in _VALUE_METHODS
 
 
 def _local_uses(node: ast.AST, drawn: dict):
@@ -159,6 +208,13 @@ def _local_uses(node: ast.AST, drawn: dict):
     else:
         return
     stack = [(head, [node]) for head in heads]
+    if isinstance(node, ast.Call):  # keywords, and sizes: `F.dropout(x, p=d)`, `x.new_zeros((k, 2))`
+        stack += [(keyword.value, [node, keyword]) for keyword in node.keywords]
+        stack += [(elt, [node, arg]) for arg in node.args if isinstance(arg, (ast.Tuple, ast.List)) for elt in arg.elts]
+    elif isinstance(node, ast.Subscript):  # slice bounds: `x[:, k:]`
+        pieces = node.slice.elts if isinstance(node.slice, ast.Tuple) else [node.slice]
+        stack += [(bound, [node, piece]) for piece in pieces if isinstance(piece, ast.Slice)
+                  for bound in (piece.lower, piece.upper, piece.step) if bound is not None]
     while stack:
         expr, path = stack.pop()
         if isinstance(expr, ast.Name) and expr.id in drawn and isinstance(expr.ctx, ast.Load):
@@ -172,7 +228,8 @@ class RandomDrawInPython(Rule):
     code = "BL110"
     name = "random-draw-in-python"
     summary = ("a value drawn from Python's random module (uniform, randint, randrange; random() from torch 2.14) "
-               "used in Python arithmetic, int() / round() / range(), a tensor index or a branch breaks the graph")
+               "used in Python arithmetic, int() / round() / range(), a tensor index or slice, a torch call's size or "
+               "parameter, or a branch breaks the graph")
     gb_ids = ("GB0170", "GB0213", "GB0178", "GB0033", "GB4841")
     fix_availability = "never"
     node_types = (ast.Call, ast.If, ast.While, ast.IfExp, ast.comprehension, ast.BinOp, ast.UnaryOp, ast.Subscript,
