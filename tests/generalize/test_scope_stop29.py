@@ -13,7 +13,9 @@ is installed.
 - A module-level object of another file (`_default = Helper()`).
 - `Coupling.from_config(cfg)` (a classmethod returning `cls(...)`) and `Config().build()` (what the
   method returns, not the Config).
-- A table of classes written `dict(euler=Euler)` in a package's `__init__`.
+- A table of classes written `dict(euler=Euler)` in a package's `__init__`; a table of functions in a
+  class body (`_METHODS = {"euler": _euler}`).
+- A function passed by name to a constructor that keeps it on self (`Wrapper(ops.drift)`).
 - A single file is linted with the call graph too, as it is inside a tree.
 """
 import json
@@ -223,6 +225,46 @@ PACKAGES = {
                     return self.c.apply(x) + self.layer.apply(x)
             """,
     },
+    "function_passed_to_a_wrapper": {
+        "pkg/ops.py": """
+            def drift(t, y):
+                int(y.sum().item())
+                return y
+            """,
+        "pkg/wrap.py": """
+            class Wrapper:
+                def __init__(self, fn):
+                    self.fn = fn
+                def __call__(self, *a):
+                    return self.fn(*a)
+            """,
+        "entry.py": """
+            import torch
+            from pkg.wrap import Wrapper
+            from pkg import ops
+            class M(torch.nn.Module):
+                def __init__(self):
+                    super().__init__()
+                    self.w = Wrapper(ops.drift)
+                def forward(self, y):
+                    return self.w(0.0, y)
+            """,
+    },
+    "class_level_table": {
+        "pkg/lib.py": """
+            import torch
+            def _euler(x):
+                int(x.sum().item())
+                return x * 2
+            class Solver(torch.nn.Module):
+                _METHODS = {"euler": _euler}
+                def forward(self, x):
+                    return self._METHODS["euler"](x)
+            """,
+        "entry.py": """
+            from pkg.lib import Solver as M
+            """,
+    },
     "dict_call_table_in_init": {
         "pkg/__init__.py": """
             from .euler import Euler
@@ -267,7 +309,49 @@ EXPECTED = {
     "closure_from_factory": {("pkg/build.py", 3), ("pkg/build.py", 8)},
     "module_level_object": {("pkg/lib.py", 3)},
     "classmethod_and_builder": {("pkg/flow.py", 9), ("pkg/flow.py", 15)},
+    "function_passed_to_a_wrapper": {
+        "pkg/ops.py": """
+            def drift(t, y):
+                int(y.sum().item())
+                return y
+            """,
+        "pkg/wrap.py": """
+            class Wrapper:
+                def __init__(self, fn):
+                    self.fn = fn
+                def __call__(self, *a):
+                    return self.fn(*a)
+            """,
+        "entry.py": """
+            import torch
+            from pkg.wrap import Wrapper
+            from pkg import ops
+            class M(torch.nn.Module):
+                def __init__(self):
+                    super().__init__()
+                    self.w = Wrapper(ops.drift)
+                def forward(self, y):
+                    return self.w(0.0, y)
+            """,
+    },
+    "class_level_table": {
+        "pkg/lib.py": """
+            import torch
+            def _euler(x):
+                int(x.sum().item())
+                return x * 2
+            class Solver(torch.nn.Module):
+                _METHODS = {"euler": _euler}
+                def forward(self, x):
+                    return self._METHODS["euler"](x)
+            """,
+        "entry.py": """
+            from pkg.lib import Solver as M
+            """,
+    },
     "dict_call_table_in_init": {("pkg/euler.py", 4)},
+    "function_passed_to_a_wrapper": {("pkg/ops.py", 2)},
+    "class_level_table": {("pkg/lib.py", 3)},
 }
 
 

@@ -616,6 +616,9 @@ class ProjectGraph:
                 if named is not None and named[0] == "function":
                     for function in self._returned_functions(named[1], named[2]):
                         yield named[1], function, None, False
+            # `self.fn = fn` with `Wrapper(drift)` built somewhere: the function passed runs
+            for function_path, function in self._passed_functions(start, ref.name):
+                yield function_path, function, None, False
         elif ref.kind == READ:
             start = dynamic or self._owner(path, qualname)
             if start is None:
@@ -1211,6 +1214,33 @@ class ProjectGraph:
                                  and not _unpacked(body, callee, spelled) and spelled.rsplit(".", 1)[-1] != cls[1].rsplit(".", 1)[-1])
                     # ... or unpacked from what a call returns (`y, bm = check(y)`): "check[1]"
                     found.extend((path, f"{spelled}[{index}]") for spelled, index in _unpacked_from(body, callee))
+        self._passed_memo[memo_key] = found = list(dict.fromkeys(found))
+        return found
+
+    def _passed_functions(self, cls: ClassKey, attr: str) -> list[tuple[str, str]]:
+        """(path, qualname) of the functions of the tree passed by name to a constructor parameter that
+        the class keeps in `self.<attr>` (`self.fn = fn`; `Wrapper(drift)`, `Wrapper(fn=ops.drift)`)."""
+        memo_key = (cls, "passed functions", attr)
+        if memo_key in self._passed_memo:
+            return self._passed_memo[memo_key]
+        found = []
+        for key in self._mro(cls):
+            for kind, param in self._assigned(key).get(attr, ()):
+                if kind != "value" or "." in param:
+                    continue
+                keyword = re.compile(rf"(?<![\w.]){re.escape(param)}\s*=(?!=)\s*([A-Za-z_][\w.]*)\s*[,)\n]")
+                for owner in dict.fromkeys((key, cls)):
+                    position = self._init_position(owner, param)
+                    for site, _at, arguments in self._constructions(owner):
+                        names = keyword.findall(arguments)
+                        argument = _positional_argument(arguments, position) if position is not None else None
+                        head = _ARGUMENT_HEAD.match(argument) if argument else None
+                        if head is not None and not head.group(2) and head.end() == len(argument):
+                            names.append(head.group(1))
+                        for name in names:
+                            hit = self._named(site, name)
+                            if hit is not None and hit[0] == "function":
+                                found.append((hit[1], hit[2]))
         self._passed_memo[memo_key] = found = list(dict.fromkeys(found))
         return found
 

@@ -812,7 +812,8 @@ class ModuleScopes:
                 memo[key] = list({id(v): v for v in values}.values()) if values is not None else None
             return memo[key] if memo[key] is not None else [node]  # unbound: the name stands for itself
         if isinstance(node, ast.Attribute) and self._is_self(scope, node.value) and scope.cls is not None:
-            bound = [value for value, _, annotated in scope.cls.assignments.values.get(node.attr, ()) if not annotated]
+            bound = [value for value, _, annotated in scope.cls.assignments.values.get(node.attr, ()) if not annotated] \
+                or _class_level_values(scope.cls.node, node.attr)  # `_METHODS = {"euler": _euler}` in the body
             if bound:
                 # `self.norm = norm` in `__init__(self, norm=rms_norm)`: what the default holds
                 bound += [default for value in bound if isinstance(value, ast.Name)
@@ -1434,6 +1435,12 @@ def _item_of_result(call: ast.Call, index: int) -> ast.Subscript:
     """Element `index` of what a call returns, as the value `call(...)[index]` (made once per pair)."""
     return node_memo(f"result item {index}", call, lambda: ast.copy_location(
         ast.Subscript(value=call, slice=ast.Constant(index), ctx=ast.Load()), call))
+
+
+def _class_level_values(cls_node: ast.ClassDef, name: str) -> list[ast.AST]:
+    """The values a class body binds to `name` with a plain assignment (a table of functions, a default)."""
+    return [stmt.value for stmt in cls_node.body if isinstance(stmt, ast.Assign)
+            and any(isinstance(target, ast.Name) and target.id == name for target in stmt.targets)]
 
 
 def _zipped_targets(loop) -> list[tuple[ast.AST, ast.AST]]:
