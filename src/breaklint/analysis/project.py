@@ -617,8 +617,7 @@ class ProjectGraph:
                     for function in self._returned_functions(named[1], named[2]):
                         yield named[1], function, None, False
             # `self.fn = fn` with `Wrapper(drift)` built somewhere: the function passed runs
-            for function_path, function in self._passed_functions(start, ref.name):
-                yield function_path, function, None, False
+            yield from self._passed_functions(start, ref.name)
         elif ref.kind == READ:
             start = dynamic or self._owner(path, qualname)
             if start is None:
@@ -1218,8 +1217,9 @@ class ProjectGraph:
         return found
 
     def _passed_functions(self, cls: ClassKey, attr: str) -> list[tuple[str, str]]:
-        """(path, qualname) of the functions of the tree passed by name to a constructor parameter that
-        the class keeps in `self.<attr>` (`self.fn = fn`; `Wrapper(drift)`, `Wrapper(fn=ops.drift)`)."""
+        """Targets of the functions of the tree passed by name to a constructor parameter that the class
+        keeps in `self.<attr>` (`self.fn = fn`; `Wrapper(drift)`, `Wrapper(fn=ops.drift)`), and of a
+        method of the building object passed bound (`LambdaLayer(self.domain_map)`, overrides included)."""
         memo_key = (cls, "passed functions", attr)
         if memo_key in self._passed_memo:
             return self._passed_memo[memo_key]
@@ -1231,16 +1231,22 @@ class ProjectGraph:
                 keyword = re.compile(rf"(?<![\w.]){re.escape(param)}\s*=(?!=)\s*([A-Za-z_][\w.]*)\s*[,)\n]")
                 for owner in dict.fromkeys((key, cls)):
                     position = self._init_position(owner, param)
-                    for site, _at, arguments in self._constructions(owner):
+                    for site, at, arguments in self._constructions(owner):
                         names = keyword.findall(arguments)
                         argument = _positional_argument(arguments, position) if position is not None else None
                         head = _ARGUMENT_HEAD.match(argument) if argument else None
                         if head is not None and not head.group(2) and head.end() == len(argument):
                             names.append(head.group(1))
                         for name in names:
+                            if name.startswith("self.") and name.count(".") == 1:
+                                holder = self._function_at(site, self._text(site).line_of(at))
+                                builder = self._owner(site, holder) if holder is not None else None
+                                if builder is not None:
+                                    found.extend(self._named_method(builder, name[5:], inherited_only=True))
+                                continue
                             hit = self._named(site, name)
                             if hit is not None and hit[0] == "function":
-                                found.append((hit[1], hit[2]))
+                                found.append((hit[1], hit[2], None, False))
         self._passed_memo[memo_key] = found = list(dict.fromkeys(found))
         return found
 
