@@ -15,7 +15,8 @@ is installed.
   method returns, not the Config).
 - A table of classes written `dict(euler=Euler)` in a package's `__init__`; a table of functions in a
   class body (`_METHODS = {"euler": _euler}`).
-- A function passed by name to a constructor that keeps it on self (`Wrapper(ops.drift)`).
+- A function passed by name to a constructor that keeps it on self (`Wrapper(ops.drift)`), or a bound
+  method of the building object (`LambdaLayer(self.domain_map)`, a subclass's override included).
 - A single file is linted with the call graph too, as it is inside a tree.
 """
 import json
@@ -250,6 +251,36 @@ PACKAGES = {
                     return self.w(0.0, y)
             """,
     },
+    "bound_method_passed_to_a_wrapper": {
+        "pkg/out.py": """
+            import torch
+            class LambdaLayer(torch.nn.Module):
+                def __init__(self, function):
+                    super().__init__()
+                    self._func = function
+                def forward(self, x):
+                    return self._func(x)
+            class Output:
+                def get_proj(self):
+                    return LambdaLayer(self.domain_map)
+                def domain_map(self, x):
+                    return x
+            class NormalOutput(Output):
+                def domain_map(self, x):
+                    int(x.sum().item())
+                    return x
+            """,
+        "entry.py": """
+            import torch
+            from pkg.out import NormalOutput
+            class M(torch.nn.Module):
+                def __init__(self):
+                    super().__init__()
+                    self.proj = NormalOutput().get_proj()
+                def forward(self, x):
+                    return self.proj(x)
+            """,
+    },
     "class_level_table": {
         "pkg/lib.py": """
             import torch
@@ -334,6 +365,36 @@ EXPECTED = {
                     return self.w(0.0, y)
             """,
     },
+    "bound_method_passed_to_a_wrapper": {
+        "pkg/out.py": """
+            import torch
+            class LambdaLayer(torch.nn.Module):
+                def __init__(self, function):
+                    super().__init__()
+                    self._func = function
+                def forward(self, x):
+                    return self._func(x)
+            class Output:
+                def get_proj(self):
+                    return LambdaLayer(self.domain_map)
+                def domain_map(self, x):
+                    return x
+            class NormalOutput(Output):
+                def domain_map(self, x):
+                    int(x.sum().item())
+                    return x
+            """,
+        "entry.py": """
+            import torch
+            from pkg.out import NormalOutput
+            class M(torch.nn.Module):
+                def __init__(self):
+                    super().__init__()
+                    self.proj = NormalOutput().get_proj()
+                def forward(self, x):
+                    return self.proj(x)
+            """,
+    },
     "class_level_table": {
         "pkg/lib.py": """
             import torch
@@ -351,7 +412,38 @@ EXPECTED = {
     },
     "dict_call_table_in_init": {("pkg/euler.py", 4)},
     "function_passed_to_a_wrapper": {("pkg/ops.py", 2)},
+    "bound_method_passed_to_a_wrapper": {
+        "pkg/out.py": """
+            import torch
+            class LambdaLayer(torch.nn.Module):
+                def __init__(self, function):
+                    super().__init__()
+                    self._func = function
+                def forward(self, x):
+                    return self._func(x)
+            class Output:
+                def get_proj(self):
+                    return LambdaLayer(self.domain_map)
+                def domain_map(self, x):
+                    return x
+            class NormalOutput(Output):
+                def domain_map(self, x):
+                    int(x.sum().item())
+                    return x
+            """,
+        "entry.py": """
+            import torch
+            from pkg.out import NormalOutput
+            class M(torch.nn.Module):
+                def __init__(self):
+                    super().__init__()
+                    self.proj = NormalOutput().get_proj()
+                def forward(self, x):
+                    return self.proj(x)
+            """,
+    },
     "class_level_table": {("pkg/lib.py", 3)},
+    "bound_method_passed_to_a_wrapper": {("pkg/out.py", 15)},
 }
 
 
