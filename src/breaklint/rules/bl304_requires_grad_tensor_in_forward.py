@@ -47,13 +47,20 @@ class RequiresGradTensorInForward(Rule):
             self._assigned_flag(node, ctx)
             return
         if isinstance(node.func, ast.Attribute) and node.func.attr == "requires_grad_":
-            if not _switches_on(node):
+            flag = _flag(node)
+            if flag is False:
                 return
-            if _fresh(node.func.value, ctx):
+            # a flag that is a variable (`requires_grad_(self.training)`) breaks when it is true
+            when = [] if flag is True else [ctx.segment(flag)]
+            origin = _origin(node.func.value, ctx, 0)
+            if origin is FRESH or isinstance(origin, str) and node.func.value is not None \
+                    and not (isinstance(node.func.value, ast.Name) and node.func.value.id == origin):
+                if isinstance(origin, str):  # computed from an input: breaks unless that input requires grad
+                    when.append(f"not {origin}.requires_grad")
                 ctx.report(node, "requires_grad_() on a tensor made in traced code breaks the graph (GB8985, \"requires_grad_() "
                                  "intermediate leaked as output\"); create it outside the compiled region and pass "
-                                 "it in")
-            elif _input(node.func.value, ctx):
+                                 "it in", guard=" and ".join(when) or None)
+            elif flag is True and _input(node.func.value, ctx):
                 owner = ctx.segment(node.func.value)
                 ctx.report(node, "requires_grad_() on an input of traced code that does not require grad breaks the graph "
                                  "(\"Unsupported Tensor.requires_grad_() call\"); set the flag before the compiled "
@@ -197,10 +204,76 @@ def factory():
     ]
 
 
-def _switches_on(call: ast.Call) -> bool:
-    """requires_grad_() or requires_grad_(True): on. A variable may be False: not judged."""
+def _flag(call: ast.Call):
+    """requires_grad_() or requires_grad_(True): True; a constant False (or anything else constant): False;
+    a variable flag: its expression."""
     values = list(call.args) + [k.value for k in call.keywords if k.arg == "requires_grad"]
-    return not values or len(values) == 1 and isinstance(values[0], ast.Constant) and values[0].value is True
+    if not values:
+        return True
+    if len(values) != 1:
+        return False
+    if isinstance(values[0], ast.Constant):
+        return values[0].value is True
+    return values[0]
+
+
+# What a tensor is made from, as far as requires_grad goes: surely not requiring grad (made by a creation
+# function, or detached), or computed from an input only (named by the input's name), through these.
+FRESH = object()
+_KEEPS_ORIGIN = frozenset({"clone", "float", "double", "half", "bfloat16", "to", "contiguous", "view", "reshape",
+                           "flatten", "squeeze", "unsqueeze", "transpose", "permute", "t", "flip", "expand",
+                           "repeat", "abs", "exp", "log", "sqrt", "neg", "sum", "mean", "view_as", "reshape_as",
+                           "type_as", "narrow", "select", "cpu", "cuda"})
+_JOINS = frozenset({"torch.cat", "torch.stack", "torch.concat", "torch.hstack", "torch.vstack"})
+
+
+def _origin(node: ast.AST, ctx, depth: int):
+    """FRESH, an input's name, or None (it may require grad: a parameter took part, or it is not known).
+    Measured on 2.13: requires_grad_() breaks (GB8985) on a clone, a slice, a cast, a cat or arithmetic
+    of an input that does not require grad, and on anything detached or newly made."""
+    if depth > 6:
+        return None
+    if isinstance(node, ast.Name):
+        if _input(node, ctx):
+            return node.id
+        value = ctx.reaching_value(node)
+        return _origin(value, ctx, depth + 1) if value is not None else None
+    if isinstance(node, ast.Subscript):
+        return _origin(node.value, ctx, depth + 1)
+    if isinstance(node, ast.Constant):
+        return FRESH if isinstance(node.value, (int, float)) else None
+    if isinstance(node, ast.UnaryOp):
+        return _origin(node.operand, ctx, depth + 1)
+    if isinstance(node, ast.BinOp):
+        return _joined([_origin(node.left, ctx, depth + 1), _origin(node.right, ctx, depth + 1)])
+    if not isinstance(node, ast.Call):
+        return None
+    func = node.func
+    if isinstance(func, ast.Attribute) and func.attr == "detach" and not node.args:
+        return FRESH if ctx.is_tensor(func.value) else None
+    qual = normalize_torch(ctx.qualify(func)) or ""
+    if qual in FRESH_TENSOR_FUNCS and not any(k.arg == "requires_grad" for k in node.keywords):
+        return FRESH
+    if qual in _JOINS and node.args and isinstance(node.args[0], (ast.List, ast.Tuple)):
+        return _joined([_origin(e, ctx, depth + 1) for e in node.args[0].elts])
+    if isinstance(func, ast.Attribute) and func.attr in _KEEPS_ORIGIN and not qual.startswith("torch.") \
+            and all(isinstance(a, ast.Constant) or _is_dtype_or_device(a, ctx) for a in node.args):
+        return _origin(func.value, ctx, depth + 1)
+    return None
+
+
+def _joined(origins: list):
+    """The origin of a tensor computed from several: FRESH if all are, an input's name if the others are
+    FRESH, else None."""
+    if any(o is None for o in origins):
+        return None
+    inputs = [o for o in origins if o is not FRESH]
+    return inputs[0] if inputs else FRESH
+
+
+def _is_dtype_or_device(node: ast.AST, ctx) -> bool:
+    qual = ctx.qualify(node) or ""
+    return qual.startswith("torch.") or isinstance(node, ast.Attribute) and node.attr in ("dtype", "device")
 
 
 def _input(node: ast.AST, ctx) -> bool:
