@@ -21,7 +21,11 @@ from .base import Example, Rule
 # (linspace/logspace are left out: their start and end may be tensors; only `steps` is a size.)
 SIZE_FUNCTIONS = {"arange", "zeros", "ones", "empty", "rand", "randn", "eye"}
 # Tensor methods whose arguments are sizes.
-SIZE_METHODS = {"new_zeros", "new_ones", "new_empty", "expand", "repeat", "unflatten"}
+SIZE_METHODS = {"new_zeros", "new_ones", "new_empty", "expand", "repeat", "unflatten",
+                # measured in stop 29 (GB0033): a lengths count as view / reshape / narrow / topk sizes
+                "view", "reshape", "narrow", "topk", "tensor_split"}
+# torch functions whose arguments after the first (the tensor) are sizes.
+SIZE_AFTER_TENSOR = {"torch.narrow", "torch.topk", "torch.reshape", "torch.tensor_split", "torch.nn.functional.pad"}
 
 
 class TensorAsInt(Rule):
@@ -37,7 +41,8 @@ class TensorAsInt(Rule):
         if isinstance(node, ast.Subscript):
             index = _scalar_index(node, ctx)
             if index is not None:
-                ctx.report(index, "a 0-d tensor from argmax()/argmin() as an index is read as a Python int, which "
+                ctx.report(index, "a 0-d integer tensor (argmax()/argmin(), an element of an index vector, a loop "
+                                  "variable over one) as an index is read as a Python int, which "
                                   "breaks the graph (GB0033); index with a one-element tensor "
                                   "(`x[i.unsqueeze(0)].squeeze(0)`), or set "
                                   "torch._dynamo.config.capture_scalar_outputs = True",
@@ -75,6 +80,8 @@ class TensorAsInt(Rule):
         qual = ctx.qualify(func) or ""
         if qual.startswith("torch.") and qual.count(".") == 1 and qual[6:] in SIZE_FUNCTIONS:
             name, sizes = qual, node.args
+        elif qual in SIZE_AFTER_TENSOR:
+            name, sizes = qual, node.args[1:]
         elif isinstance(func, ast.Attribute) and func.attr in SIZE_METHODS and ctx.is_tensor(func.value):
             name, sizes = f".{func.attr}", node.args
         else:
@@ -194,9 +201,78 @@ def _scalar_index(node: ast.Subscript, ctx) -> Optional[ast.AST]:
         value = part
         if isinstance(part, ast.Name):
             value = ctx.reaching_value(part)
-        if value is not None and _full_arg_reduction(value, ctx):
+            if value is None and _loop_element_of_vector(part, ctx):
+                return part  # `for t in self.timesteps: x[t]`
+        if value is not None and (_full_arg_reduction(value, ctx) or _zero_d_draw(value, ctx)
+                                  or _element_of_vector(value, ctx)):
             return part
     return None
+
+
+# torch functions that make a 1-d integer tensor from Python numbers.
+_VECTOR_FUNCTIONS = {"torch.arange", "torch.randperm"}
+
+
+def _int_vector(node: ast.AST, ctx, depth: int = 0) -> bool:
+    """Surely a 1-d integer tensor: `torch.arange(...)` / `torch.randperm(n)` of ints, `torch.tensor([1, 2])`, a
+    name or a buffer of the object (`register_buffer("t", torch.arange(...))`) holding one."""
+    if depth > 3:
+        return False
+    if isinstance(node, ast.Name):
+        value = ctx.reaching_value(node)
+        return value is not None and _int_vector(value, ctx, depth + 1)
+    if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and ctx.scope is not None \
+            and ctx.scope.cls is not None and node.value.id == "self":
+        values = _buffer_values(ctx.scope.cls, node.attr)
+        return bool(values) and all(_int_vector(v, ctx, depth + 1) for v in values)
+    if not isinstance(node, ast.Call) or any(k.arg == "dtype" for k in node.keywords):
+        return False
+    qual = ctx.qualify(node.func) or ""
+    if qual in _VECTOR_FUNCTIONS:
+        return bool(node.args) and all(_int_constant(a) for a in node.args)
+    if qual == "torch.tensor" and len(node.args) == 1 and isinstance(node.args[0], (ast.List, ast.Tuple)):
+        return bool(node.args[0].elts) and all(_int_constant(e) for e in node.args[0].elts)
+    return False
+
+
+def _int_constant(node: ast.AST) -> bool:
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
+        node = node.operand
+    return isinstance(node, ast.Constant) and type(node.value) is int
+
+
+def _buffer_values(cls, name: str) -> list:
+    """The values `self.register_buffer("<name>", value)` gives a buffer in the class's methods."""
+    found = []
+    for method in cls.methods.values():
+        for node in ast.walk(method):
+            if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) \
+                    and node.func.attr == "register_buffer" and len(node.args) >= 2 \
+                    and isinstance(node.args[0], ast.Constant) and node.args[0].value == name:
+                found.append(node.args[1])
+    return found
+
+
+def _loop_element_of_vector(name: ast.Name, ctx) -> bool:
+    """A loop variable over a 1-d integer tensor: each element is a 0-d integer tensor."""
+    for parent in reversed(ctx.parents):
+        if isinstance(parent, (ast.For, ast.comprehension)) and isinstance(parent.target, ast.Name) \
+                and parent.target.id == name.id:
+            return _int_vector(parent.iter, ctx)
+        if isinstance(parent, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
+            break
+    return False
+
+
+def _element_of_vector(node: ast.AST, ctx) -> bool:
+    """`order[0]` of a 1-d integer tensor: a 0-d integer tensor."""
+    return isinstance(node, ast.Subscript) and _int_constant(node.slice) and _int_vector(node.value, ctx)
+
+
+def _zero_d_draw(node: ast.AST, ctx) -> bool:
+    """`torch.randint(lo, hi, ())`: a 0-d integer tensor."""
+    return isinstance(node, ast.Call) and (ctx.qualify(node.func) or "") == "torch.randint" and len(node.args) >= 2 \
+        and isinstance(node.args[-1], ast.Tuple) and not node.args[-1].elts
 
 
 def _full_arg_reduction(node: ast.AST, ctx) -> bool:
