@@ -73,7 +73,8 @@ def _any_all_of_tensors(node: ast.Call, ctx) -> bool:
         return ctx.is_tensor(arg.elt)
     if isinstance(arg, (ast.List, ast.Tuple, ast.Set)):
         return any(ctx.is_tensor(e) for e in arg.elts)
-    return False
+    # `any(mask)`: iterating a tensor gives its elements, each tested (measured on 2.13: GB0170)
+    return ctx.is_tensor(arg)
 
 
 def in_condition(ctx, node: ast.AST) -> Optional[ast.AST]:

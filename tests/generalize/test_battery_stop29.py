@@ -1,0 +1,74 @@
+"""Shapes from stop 29's sweep of Dynamo's graph-break registry (664 shapes through Dynamo 2.13, CPU, eager
+backend), whose misses these mends cover; each marked row is where Dynamo 2.13 reports the break.
+
+- BL304: requires_grad_() on a clone, a slice, a cast, a cat or arithmetic of an input, on anything detached
+  (through a helper too), or with a flag that is a variable (GB8985); guarded by `not <input>.requires_grad`
+  where the tensor comes from an input.
+- BL105: a 0-d integer tensor as an index: a loop variable over `torch.arange(...)` or over a buffer registered
+  as one, `torch.randint(lo, hi, ())` (GB0033); a computed tensor as a size of `torch.narrow`, `.topk`,
+  `.view`, `torch.tensor_split` (GB0033).
+- BL101: Python's any() / all() over a bool tensor (GB0170).
+"""
+import pytest
+
+from .helpers import codes_by_row, dynamo_break_rows
+
+SOURCE = 'import torch\nimport torch.nn as nn\nimport torch.nn.functional as F\n\n\nclass P02B01(nn.Module):\n    """WGAN-GP interpolate."""\n    def __init__(self):\n        super().__init__()\n        self.critic = nn.Linear(4, 1)\n\n    def forward(self, real):\n        alpha = torch.rand(real.size(0), 1)\n        interp = (alpha * real + (1 - alpha) * real.flip(0)).requires_grad_(True)  # Dynamo 2.13: GB8985\n        score = self.critic(interp)\n        return torch.autograd.grad(score.sum(), interp, create_graph=True)[0]  # Dynamo 2.13: GB9186 autograd.grad (flagged, BL503)\n\n\nclass P02B02(nn.Module):\n    """PINN: slice of the input, cloned."""\n    def forward(self, x):\n        xt = x[:, :2].clone().requires_grad_(True)  # Dynamo 2.13: GB8985\n        return xt * 2\n\n\nclass P02B03(nn.Module):\n    def forward(self, x):\n        y = x.clone().requires_grad_(True)  # Dynamo 2.13: GB8985\n        return (y ** 2).sum()\n\n\nclass P02B04(nn.Module):\n    def forward(self, x):\n        y = x[:, :2].requires_grad_()  # Dynamo 2.13: GB8985\n        return y * 2\n\n\nclass P02B05(nn.Module):\n    def forward(self, x):\n        y = x * 2\n        y.requires_grad_(self.training)  # Dynamo 2.13: GB8985 (non-constant flag, True in training)\n        return y\n\n\ndef _make_leaf(t):\n    return t.detach().clone().requires_grad_()  # Dynamo 2.13: GB8985 (through a helper)\n\n\nclass P02B06(nn.Module):\n    def forward(self, x):\n        return _make_leaf(x) * 3\n\n\nclass P02B07(nn.Module):\n    def forward(self, x):\n        y = x.clone()\n        y.requires_grad_(True)  # Dynamo 2.13: GB8985\n        return y\n\n\nclass P02B08(nn.Module):\n    def forward(self, x):\n        y = x.float()\n        y.requires_grad_()  # Dynamo 2.13: GB8985\n        return y * 2\n\n\nclass P02B09(nn.Module):\n    def forward(self, x):\n        y = torch.cat([x, x]).requires_grad_()  # Dynamo 2.13: GB8985\n        return y * 2\n\n\nclass P01B01(nn.Module):\n    """Diffusion sampler over a tensor of timesteps."""\n    def __init__(self):\n        super().__init__()\n        self.register_buffer("alphas", torch.linspace(0.99, 0.9, 10))\n        self.register_buffer("timesteps", torch.arange(9, -1, -3))\n\n    def forward(self, x):\n        for t in self.timesteps:\n            x = x * self.alphas[t]  # Dynamo 2.13: GB0033 Data dependent operator\n        return x\n\n\nclass P01B02(nn.Module):\n    def __init__(self):\n        super().__init__()\n        self.register_buffer("alphas", torch.linspace(0.99, 0.9, 10))\n\n    def forward(self, x):\n        for t in torch.arange(9, -1, -3):\n            x = x * self.alphas[t].sqrt()  # Dynamo 2.13: GB0033 Data dependent operator\n        return x\n\n\nclass P01B06(nn.Module):\n    """Diffusion training with one scalar timestep (a (B,) timestep tensor does not break)."""\n    def __init__(self):\n        super().__init__()\n        self.register_buffer("alphas", torch.linspace(0.99, 0.9, 10))\n\n    def forward(self, x):\n        t = torch.randint(0, 10, ())\n        return x * self.alphas[t]  # Dynamo 2.13: GB0033 Data dependent operator\n\n\nclass P10B01(nn.Module):\n    def forward(self, x):\n        n = (x > 0).sum()\n        return torch.narrow(x.flatten(), 0, 0, n)  # Dynamo 2.13: GB0033 Data dependent operator\n\n\nclass P10B02(nn.Module):\n    def forward(self, x):\n        k = (x[0] > 0).sum()\n        return x.flatten().topk(k).values  # Dynamo 2.13: GB0033 Data dependent operator\n\n\nclass P10B04(nn.Module):\n    def forward(self, x):\n        rows = (x[:, 0] > -100).sum()\n        return x.view(rows, -1)  # Dynamo 2.13: GB0033 Data dependent operator\n\n\nclass P10B05(nn.Module):\n    def forward(self, x):\n        idx = torch.tensor([1, 3])\n        return torch.tensor_split(x, idx)[1]  # Dynamo 2.13: GB0033 Data dependent operator\n\n\nclass P06B01(nn.Module):\n    def forward(self, x):\n        mask = x[:, 0] > 100\n        if any(mask):  # Dynamo 2.13: GB0170 Data-dependent branching\n            return -x\n        return x\n\n\nclass P06B02(nn.Module):\n    def forward(self, x):\n        if all(x[:, 0] > -100):  # Dynamo 2.13: GB0170 Data-dependent branching\n            return x\n        return -x\n\n\nclass P06B03(nn.Module):\n    def forward(self, x):\n        if any(x.sum(1) > 100):  # Dynamo 2.13: GB0170 Data-dependent branching\n            return -x\n        return x\n'
+
+ROWS = {130, 136, 14, 143, 16, 22, 150, 28, 34, 41, 46, 57, 64, 70, 83, 94, 106, 112, 118, 124}
+CLASSES = ('P02B01', 'P02B02', 'P02B03', 'P02B04', 'P02B05', 'P02B06', 'P02B07', 'P02B08', 'P02B09', 'P01B01', 'P01B02', 'P01B06', 'P10B01', 'P10B02', 'P10B04', 'P10B05', 'P06B01', 'P06B02', 'P06B03')
+
+
+def test_breaklint_flags_these_rows_and_no_other():
+    assert {row for row, _code in codes_by_row(SOURCE)} == ROWS
+
+
+# any() / all() over a tensor break inside Dynamo's polyfill of the builtin: the log names that file, and the
+# row of this source is the innermost frame of it in the log's stack.
+BUILTIN_ROWS = {row for row in ROWS if "any(" in SOURCE.splitlines()[row - 1] or "all(" in SOURCE.splitlines()[row - 1]}
+
+
+def test_the_rows_are_dynamos(tmp_path):
+    torch = pytest.importorskip("torch")
+    if not torch.__version__.startswith("2.13"):
+        pytest.skip("the rows were measured on torch 2.13")
+    assert dynamo_break_rows(SOURCE, CLASSES, tmp_path) == ROWS - BUILTIN_ROWS
+
+
+def test_the_builtin_rows_are_the_innermost_frames_of_dynamos_breaks(tmp_path):
+    torch = pytest.importorskip("torch")
+    if not torch.__version__.startswith("2.13"):
+        pytest.skip("the rows were measured on torch 2.13")
+    import importlib.util
+    import logging
+    import re
+
+    path = tmp_path / "builtin_snippet.py"
+    path.write_text(SOURCE)
+    spec = importlib.util.spec_from_file_location("builtin_snippet", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    rows = set()
+
+    class Sites(logging.Handler):
+        def emit(self, record):
+            message = record.getMessage()
+            if "Graph break in user code at" in message and "polyfills" in message.splitlines()[0]:
+                frames = re.findall(rf'File "{re.escape(str(path))}", line (\d+), in forward(?:\n|$)', message)
+                if frames:
+                    rows.add(int(frames[-1]))
+
+    torch._logging.set_logs(graph_breaks=True)
+    logger = logging.getLogger("torch._dynamo.symbolic_convert.__graph_breaks")
+    handler = Sites()
+    logger.addHandler(handler)
+    try:
+        for name in CLASSES:
+            if name.startswith("P06"):
+                torch._dynamo.reset()
+                torch.compile(getattr(module, name)(), backend="eager")(torch.randn(4, 4))
+    finally:
+        logger.removeHandler(handler)
+        torch._logging.set_logs()
+        torch._dynamo.reset()
+    assert rows == BUILTIN_ROWS
