@@ -257,7 +257,7 @@ def _origin(node: ast.AST, ctx, depth: int):
     if qual in _JOINS and node.args and isinstance(node.args[0], (ast.List, ast.Tuple)):
         return _joined([_origin(e, ctx, depth + 1) for e in node.args[0].elts])
     if isinstance(func, ast.Attribute) and func.attr in _KEEPS_ORIGIN and not qual.startswith("torch.") \
-            and all(isinstance(a, ast.Constant) or _is_dtype_or_device(a, ctx) for a in node.args):
+            and all(_constant(a) or _is_dtype_or_device(a, ctx) for a in node.args):
         return _origin(func.value, ctx, depth + 1)
     return None
 
@@ -269,6 +269,11 @@ def _joined(origins: list):
         return None
     inputs = [o for o in origins if o is not FRESH]
     return inputs[0] if inputs else FRESH
+
+
+def _constant(node: ast.AST) -> bool:
+    """A constant, or a negated one (`x.view(-1)`)."""
+    return isinstance(node, ast.Constant) or isinstance(node, ast.UnaryOp) and isinstance(node.operand, ast.Constant)
 
 
 def _is_dtype_or_device(node: ast.AST, ctx) -> bool:
