@@ -15,7 +15,7 @@ from __future__ import annotations
 import ast
 from typing import Iterable, Optional
 
-from .base import Example, Rule
+from .base import Example, Rule, held_values
 
 # torch functions whose positional arguments (or the sequence among them) are sizes.
 # (linspace/logspace are left out: their start and end may be tensors; only `steps` is a size.)
@@ -221,9 +221,8 @@ def _int_vector(node: ast.AST, ctx, depth: int = 0) -> bool:
     if isinstance(node, ast.Name):
         value = ctx.reaching_value(node)
         return value is not None and _int_vector(value, ctx, depth + 1)
-    if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and ctx.scope is not None \
-            and ctx.scope.cls is not None and node.value.id == "self":
-        values = _buffer_values(ctx.scope.cls, node.attr)
+    if isinstance(node, ast.Attribute):  # a buffer or attribute of the object given one
+        values = held_values(node, ctx)
         return bool(values) and all(_int_vector(v, ctx, depth + 1) for v in values)
     if not isinstance(node, ast.Call) or any(k.arg == "dtype" for k in node.keywords):
         return False
@@ -239,18 +238,6 @@ def _int_constant(node: ast.AST) -> bool:
     if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
         node = node.operand
     return isinstance(node, ast.Constant) and type(node.value) is int
-
-
-def _buffer_values(cls, name: str) -> list:
-    """The values `self.register_buffer("<name>", value)` gives a buffer in the class's methods."""
-    found = []
-    for method in cls.methods.values():
-        for node in ast.walk(method):
-            if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) \
-                    and node.func.attr == "register_buffer" and len(node.args) >= 2 \
-                    and isinstance(node.args[0], ast.Constant) and node.args[0].value == name:
-                found.append(node.args[1])
-    return found
 
 
 def _loop_element_of_vector(name: ast.Name, ctx) -> bool:
