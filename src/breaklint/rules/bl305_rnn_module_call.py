@@ -20,30 +20,32 @@ from .base import Example, Rule
 class RnnModuleCall(Rule):
     code = "BL305"
     name = "rnn-module-call"
-    summary = "an nn.LSTM / GRU / RNN module called in traced code"
+    summary = "an nn.LSTM / GRU / RNN module called or touched in traced code"
     gb_ids = ("GB0014",)
     fix_availability = "never"
-    node_types = (ast.Call,)
+    node_types = (ast.Attribute,)
     verdicts = {"2.13": True}
 
-    def check(self, node: ast.Call, ctx) -> None:
-        func = node.func
+    def check(self, node: ast.Attribute, ctx) -> None:
         scope = ctx.scope
-        if not (isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) and scope is not None
-                and scope.cls is not None and func.value.id == _self_name(scope.func)):
+        if not (isinstance(node.value, ast.Name) and scope is not None and scope.cls is not None
+                and node.value.id == _self_name(scope.func)):
             return
-        kind = _rnn_attributes(ctx, scope.cls).get(func.attr)
+        kind = _rnn_attributes(ctx, scope.cls).get(node.attr)
         if kind is None:
             return
-        # The first recurrent call skips the frame: Dynamo never reaches a later one in the same
-        # function (measured: two LSTM calls in one forward give one break), so only it is reported.
-        first = ctx.file.memo(("BL305 first", id(scope.func)), lambda: _first_rnn_call(ctx, scope))
+        # The first touch of a recurrent module skips the frame, a read of it too (`self.rnn.num_layers`,
+        # `self.rnn.flatten_parameters()`, measured on 2.13): Dynamo never reaches a later one in the same
+        # function (two LSTM calls in one forward give one break), so only the first is reported.
+        first = ctx.file.memo(("BL305 first", id(scope.func)), lambda: _first_rnn_touch(ctx, scope))
         if first is not node:
             return
-        ctx.report(node, f"self.{func.attr} holds an {kind}: Dynamo does not trace recurrent modules and "
-                         f"skips the whole frame (GB0014), later recurrent calls in it included; set "
-                         f"torch._dynamo.config.allow_rnn = True, or keep the recurrent layer outside the "
-                         f"compiled region")
+        parent = ctx.parent
+        use = "called" if isinstance(parent, ast.Call) and parent.func is node else "touched"
+        ctx.report(node, f"self.{node.attr} holds an {kind}, {use} here: Dynamo does not trace recurrent modules "
+                         f"and skips the whole frame at their first use (GB0014), later recurrent calls in it "
+                         f"included; set torch._dynamo.config.allow_rnn = True, or keep the recurrent layer "
+                         f"outside the compiled region")
 
     VALID = [
         Example("""
@@ -128,13 +130,13 @@ def factory():
     ]
 
 
-def _first_rnn_call(ctx, scope) -> Optional[ast.Call]:
-    """The recurrent call of `scope` that comes first in the source."""
+def _first_rnn_touch(ctx, scope) -> Optional[ast.Attribute]:
+    """The `self.<recurrent module>` of `scope` that comes first in the source."""
     self_name = _self_name(scope.func)
     held = _rnn_attributes(ctx, scope.cls)
-    calls = [n for n in walk(scope.func) if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute)
-             and isinstance(n.func.value, ast.Name) and n.func.value.id == self_name and n.func.attr in held]
-    return min(calls, key=lambda n: (n.lineno, n.col_offset), default=None)
+    touches = [n for n in walk(scope.func) if isinstance(n, ast.Attribute) and isinstance(n.ctx, ast.Load)
+               and isinstance(n.value, ast.Name) and n.value.id == self_name and n.attr in held]
+    return min(touches, key=lambda n: (n.lineno, n.col_offset), default=None)
 
 
 def _rnn_attributes(ctx, cls) -> dict[str, str]:
