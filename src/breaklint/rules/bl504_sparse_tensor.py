@@ -9,7 +9,9 @@ from __future__ import annotations
 
 import ast
 
-from .base import Example, Rule
+from ..analysis.astwalk import walk
+from ..analysis.scope import _self_name
+from .base import Example, Rule, held_values
 
 LAYOUTS = ("coo", "csr", "csc", "bsr", "bsc")
 CONSTRUCTORS = {f"torch.sparse_{layout}_tensor" for layout in LAYOUTS} | {"torch.sparse_compressed_tensor"}
@@ -19,15 +21,18 @@ CONVERSIONS = {"to_sparse"} | {f"to_sparse_{layout}" for layout in LAYOUTS}
 class SparseTensor(Rule):
     code = "BL504"
     name = "sparse-tensor"
-    summary = "creating a sparse tensor (torch.sparse_coo_tensor, x.to_sparse()) breaks the graph"
+    summary = "creating a sparse tensor (torch.sparse_coo_tensor, x.to_sparse()), or using one the object keeps, breaks the graph"
     # GB0007 for sparse_coo_tensor, GB0374 "Sparse tensor creation not supported" for
     # sparse_csr_tensor, GB0277 "Attempted to wrap sparse Tensor" for to_sparse() (all on 2.13).
-    gb_ids = ("GB0007", "GB0374", "GB0277")
+    gb_ids = ("GB0007", "GB0374", "GB0277", "GB0015")
     fix_availability = "never"
-    node_types = (ast.Call,)
+    node_types = (ast.Call, ast.Attribute)
     verdicts = {"2.13": True}
 
-    def check(self, node: ast.Call, ctx) -> None:
+    def check(self, node, ctx) -> None:
+        if isinstance(node, ast.Attribute):
+            self._held(node, ctx)
+            return
         func = node.func
         qual = ctx.qualify(func) or ""
         if qual in CONSTRUCTORS:
@@ -40,6 +45,26 @@ class SparseTensor(Rule):
         ctx.report(node, f"{what} makes a sparse tensor, which torch.compile does not support: the graph "
                          "breaks here and at each use of it; keep the sparse work outside the compiled "
                          "region, or use a dense form (scatter_add / index_add over the indices)")
+
+    def _held(self, node: ast.Attribute, ctx) -> None:
+        """The first read of `self.<attr>` in a function, where the object keeps a sparse tensor (a buffer
+        or an attribute made sparse in __init__): measured on 2.13, its first use breaks (GB0015
+        "Attempted to wrap sparse Tensor") and the frame is skipped."""
+        scope = ctx.scope
+        if not isinstance(node.ctx, ast.Load) or not isinstance(node.value, ast.Name) or scope is None \
+                or scope.cls is None or node.value.id != _self_name(scope.func):
+            return
+        if not ctx.file.memo(("BL504 mentions sparse",), lambda: "sparse" in ctx.file.source):
+            return
+        values = held_values(node, ctx)
+        if not values or not all(_makes_sparse(v, ctx) for v in values):
+            return
+        first = ctx.file.memo(("BL504 first", id(ctx.scope.func), node.attr), lambda: _first_read(ctx.scope.func, node))
+        if first is not node:
+            return
+        ctx.report(node, f"self.{node.attr} holds a sparse tensor, which torch.compile does not support: its first "
+                         "use breaks the graph (GB0015) and Dynamo skips the frame; keep the sparse work outside "
+                         "the compiled region, or hold the dense form (or its indices and values)")
 
     VALID = [
         Example("""
@@ -104,3 +129,25 @@ def factory():
     return Sparsify(), (torch.randn(3, 3),)
 """, at=((8, 13),)),
     ]
+
+
+def _makes_sparse(value: ast.AST, ctx) -> bool:
+    """A sparse constructor or conversion, through methods called on its result (`.coalesce()`,
+    `.to_sparse_csr()`, `.to(device)`), not turned dense again."""
+    while isinstance(value, ast.Call):
+        func = value.func
+        if (ctx.qualify(func) or "") in CONSTRUCTORS:
+            return True
+        if not isinstance(func, ast.Attribute) or func.attr == "to_dense":
+            return False
+        if func.attr in CONVERSIONS:
+            return True
+        value = func.value
+    return False
+
+
+def _first_read(func, node: ast.Attribute) -> ast.Attribute:
+    """The first `self.<attr>` read of the function, in source order."""
+    reads = [n for n in walk(func) if isinstance(n, ast.Attribute) and isinstance(n.ctx, ast.Load)
+             and n.attr == node.attr and isinstance(n.value, ast.Name) and n.value.id == node.value.id]
+    return min(reads, key=lambda n: (n.lineno, n.col_offset), default=node)
