@@ -70,7 +70,13 @@ UNSUPPORTED_CALLS = {
     "contextlib.redirect_stdout": "GB0262", "contextlib.redirect_stderr": "GB0262",
     "torch.jit.trace": "GB0098", "globals": "GB0059",
     "torch._dynamo.config.patch": "GB0007", "unittest.mock.patch": "GB0007", "open": "GB0059",
+    # stop 29's registry sweep: context managers Dynamo cannot enter
+    "numpy.errstate": "GB0142", "torch.autograd.graph.save_on_cpu": "GB0008",
 }
+# Tensor methods Dynamo refuses (stop 29's registry sweep, 2.13): negative sampling's random_(), resizing.
+TENSOR_METHODS_REFUSED = {"random_": "GB0107", "resize_": "GB0126", "resize_as_": "GB0127", "set_": "GB0128"}
+# Scripted modules: calling one kept on self breaks (GB4695, 2.13).
+SCRIPTING = {"torch.jit.script", "torch.jit.trace", "torch.jit.freeze"}
 # torch.Generator's methods: each call breaks (GB7650; manual_seed, initial_seed, get_state measured on 2.13).
 GENERATOR_METHODS = {"manual_seed", "initial_seed", "seed", "get_state", "set_state", "graphsafe_get_state",
                      "graphsafe_set_state", "clone_state", "get_offset", "set_offset"}
@@ -101,6 +107,12 @@ def _np_random_break(node: ast.Call, qual: str) -> bool:
     if name in NP_SCALAR_TWO_PARAMS:
         return not has_size and len(node.args) <= 2
     return False
+
+
+def _scripted(func: ast.Attribute, ctx) -> bool:
+    """`self.enc(x)` where the class keeps `torch.jit.script(...)` (or trace / freeze) in `self.enc`."""
+    values = held_values(func, ctx)
+    return bool(values) and all(isinstance(v, ast.Call) and (ctx.qualify(v.func) or "") in SCRIPTING for v in values)
 
 
 def _dict_or_list(node: ast.AST, ctx) -> bool:
@@ -237,6 +249,13 @@ def untraceable(node: ast.Call, ctx) -> Optional[str]:
     if qual in UNSUPPORTED_CALLS and (qual not in ("open", "globals") or not ctx.file.imports.is_bound(qual)):
         return f"{qual}() cannot be traced by Dynamo ({UNSUPPORTED_CALLS[qual]}): the graph breaks here; " \
                "call it outside compiled code and pass the result in"
+    if isinstance(func, ast.Attribute) and func.attr in TENSOR_METHODS_REFUSED and not qual.startswith("torch.") \
+            and (ctx.is_tensor(func.value) or func.attr != "set_" and not ctx.is_known_non_tensor(func.value)):
+        return f"Tensor.{func.attr}() is not supported by Dynamo ({TENSOR_METHODS_REFUSED[func.attr]}): the graph breaks " \
+               "here; " + ("draw with torch.randint" if func.attr == "random_" else "make a tensor of the size needed")
+    if isinstance(func, ast.Attribute) and _scripted(func, ctx):
+        return f"{ctx.segment(func)} holds a TorchScript module, which Dynamo cannot trace (GB4695): the graph breaks " \
+               "here; keep the plain module (script the compiled model as a whole instead, or not at all)"
     if isinstance(func, ast.Attribute) and func.attr in TENSOR_METHODS_THAT_BREAK and ctx.is_tensor(func.value):
         return f".{func.attr}() gives a Python value Dynamo cannot keep in the graph, which breaks here; " \
                "read it outside compiled code"
@@ -278,7 +297,7 @@ class UntraceableCall(Rule):
                "of tensors, data_ptr() comparisons, generator=, json, some context managers) break the graph")
     gb_ids = ("GB0007", "GB0033", "GB0294", "GB4198", "GB0208", "GB0569", "GB0059", "GB5976", "GB0088",
               "GB0156", "GB0363", "GB0045", "GB0008", "GB0262", "GB0055", "GB0467", "GB0257", "GB7650",
-              "GB0098")
+              "GB0098", "GB0107", "GB0126", "GB0127", "GB0128", "GB0142", "GB4695")
     fix_availability = "sometimes"
     fix_applicability = "safe"  # torch.jit.isinstance(x, T) -> isinstance(x, T) only
     node_types = (ast.Call, ast.Attribute)
