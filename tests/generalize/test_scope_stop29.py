@@ -17,6 +17,8 @@ is installed.
   class body (`_METHODS = {"euler": _euler}`).
 - A function passed by name to a constructor that keeps it on self (`Wrapper(ops.drift)`), or a bound
   method of the building object (`LambdaLayer(self.domain_map)`, a subclass's override included).
+- A factory returning `DISTS[name](*args)`; `for c in Steps(x)` running `Steps.__next__`; functions kept in
+  another module's dict or tuple (`ACTS["f1"](x)`, `for f in PIPELINE: f(x)`); `getattr(self, "_impl")`.
 - A single file is linted with the call graph too, as it is inside a tree.
 """
 import json
@@ -296,6 +298,89 @@ PACKAGES = {
             from pkg.lib import Solver as M
             """,
     },
+    "factory_returning_from_a_table": {
+        "pkg/dists.py": """
+            import torch
+            class Normal:
+                def __init__(self, loc, scale):
+                    self.loc, self.scale = loc, scale
+                def rsample(self):
+                    int(self.loc.sum().item())
+                    return self.loc + self.scale * torch.randn_like(self.loc)
+            DISTS = {"normal": Normal}
+            def get_dist(name, *args):
+                return DISTS[name](*args)
+            """,
+        "entry.py": """
+            import torch
+            from pkg.dists import get_dist
+            class M(torch.nn.Module):
+                def forward(self, x):
+                    return get_dist("normal", x, 1.0).rsample()
+            """,
+    },
+    "iterator_object": {
+        "pkg/it.py": """
+            class Steps:
+                def __init__(self, x, n):
+                    self.x, self.n, self.i = x, n, 0
+                def __iter__(self):
+                    return self
+                def __next__(self):
+                    if self.i >= self.n:
+                        raise StopIteration
+                    self.i += 1
+                    int(self.x.sum().item())
+                    return self.x * self.i
+            """,
+        "entry.py": """
+            import torch
+            from pkg.it import Steps
+            class M(torch.nn.Module):
+                def forward(self, x):
+                    out = 0
+                    for c in Steps(x, 2):
+                        out = out + c
+                    return out
+            """,
+    },
+    "functions_in_another_files_containers": {
+        "pkg/ops.py": """
+            def f1(x):
+                int(x.sum().item())
+                return x + 1
+            def f2(x):
+                int(x.sum().item())
+                return x * 2
+            ACTS = {"f1": f1}
+            PIPELINE = (f2,)
+            """,
+        "entry.py": """
+            import torch
+            from pkg.ops import ACTS, PIPELINE
+            class M(torch.nn.Module):
+                def forward(self, x):
+                    x = ACTS["f1"](x)
+                    for f in PIPELINE:
+                        x = f(x)
+                    return x
+            """,
+    },
+    "getattr_with_a_constant_name": {
+        "pkg/base.py": """
+            import torch
+            class Model(torch.nn.Module):
+                def _impl_fast(self, x):
+                    int(x.sum().item())
+                    return x * 2
+                def forward(self, x):
+                    fn = getattr(self, "_impl_fast")
+                    return fn(x)
+            """,
+        "entry.py": """
+            from pkg.base import Model as M
+            """,
+    },
     "dict_call_table_in_init": {
         "pkg/__init__.py": """
             from .euler import Euler
@@ -410,7 +495,94 @@ EXPECTED = {
             from pkg.lib import Solver as M
             """,
     },
+    "factory_returning_from_a_table": {
+        "pkg/dists.py": """
+            import torch
+            class Normal:
+                def __init__(self, loc, scale):
+                    self.loc, self.scale = loc, scale
+                def rsample(self):
+                    int(self.loc.sum().item())
+                    return self.loc + self.scale * torch.randn_like(self.loc)
+            DISTS = {"normal": Normal}
+            def get_dist(name, *args):
+                return DISTS[name](*args)
+            """,
+        "entry.py": """
+            import torch
+            from pkg.dists import get_dist
+            class M(torch.nn.Module):
+                def forward(self, x):
+                    return get_dist("normal", x, 1.0).rsample()
+            """,
+    },
+    "iterator_object": {
+        "pkg/it.py": """
+            class Steps:
+                def __init__(self, x, n):
+                    self.x, self.n, self.i = x, n, 0
+                def __iter__(self):
+                    return self
+                def __next__(self):
+                    if self.i >= self.n:
+                        raise StopIteration
+                    self.i += 1
+                    int(self.x.sum().item())
+                    return self.x * self.i
+            """,
+        "entry.py": """
+            import torch
+            from pkg.it import Steps
+            class M(torch.nn.Module):
+                def forward(self, x):
+                    out = 0
+                    for c in Steps(x, 2):
+                        out = out + c
+                    return out
+            """,
+    },
+    "functions_in_another_files_containers": {
+        "pkg/ops.py": """
+            def f1(x):
+                int(x.sum().item())
+                return x + 1
+            def f2(x):
+                int(x.sum().item())
+                return x * 2
+            ACTS = {"f1": f1}
+            PIPELINE = (f2,)
+            """,
+        "entry.py": """
+            import torch
+            from pkg.ops import ACTS, PIPELINE
+            class M(torch.nn.Module):
+                def forward(self, x):
+                    x = ACTS["f1"](x)
+                    for f in PIPELINE:
+                        x = f(x)
+                    return x
+            """,
+    },
+    "getattr_with_a_constant_name": {
+        "pkg/base.py": """
+            import torch
+            class Model(torch.nn.Module):
+                def _impl_fast(self, x):
+                    int(x.sum().item())
+                    return x * 2
+                def forward(self, x):
+                    fn = getattr(self, "_impl_fast")
+                    return fn(x)
+            """,
+        "entry.py": """
+            from pkg.base import Model as M
+            """,
+    },
     "dict_call_table_in_init": {("pkg/euler.py", 4)},
+    "factory_returning_from_a_table": {("pkg/dists.py", 6)},
+    "iterator_object": {("pkg/it.py", 10)},
+    "functions_in_another_files_containers": {("pkg/ops.py", 2), ("pkg/ops.py", 5)},
+    "getattr_with_a_constant_name": {("pkg/base.py", 4)},
     "function_passed_to_a_wrapper": {("pkg/ops.py", 2)},
     "bound_method_passed_to_a_wrapper": {
         "pkg/out.py": """

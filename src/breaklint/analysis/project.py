@@ -27,7 +27,7 @@ from .flow import parameter_defaults
 from .names import dotted
 from .scope import distribution_entries, distribution_reason, is_autograd_function_base, is_module_base
 from .torch_api import BUILTIN_METHODS, DISTRIBUTION_CLASSES, TENSOR_METHODS
-from .summary import (ATTRIBUTE, DECORATOR, GETATTR, GLOBAL, HELD_READ, INSTANCE, LOCAL, MEMBER, PASSED, PASSED_METHOD,
+from .summary import (ATTRIBUTE, DECORATOR, ELEMENT, GETATTR, GLOBAL, HELD_READ, INSTANCE, LOCAL, MEMBER, PASSED, PASSED_METHOD,
                       PASSED_OBJECT, READ, RESULT, SELF,
                       SUPER, CallRef, ModuleSummary, classify_spelling, text_calls)
 
@@ -53,6 +53,7 @@ _INDENT = re.compile(r"\n([ \t]+)\S")
 _TABLE_CALL = re.compile(r"\s*\[[^\[\]\n]*\]\s*\(")
 _RETURN_CALL = re.compile(r"(?<![\w.])return\s+([A-Za-z_][\w.]*)\s*\(")
 _RETURN = re.compile(r"(?<![\w.])return[ \t]+")
+_RETURN_TABLE_CALL = re.compile(r"(?<![\w.])return\s+([A-Za-z_][\w.]*)\s*\[[^\[\]\n]*\]\s*\(")
 # `return swish` (a name alone on its line) or `return ACTS[name]` / `return ACTS.get(name)` ("[" or ".get").
 _RETURNED_NAME = re.compile(r"^[ \t]*return[ \t]+([A-Za-z_]\w*)[ \t]*(\[|\.get\(|(?=[ \t]*(?:#.*)?$))", re.M)
 _IDENTIFIER = re.compile(r"[A-Za-z_][\w.]*")
@@ -696,6 +697,8 @@ class ProjectGraph:
                 if method == "__call__" and self._is_module(cls):
                     continue  # a module's forward is an entry point of its own
                 yield from self._method_targets(cls, method, exact)
+        elif ref.kind == ELEMENT:
+            yield from self._container_targets(self._absolute(path, ref.name))
         elif ref.kind == DECORATOR:
             kind, _, spelled = ref.name.partition(":")
             for target in self._find_targets(path, qualname, dynamic, CallRef(kind, spelled)):
@@ -929,6 +932,20 @@ class ProjectGraph:
             return self._resolve_in(path, parts, 0)
         return self.resolve(self._qualified(path, spelled))
 
+    def _container_targets(self, qualified: str):
+        """What calling an element of a module-level dict, tuple or list of the tree runs: its functions,
+        and its classes' constructors (`ACTS = {"relu2": relu2}`, `PIPELINE = (f1, f2)`)."""
+        module, _, name = qualified.rpartition(".")
+        holder = self.path_of.get(module)
+        text = self._text(holder) if holder is not None else None
+        if text is None or name not in text.text:
+            return
+        for value in _dict_values(text.text, name) + _sequence_values(text.text, name):
+            spelled = dotted(value) if value is not None else None
+            hit = self._named(holder, spelled) if spelled else None
+            if hit is not None:
+                yield from self._resolved_targets(hit)
+
     def _module_object_classes(self, qualified: str) -> list[tuple[ClassKey, bool]]:
         """Classes of a module-level object, `module.name` with `name = Cls(...)` in that module."""
         module, _, name = qualified.rpartition(".")
@@ -1027,7 +1044,10 @@ class ProjectGraph:
         text = self._text(path) if span is not None else None
         if text is not None:
             owner = self._owner(path, qualname)
-            for spelled in dict.fromkeys(_RETURN_CALL.findall(text.lines(*span))):
+            body = text.lines(*span)
+            for table in dict.fromkeys(_RETURN_TABLE_CALL.findall(body)):  # `return DISTS[name](*args)`
+                found.extend((cls, True) for cls in self._table_classes(path, table))
+            for spelled in dict.fromkeys(_RETURN_CALL.findall(body)):
                 if spelled == "cls" and owner is not None:
                     found.append((owner, False))  # a classmethod's `return cls(...)`: it or a subclass
                 elif spelled != qualname and not spelled.startswith(("self.", "super", "cls.")):
@@ -1679,6 +1699,19 @@ def _dict_values(text: str, name: str) -> list:
             found.extend(keyword.value for keyword in literal.keywords if keyword.arg is not None)
             literal = literal.args[0] if len(literal.args) == 1 else None
         found.extend(getattr(literal, "values", ()))
+    return found
+
+
+def _sequence_values(text: str, name: str) -> list:
+    """The elements of each module-level `name = (...)` / `name = [...]` literal of a file's text."""
+    found = []
+    for match in re.finditer(rf"(?m)^{re.escape(name)}\s*(?::[^=\n]*)?=\s*(?=[\[(])", text):
+        try:
+            literal = ast.parse(_statement_rest(text, match.end()) + "\n", mode="eval").body
+        except SyntaxError:
+            continue
+        if isinstance(literal, (ast.Tuple, ast.List)):
+            found.extend(e for e in literal.elts if not isinstance(e, ast.Starred))
     return found
 
 

@@ -725,6 +725,10 @@ class ModuleScopes:
     def _callable_values(self, scope: Scope, func: ast.AST, found: list) -> list:
         """What a called name or subscript may hold: functions, and objects whose __call__ runs."""
         for value in self._values(scope, func, 0):
+            if isinstance(value, ast.Subscript) and isinstance(value.value, ast.Name) \
+                    and self.imports.is_bound(value.value.id):
+                found.append((value, None))  # an element of another module's dict or tuple (project.py)
+                continue
             if value is func:
                 if isinstance(func, ast.Name):  # a parameter annotated with a callable class
                     found.extend((cls, "__call__") for cls in _annotated_classes(scope.func, func.id))
@@ -779,6 +783,9 @@ class ModuleScopes:
         made = self.module_made(node) if isinstance(node, ast.Call) else node
         if made is not node:
             return self._values(scope, made, depth + 1)  # `Net(...).eval()` is the Net
+        named = _constant_getattr(node)
+        if named is not None:  # `getattr(self, "_impl_fast")` is `self._impl_fast`
+            return self._values(scope, named, depth + 1)
         held = self._container_items(node) if isinstance(node, ast.Call) else None
         if held is not None:  # `nn.ModuleList([A(), B()])`, `reversed(xs)`: what the container holds
             return self._values(scope, held, depth + 1)
@@ -1149,9 +1156,10 @@ def _special_reads(node: ast.AST, self_name: Optional[str]) -> list[ast.Attribut
             and len(node.args) == 1:
         pairs = [(node.args[0], "__len__")]
     elif isinstance(node, ast.For):
-        pairs = [(node.iter, "__iter__")]
+        # `__iter__`, then `__next__` of an object that is its own iterator (a class that defines both)
+        pairs = [(node.iter, "__iter__"), (node.iter, "__next__")]
         if _makes_object(node.iter):  # `for v in Seq(xs):` runs Seq.__iter__ on the object just made
-            return [_special_read(node.iter, "__iter__")]
+            return [_special_read(node.iter, "__iter__"), _special_read(node.iter, "__next__")]
     else:
         return []
     return [_special_read(operand, special) for operand, special in pairs if _held(operand, self_name)]
@@ -1435,6 +1443,16 @@ def _item_of_result(call: ast.Call, index: int) -> ast.Subscript:
     """Element `index` of what a call returns, as the value `call(...)[index]` (made once per pair)."""
     return node_memo(f"result item {index}", call, lambda: ast.copy_location(
         ast.Subscript(value=call, slice=ast.Constant(index), ctx=ast.Load()), call))
+
+
+def _constant_getattr(node: ast.AST) -> Optional[ast.Attribute]:
+    """`getattr(obj, "name")` (no default) as the expression `obj.name` (made once per call)."""
+    if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "getattr"
+            and len(node.args) == 2 and not node.keywords and isinstance(node.args[1], ast.Constant)
+            and isinstance(node.args[1].value, str) and node.args[1].value.isidentifier()):
+        return None
+    return node_memo("constant getattr", node, lambda: ast.copy_location(
+        ast.Attribute(value=node.args[0], attr=node.args[1].value, ctx=ast.Load()), node))
 
 
 def _class_level_values(cls_node: ast.ClassDef, name: str) -> list[ast.AST]:

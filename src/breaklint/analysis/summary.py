@@ -47,6 +47,9 @@ DECORATOR = "d"
 # A method run on what a call returns, through attributes of it: "<callee>|<attr.attr>|<method>", the
 # callee "self.<name>" (a method or a submodule of self) or "<g|l>:<name>" (a GLOBAL / LOCAL spelling).
 RESULT = "o"
+# A function or class taken out of a module-level dict, tuple or list of another file and called
+# (`ACTS[name](x)`, `for f in PIPELINE: f(x)`): the container's name as the imports qualify it.
+ELEMENT = "e"
 # Roots whose callees are never in a linted tree: not worth a byte of the summary.
 _FOREIGN_ROOTS = {"torch", "numpy", "math", "warnings", "logging", "typing", "os", "sys", "functools",
                   "itertools", "collections", "einops", "re", "copy", "time", "random", "inspect",
@@ -396,6 +399,12 @@ def _indirect_refs(node: ast.Call, self_name, scopes: ModuleScopes, imports: Imp
         return []
     refs = []
     for expr, method in scopes.indirect_callees(scope, node):
+        if method is None and isinstance(expr, ast.Subscript) and isinstance(expr.value, ast.Name) \
+                and expr.value.id in imports.aliases:
+            container = _global(imports.aliases[expr.value.id])
+            if container is not None:
+                refs.append((ELEMENT, container[1]))
+            continue
         spelled = dotted(expr)
         if spelled is None or method is not None and self_name is not None and spelled.startswith(self_name + "."):
             ref = _result_ref(expr, method, self_name, scopes, imports)
