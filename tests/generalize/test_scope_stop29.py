@@ -19,6 +19,8 @@ is installed.
   method of the building object (`LambdaLayer(self.domain_map)`, a subclass's override included).
 - A factory returning `DISTS[name](*args)`; `for c in Steps(x)` running `Steps.__next__`; functions kept in
   another module's dict or tuple (`ACTS["f1"](x)`, `for f in PIPELINE: f(x)`); `getattr(self, "_impl")`.
+- `fn = getattr(ops, name)` / `getattr(ops, cname)()` with a name that is no constant: any public function of
+  the module, any class's `__call__`.
 - A single file is linted with the call graph too, as it is inside a tree.
 """
 import json
@@ -381,6 +383,29 @@ PACKAGES = {
             from pkg.base import Model as M
             """,
     },
+    "getattr_of_a_module_with_a_variable_name": {
+        "pkg/ops.py": """
+            def wavedec(x):
+                int(x.sum().item())
+                return x
+            class Dec:
+                def __call__(self, x):
+                    int(x.sum().item())
+                    return x
+            """,
+        "entry.py": """
+            import torch
+            from pkg import ops
+            def build(name, cname):
+                fn = getattr(ops, name)
+                obj = getattr(ops, cname)()
+                class M(torch.nn.Module):
+                    def forward(self, x):
+                        return fn(x) + obj(x)
+                return M()
+            M = lambda: build("wavedec", "Dec")
+            """,
+    },
     "dict_call_table_in_init": {
         "pkg/__init__.py": """
             from .euler import Euler
@@ -578,7 +603,31 @@ EXPECTED = {
             from pkg.base import Model as M
             """,
     },
+    "getattr_of_a_module_with_a_variable_name": {
+        "pkg/ops.py": """
+            def wavedec(x):
+                int(x.sum().item())
+                return x
+            class Dec:
+                def __call__(self, x):
+                    int(x.sum().item())
+                    return x
+            """,
+        "entry.py": """
+            import torch
+            from pkg import ops
+            def build(name, cname):
+                fn = getattr(ops, name)
+                obj = getattr(ops, cname)()
+                class M(torch.nn.Module):
+                    def forward(self, x):
+                        return fn(x) + obj(x)
+                return M()
+            M = lambda: build("wavedec", "Dec")
+            """,
+    },
     "dict_call_table_in_init": {("pkg/euler.py", 4)},
+    "getattr_of_a_module_with_a_variable_name": {("pkg/ops.py", 2), ("pkg/ops.py", 6)},
     "factory_returning_from_a_table": {("pkg/dists.py", 6)},
     "iterator_object": {("pkg/it.py", 10)},
     "functions_in_another_files_containers": {("pkg/ops.py", 2), ("pkg/ops.py", 5)},

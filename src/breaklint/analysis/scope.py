@@ -734,7 +734,12 @@ class ModuleScopes:
                     found.extend((cls, "__call__") for cls in _annotated_classes(scope.func, func.id))
                 continue
             if isinstance(value, ast.Call):  # an object: calling it runs its class's __call__
-                if _constructs(value, self.classes):
+                module = _any_class_of(value)
+                if module is not None:  # `getattr(pkg.mod, name)(...)`: some class of that module
+                    found.append((module, "__call__"))
+                elif _any_member_of(value) is not None:  # `getattr(pkg.mod, name)`: any function of it
+                    found.append((_any_member_of(value), None))
+                elif _constructs(value, self.classes):
                     found.append((value.func, "__call__"))
             elif _result_of_call(value):  # `y, bm = check(y); bm(t)`: an element of what a call returns
                 found.append((value, "__call__"))
