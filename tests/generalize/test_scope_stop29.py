@@ -21,6 +21,7 @@ is installed.
   another module's dict or tuple (`ACTS["f1"](x)`, `for f in PIPELINE: f(x)`); `getattr(self, "_impl")`.
 - `fn = getattr(ops, name)` / `getattr(ops, cname)()` with a name that is no constant: any public function of
   the module, any class's `__call__`.
+- A lambda kept on self in __init__ (`self.f = lambda t: ...`), called in forward.
 - A single file is linted with the call graph too, as it is inside a tree.
 """
 import json
@@ -406,6 +407,20 @@ PACKAGES = {
             M = lambda: build("wavedec", "Dec")
             """,
     },
+    "lambda_kept_on_self": {
+        "pkg/lib.py": """
+            import torch
+            class Scaled(torch.nn.Module):
+                def __init__(self):
+                    super().__init__()
+                    self.f = lambda t: t * t.sum().item()
+                def forward(self, x):
+                    return self.f(x)
+            """,
+        "entry.py": """
+            from pkg.lib import Scaled as M
+            """,
+    },
     "dict_call_table_in_init": {
         "pkg/__init__.py": """
             from .euler import Euler
@@ -626,7 +641,22 @@ EXPECTED = {
             M = lambda: build("wavedec", "Dec")
             """,
     },
+    "lambda_kept_on_self": {
+        "pkg/lib.py": """
+            import torch
+            class Scaled(torch.nn.Module):
+                def __init__(self):
+                    super().__init__()
+                    self.f = lambda t: t * t.sum().item()
+                def forward(self, x):
+                    return self.f(x)
+            """,
+        "entry.py": """
+            from pkg.lib import Scaled as M
+            """,
+    },
     "dict_call_table_in_init": {("pkg/euler.py", 4)},
+    "lambda_kept_on_self": {("pkg/lib.py", 5)},
     "getattr_of_a_module_with_a_variable_name": {("pkg/ops.py", 2), ("pkg/ops.py", 6)},
     "factory_returning_from_a_table": {("pkg/dists.py", 6)},
     "iterator_object": {("pkg/it.py", 10)},

@@ -748,6 +748,13 @@ class ModuleScopes:
             elif isinstance(value, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)) \
                     and id(value) in self.enclosing:  # a closure of an enclosing function
                 found.append((value, None))
+            elif isinstance(value, ast.Lambda) and scope.cls is not None:
+                # `self.f = lambda t: ...` in __init__: the lambda runs where it is called
+                for method in scope.cls.methods.values():
+                    if method.lineno <= value.lineno <= (method.end_lineno or method.lineno):
+                        self.enclosing.setdefault(id(value), method)
+                        found.append((value, None))
+                        break
         return found
 
     def _indirect_targets(self, scope: Scope, call: ast.Call) -> list:
