@@ -78,3 +78,26 @@ def test_the_builtin_rows_are_the_innermost_frames_of_dynamos_breaks(tmp_path):
         torch._logging.set_logs()
         torch._dynamo.reset()
     assert rows == BUILTIN_ROWS
+
+
+ZLIB = """import zlib
+import torch
+from torch import nn
+
+
+class Z1(nn.Module):
+    def forward(self, x):
+        return x * len(zlib.compress(b"abcabc"))
+
+
+class Z2(nn.Module):
+    def forward(self, x):
+        return x * zlib.crc32(b"abc")
+"""
+
+
+def test_zlib_calls_are_flagged_where_dynamo_breaks(tmp_path):
+    assert {row for row, code in codes_by_row(ZLIB) if code == "BL502"} == {8, 13}
+    torch = pytest.importorskip("torch")
+    if torch.__version__.startswith("2.13"):
+        assert dynamo_break_rows(ZLIB, ("Z1", "Z2"), tmp_path) == {8, 13}
