@@ -6,7 +6,7 @@ backend), whose misses these mends cover; each marked row is where Dynamo 2.13 r
   where the tensor comes from an input.
 - BL105: a 0-d integer tensor as an index: a loop variable over `torch.arange(...)` or over a buffer registered
   as one, `torch.randint(lo, hi, ())` (GB0033); a computed tensor as a size of `torch.narrow`, `.topk`,
-  `.view`, `torch.tensor_split` (GB0033).
+  `torch.tensor_split` (GB0033); `.view` breaks too and is left out (LEFT_OUT).
 - BL101: Python's any() / all() over a bool tensor (GB0170).
 - BL504: the first read of a sparse tensor the object keeps (a buffer, or an attribute made sparse in __init__),
   GB0015.
@@ -25,8 +25,14 @@ ROWS = {257, 131, 137, 268, 15, 144, 17, 23, 151, 29, 35, 163, 42, 173, 47, 183,
 CLASSES = ('P02B01', 'P02B02', 'P02B03', 'P02B04', 'P02B05', 'P02B06', 'P02B07', 'P02B08', 'P02B09', 'P01B01', 'P01B02', 'P01B06', 'P10B01', 'P10B02', 'P10B04', 'P10B05', 'P06B01', 'P06B02', 'P06B03', 'P03B01', 'P03B02', 'P03B04', 'P03B05', 'P04B01', 'P04B02', 'P04B03', 'P13B01', 'P13B02', 'P13B03', 'P12B01', 'P08B01', 'P08B03')
 
 
+# `x.view(rows, -1)` with a computed count breaks too, but view / reshape sizes are left out of BL105: they
+# gave 2 false positives on the held-out library and found nothing more on either split (stop 29).
+LEFT_OUT = {row for row, line in enumerate(SOURCE.splitlines(), 1) if "x.view(rows, -1)" in line}
+
+
 def test_breaklint_flags_these_rows_and_no_other():
-    assert {row for row, _code in codes_by_row(SOURCE)} == ROWS
+    assert len(LEFT_OUT) == 1
+    assert {row for row, _code in codes_by_row(SOURCE)} == ROWS - LEFT_OUT
 
 
 # any() / all() over a tensor break inside Dynamo's polyfill of the builtin: the log names that file, and the
