@@ -21,6 +21,7 @@ is installed.
   another module's dict or tuple (`ACTS["f1"](x)`, `for f in PIPELINE: f(x)`); `getattr(self, "_impl")`.
 - `fn = getattr(ops, name)` / `getattr(ops, cname)()` with a name that is no constant: any public function of
   the module, any class's `__call__`.
+- An operator on objects just made (`Vec(x) + Vec(x)` runs `Vec.__add__`).
 - A lambda kept on self in __init__ (`self.f = lambda t: ...`), called in forward.
 - A single file is linted with the call graph too, as it is inside a tree.
 """
@@ -421,6 +422,23 @@ PACKAGES = {
             from pkg.lib import Scaled as M
             """,
     },
+    "operator_on_objects_just_made": {
+        "pkg/vec.py": """
+            class Vec:
+                def __init__(self, t):
+                    self.t = t
+                def __add__(self, other):
+                    int(self.t.sum().item())
+                    return Vec(self.t + other.t)
+            """,
+        "entry.py": """
+            import torch
+            from pkg.vec import Vec
+            class M(torch.nn.Module):
+                def forward(self, x):
+                    return (Vec(x) + Vec(x)).t
+            """,
+    },
     "dict_call_table_in_init": {
         "pkg/__init__.py": """
             from .euler import Euler
@@ -655,7 +673,25 @@ EXPECTED = {
             from pkg.lib import Scaled as M
             """,
     },
+    "operator_on_objects_just_made": {
+        "pkg/vec.py": """
+            class Vec:
+                def __init__(self, t):
+                    self.t = t
+                def __add__(self, other):
+                    int(self.t.sum().item())
+                    return Vec(self.t + other.t)
+            """,
+        "entry.py": """
+            import torch
+            from pkg.vec import Vec
+            class M(torch.nn.Module):
+                def forward(self, x):
+                    return (Vec(x) + Vec(x)).t
+            """,
+    },
     "dict_call_table_in_init": {("pkg/euler.py", 4)},
+    "operator_on_objects_just_made": {("pkg/vec.py", 5)},
     "lambda_kept_on_self": {("pkg/lib.py", 5)},
     "getattr_of_a_module_with_a_variable_name": {("pkg/ops.py", 2), ("pkg/ops.py", 6)},
     "factory_returning_from_a_table": {("pkg/dists.py", 6)},

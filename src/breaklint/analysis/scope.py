@@ -1174,7 +1174,9 @@ def _special_reads(node: ast.AST, self_name: Optional[str]) -> list[ast.Attribut
             return [_special_read(node.iter, "__iter__"), _special_read(node.iter, "__next__")]
     else:
         return []
-    return [_special_read(operand, special) for operand, special in pairs if _held(operand, self_name)]
+    # held operands, and objects just made (`Vec(x) + Vec(y)` runs Vec.__add__)
+    return [_special_read(operand, special) for operand, special in pairs
+            if _held(operand, self_name) or not isinstance(node, ast.For) and _constructed(operand)]
 
 
 # Python's builtins: `range(...)` makes no object of the tree; a bare name among them is never a
@@ -1186,6 +1188,11 @@ def _makes_object(node: ast.AST) -> bool:
     """`Seq(xs)` / `mod.Seq(xs)`: a call of a (dotted) name that is no builtin (range, zip, enumerate...)."""
     return isinstance(node, ast.Call) and (isinstance(node.func, ast.Attribute) or isinstance(node.func, ast.Name)
                                            and node.func.id not in BUILTIN_NAMES) and dotted(node.func) is not None
+
+
+def _constructed(node: ast.AST) -> bool:
+    """`Vec(x)` / `mod.Vec(x)`: a call of a class by its (capitalised) name, an object just made."""
+    return _makes_object(node) and dotted(node.func).rsplit(".", 1)[-1][:1].isupper()
 
 
 def _special_read(operand: ast.expr, special: str) -> ast.Attribute:
