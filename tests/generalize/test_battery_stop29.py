@@ -107,3 +107,35 @@ def test_zlib_calls_are_flagged_where_dynamo_breaks(tmp_path):
     torch = pytest.importorskip("torch")
     if torch.__version__.startswith("2.13"):
         assert dynamo_break_rows(ZLIB, ("Z1", "Z2"), tmp_path) == {8, 13}
+
+
+DISABLED = """import torch
+from torch import nn
+
+
+class K1(nn.Module):
+    @torch.compiler.disable
+    def _host(self, x):
+        return x.clone()
+
+    def forward(self, x):
+        return self._host(x) * 2
+
+
+@torch.compiler.disable
+def _log_stats(t):
+    return t.mean()
+
+
+class K2(nn.Module):
+    def forward(self, x):
+        _log_stats(x)
+        return x * 2
+"""
+
+
+def test_calls_of_disabled_functions_are_flagged_where_dynamo_breaks(tmp_path):
+    assert {row for row, code in codes_by_row(DISABLED) if code == "BL501"} == {11, 21}
+    torch = pytest.importorskip("torch")
+    if torch.__version__.startswith("2.13"):
+        assert dynamo_break_rows(DISABLED, ("K1", "K2"), tmp_path) == {11, 21}
