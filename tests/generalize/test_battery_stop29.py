@@ -139,3 +139,28 @@ def test_calls_of_disabled_functions_are_flagged_where_dynamo_breaks(tmp_path):
     torch = pytest.importorskip("torch")
     if torch.__version__.startswith("2.13"):
         assert dynamo_break_rows(DISABLED, ("K1", "K2"), tmp_path) == {11, 21}
+
+
+CONTAINS = """import torch
+from torch import nn
+
+
+class C1(nn.Module):
+    def forward(self, x):
+        if 0.5 in x:
+            return x
+        return x + 1
+
+
+class C2(nn.Module):
+    def forward(self, x):
+        names = {"a": 1}
+        return x * 2 if "a" in names else x
+"""
+
+
+def test_in_on_a_tensor_is_flagged_where_dynamo_breaks(tmp_path):
+    assert {row for row, code in codes_by_row(CONTAINS)} == {7}
+    torch = pytest.importorskip("torch")
+    if torch.__version__.startswith("2.13"):
+        assert dynamo_break_rows(CONTAINS, ("C1", "C2"), tmp_path) == {7}

@@ -124,12 +124,20 @@ class ItemCall(Rule):
     gb_ids = ("GB0124", "GB0033", "GB0059")
     fix_availability = "sometimes"
     fix_applicability = "unsafe"
-    node_types = (ast.Call, ast.BinOp)
+    node_types = (ast.Call, ast.BinOp, ast.Compare)
     # 2.13: measured on CPU (y.sum().item(), float/int/bool of a tensor: GB0124 each).
     # 2.11 and 2.15: from the team catalogue (outside this repository).
     verdicts = {"2.11": True, "2.13": True, "2.15": True}
 
     def check(self, node, ctx) -> None:
+        if isinstance(node, ast.Compare):
+            # `0.5 in x`: Tensor.__contains__ reads the result with .item() (GB0124 on 2.13, stop 29's sweep)
+            for op, right in zip(node.ops, node.comparators):
+                if isinstance(op, (ast.In, ast.NotIn)) and ctx.is_tensor(right):
+                    ctx.report(node, "`in` on a tensor (Tensor.__contains__) reads the answer with .item(), which "
+                                     "breaks the graph (GB0124); keep it a tensor: `(x == v).any()`")
+                    break
+            return
         elsewhere = value_read_elsewhere(node, ctx)
         if elsewhere is not None:
             ctx.report(node, f"{elsewhere} reads its value into Python and breaks the graph; keep it "
