@@ -21,12 +21,14 @@ from .base import Example, Rule, held_values
 # (linspace/logspace are left out: their start and end may be tensors; only `steps` is a size.)
 SIZE_FUNCTIONS = {"arange", "zeros", "ones", "empty", "rand", "randn", "eye"}
 # Tensor methods whose arguments are sizes.
-SIZE_METHODS = {"new_zeros", "new_ones", "new_empty", "expand", "repeat", "unflatten",
-                # measured in stop 29 (GB0033): a count as a narrow / topk size. view / reshape break too,
-                # but were left out: they gave 2 false positives on held-out code and found nothing more.
-                "narrow", "topk", "tensor_split"}
-# torch functions whose arguments after the first (the tensor) are sizes.
-SIZE_AFTER_TENSOR = {"torch.narrow", "torch.topk", "torch.tensor_split", "torch.nn.functional.pad"}
+SIZE_METHODS = {"new_zeros", "new_ones", "new_empty", "expand", "repeat", "unflatten"}
+# Measured in stop 29 (GB0033): a count computed in the graph as narrow's length, topk's k, tensor_split's
+# indices or F.pad's amounts; the argument's position among a method's (function's) arguments. Only a
+# size surely computed from a tensor is flagged: a name unpacked from a parameter (`left, right = pads`)
+# is a Python int as often as not (the review of stop 29). view / reshape break too, but were left out:
+# they gave 2 false positives on held-out code and found nothing more.
+COUNT_METHODS = {"narrow": 2, "topk": 0, "tensor_split": 0}
+COUNT_FUNCTIONS = {"torch.narrow": 3, "torch.topk": 1, "torch.tensor_split": 1, "torch.nn.functional.pad": 1}
 
 
 class TensorAsInt(Rule):
@@ -81,8 +83,15 @@ class TensorAsInt(Rule):
         qual = ctx.qualify(func) or ""
         if qual.startswith("torch.") and qual.count(".") == 1 and qual[6:] in SIZE_FUNCTIONS:
             name, sizes = qual, node.args
-        elif qual in SIZE_AFTER_TENSOR:
-            name, sizes = qual, node.args[1:]
+        elif qual in COUNT_FUNCTIONS or isinstance(func, ast.Attribute) and func.attr in COUNT_METHODS \
+                and not qual.startswith("torch.") and ctx.is_tensor(func.value):
+            at = COUNT_FUNCTIONS[qual] if qual in COUNT_FUNCTIONS else COUNT_METHODS[func.attr]
+            label = qual if qual in COUNT_FUNCTIONS else f".{func.attr}"
+            if len(node.args) > at:
+                for size in _flatten([node.args[at]]):
+                    if _computed_count(size, ctx):
+                        return label, size
+            return None
         elif isinstance(func, ast.Attribute) and func.attr in SIZE_METHODS and ctx.is_tensor(func.value):
             name, sizes = f".{func.attr}", node.args
         else:
@@ -244,6 +253,11 @@ def _int_constant(node: ast.AST) -> bool:
 def _loop_element_of_vector(name: ast.Name, ctx) -> bool:
     """A loop variable over a 1-d integer tensor: each element is a 0-d integer tensor."""
     for parent in reversed(ctx.parents):
+        if isinstance(parent, (ast.ListComp, ast.SetComp, ast.GeneratorExp, ast.DictComp)):
+            # a comprehension's own target shadows a loop variable of the same name
+            for generator in parent.generators:
+                if any(isinstance(t, ast.Name) and t.id == name.id for t in ast.walk(generator.target)):
+                    return isinstance(generator.target, ast.Name) and _int_vector(generator.iter, ctx)
         if isinstance(parent, (ast.For, ast.comprehension)) and isinstance(parent.target, ast.Name) \
                 and parent.target.id == name.id:
             return _int_vector(parent.iter, ctx)
@@ -277,6 +291,13 @@ def _full_arg_reduction(node: ast.AST, ctx) -> bool:
     if isinstance(func, ast.Attribute) and func.attr in ("argmax", "argmin"):
         return not node.args and ctx.is_tensor(func.value)
     return False
+
+
+def _computed_count(node: ast.AST, ctx) -> bool:
+    """A tensor surely computed in the traced code (a call or arithmetic, spelled here or the one reaching
+    value of a local), not a name whose tensor-ness comes from a parameter."""
+    value = ctx.reaching_value(node) if isinstance(node, ast.Name) else node
+    return isinstance(value, (ast.Call, ast.BinOp)) and ctx.is_tensor(value)
 
 
 def _flatten(args: Iterable[ast.AST]):
