@@ -73,7 +73,11 @@ def _any_all_of_tensors(node: ast.Call, ctx) -> bool:
         return ctx.is_tensor(arg.elt)
     if isinstance(arg, (ast.List, ast.Tuple, ast.Set)):
         return any(ctx.is_tensor(e) for e in arg.elts)
-    # `any(mask)`: iterating a tensor gives its elements, each tested (measured on 2.13: GB0170)
+    # `any(mask)`: iterating a tensor gives its elements, each tested (measured on 2.13: GB0170). A name is
+    # judged by the value it was given here: a parameter may as well be a list of bools (`any(skip_flags)`)
+    if isinstance(arg, ast.Name):
+        value = ctx.reaching_value(arg)
+        return value is not None and not isinstance(value, ast.Name) and ctx.is_tensor(value)
     return ctx.is_tensor(arg)
 
 
