@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import ast
 
-from ..analysis.astwalk import walk
 from ..analysis.scope import _self_name
 from .base import Example, Rule, held_values
 
@@ -59,11 +58,9 @@ class SparseTensor(Rule):
         values = held_values(node, ctx)
         if not values or not all(_makes_sparse(v, ctx) for v in values):
             return
-        first = ctx.file.memo(("BL504 first", id(ctx.scope.func), node.attr), lambda: _first_read(ctx.scope.func, node))
-        if first is not node:
-            return
-        ctx.report(node, f"self.{node.attr} holds a sparse tensor, which torch.compile does not support: its first "
-                         "use breaks the graph (GB0015) and Dynamo skips the frame; keep the sparse work outside "
+        # every use breaks (the first one may sit in a branch that is not taken)
+        ctx.report(node, f"self.{node.attr} holds a sparse tensor, which torch.compile does not support: using it "
+                         "breaks the graph (GB0015) and Dynamo skips the frame; keep the sparse work outside "
                          "the compiled region, or hold the dense form (or its indices and values)")
 
     VALID = [
@@ -138,16 +135,16 @@ def _makes_sparse(value: ast.AST, ctx) -> bool:
         func = value.func
         if (ctx.qualify(func) or "") in CONSTRUCTORS:
             return True
-        if not isinstance(func, ast.Attribute) or func.attr == "to_dense":
+        if not isinstance(func, ast.Attribute):
             return False
         if func.attr in CONVERSIONS:
             return True
+        if func.attr not in _KEEPS_SPARSE:  # `.indices()`, `.to_dense()`, `.sum()`: a dense tensor
+            return False
         value = func.value
     return False
 
 
-def _first_read(func, node: ast.Attribute) -> ast.Attribute:
-    """The first `self.<attr>` read of the function, in source order."""
-    reads = [n for n in walk(func) if isinstance(n, ast.Attribute) and isinstance(n.ctx, ast.Load)
-             and n.attr == node.attr and isinstance(n.value, ast.Name) and n.value.id == node.value.id]
-    return min(reads, key=lambda n: (n.lineno, n.col_offset), default=node)
+# Methods whose result is as sparse as the tensor they are called on.
+_KEEPS_SPARSE = frozenset({"coalesce", "to", "float", "double", "half", "cpu", "cuda", "detach", "t", "transpose",
+                           "requires_grad_"})
