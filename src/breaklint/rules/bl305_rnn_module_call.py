@@ -37,8 +37,11 @@ class RnnModuleCall(Rule):
         # The first touch of a recurrent module skips the frame, a read of it too (`self.rnn.num_layers`,
         # `self.rnn.flatten_parameters()`, measured on 2.13): Dynamo never reaches a later one in the same
         # function (two LSTM calls in one forward give one break), so only the first is reported.
-        first = ctx.file.memo(("BL305 first", id(scope.func)), lambda: _first_rnn_touch(ctx, scope))
-        if first is not node:
+        # The first recurrent call too: the touch before it may sit in a branch that is not taken (the
+        # review of stop 29).
+        first = ctx.file.memo(("BL305 first", id(scope.func)), lambda: _first_rnn_touch(ctx, scope, False))
+        first_call = ctx.file.memo(("BL305 first call", id(scope.func)), lambda: _first_rnn_touch(ctx, scope, True))
+        if node is not first and node is not first_call:
             return
         parent = ctx.parent
         use = "called" if isinstance(parent, ast.Call) and parent.func is node else "touched"
@@ -130,12 +133,14 @@ def factory():
     ]
 
 
-def _first_rnn_touch(ctx, scope) -> Optional[ast.Attribute]:
-    """The `self.<recurrent module>` of `scope` that comes first in the source."""
+def _first_rnn_touch(ctx, scope, called: bool) -> Optional[ast.Attribute]:
+    """The `self.<recurrent module>` of `scope` that comes first in the source (called: the first one called)."""
     self_name = _self_name(scope.func)
     held = _rnn_attributes(ctx, scope.cls)
+    callees = {id(n.func) for n in walk(scope.func) if isinstance(n, ast.Call)} if called else None
     touches = [n for n in walk(scope.func) if isinstance(n, ast.Attribute) and isinstance(n.ctx, ast.Load)
-               and isinstance(n.value, ast.Name) and n.value.id == self_name and n.attr in held]
+               and isinstance(n.value, ast.Name) and n.value.id == self_name and n.attr in held
+               and (callees is None or id(n) in callees)]
     return min(touches, key=lambda n: (n.lineno, n.col_offset), default=None)
 
 
