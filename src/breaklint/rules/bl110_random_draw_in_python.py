@@ -144,7 +144,7 @@ def _python_use(ctx, node: ast.AST, parents: list, tested_only: bool = False) ->
     elif isinstance(parent, ast.keyword) and len(parents) > 1 and _torch_argument(ctx, parents[-2], parent) \
             and not (_takes_values(ctx, parents[-2]) and parent.arg in _VALUE_KEYWORDS):
         return f"passing it as {parent.arg}="  # `F.dropout(x, p=d)`, `x.add(y, alpha=d)`
-    elif isinstance(parent, ast.Call) and _torch_argument(ctx, parent, node) and not _takes_values(ctx, parent):
+    elif isinstance(parent, ast.Call) and _torch_argument(ctx, parent, node) and _takes_sizes(parent):
         return "passing it to a torch call"  # `torch.randn(k)`, `x.narrow(1, 0, k)`, `F.leaky_relu(x, d)`
     child = node
     for ancestor in reversed(parents):
@@ -167,6 +167,22 @@ _VALUE_FUNCTIONS = {"torch.tensor", "torch.as_tensor", "torch.full", "torch.clam
 _VALUE_METHODS = {"clamp", "clamp_", "clip", "clip_", "add", "add_", "sub", "sub_", "mul", "mul_", "div", "div_",
                   "pow", "pow_", "masked_fill", "masked_fill_", "fill_", "lerp", "lerp_", "where", "fmod", "remainder"}
 _VALUE_KEYWORDS = {"min", "max", "fill_value", "value", "weight", "other", "exponent"}
+
+
+# Torch calls measured (2.13) or known to need a positional argument as a Python number: sizes, counts, dims,
+# probabilities and slopes. Elementwise arithmetic and comparisons (`torch.lt(x, d)`, `x.mul(d)`) stay in the graph.
+_SIZE_TAKERS = frozenset({
+    "normal", "new_full", "leaky_relu", "narrow", "expand", "randn", "rand", "randint", "zeros", "ones", "empty",
+    "arange", "split", "chunk", "repeat_interleave", "avg_pool1d", "avg_pool2d", "max_pool1d", "max_pool2d",
+    "full_like", "dropout", "interpolate", "roll", "topk", "repeat", "view", "reshape", "new_zeros", "new_ones",
+    "new_empty", "unflatten", "tensor_split", "kthvalue", "randperm", "pad", "unfold", "tril", "triu", "eye",
+    "rot90", "movedim"})
+
+
+def _takes_sizes(call: ast.Call) -> bool:
+    func = call.func
+    name = func.attr if isinstance(func, ast.Attribute) else func.id if isinstance(func, ast.Name) else ""
+    return name in _SIZE_TAKERS
 
 
 def _torch_argument(ctx, call: ast.AST, arg: ast.AST) -> bool:
