@@ -112,9 +112,17 @@ def _np_random_break(node: ast.Call, qual: str) -> bool:
 
 
 def _scripted(func: ast.Attribute, ctx) -> bool:
-    """`self.enc(x)` where the class keeps `torch.jit.script(...)` (or trace / freeze) in `self.enc`."""
+    """`self.enc(x)` where the class keeps a scripted module in `self.enc`: `torch.jit.script(nn.Linear(...))`
+    (or trace / freeze) of an object made there. A scripted function is traced (the review of stop 29)."""
     values = held_values(func, ctx)
-    return bool(values) and all(isinstance(v, ast.Call) and (ctx.qualify(v.func) or "") in SCRIPTING for v in values)
+    return bool(values) and all(isinstance(v, ast.Call) and (ctx.qualify(v.func) or "") in SCRIPTING
+                                and v.args and isinstance(v.args[0], ast.Call) for v in values)
+
+
+def _storage(node: ast.AST) -> bool:
+    """`x.untyped_storage()` / `x.storage()`: a storage, whose resize_ is not the tensor's."""
+    return isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) \
+        and node.func.attr in ("untyped_storage", "storage", "_typed_storage")
 
 
 def _dict_or_list(node: ast.AST, ctx) -> bool:
@@ -252,6 +260,7 @@ def untraceable(node: ast.Call, ctx) -> Optional[str]:
         return f"{qual}() cannot be traced by Dynamo ({UNSUPPORTED_CALLS[qual]}): the graph breaks here; " \
                "call it outside compiled code and pass the result in"
     if isinstance(func, ast.Attribute) and func.attr in TENSOR_METHODS_REFUSED and not qual.startswith("torch.") \
+            and not _storage(func.value) \
             and (ctx.is_tensor(func.value) or func.attr != "set_" and not ctx.is_known_non_tensor(func.value)):
         return f"Tensor.{func.attr}() is not supported by Dynamo ({TENSOR_METHODS_REFUSED[func.attr]}): the graph breaks " \
                "here; " + ("draw with torch.randint" if func.attr == "random_" else "make a tensor of the size needed")
