@@ -19,8 +19,8 @@ is installed.
   method of the building object (`LambdaLayer(self.domain_map)`, a subclass's override included).
 - A factory returning `DISTS[name](*args)`; `for c in Steps(x)` running `Steps.__next__`; functions kept in
   another module's dict or tuple (`ACTS["f1"](x)`, `for f in PIPELINE: f(x)`); `getattr(self, "_impl")`.
-- `fn = getattr(ops, name)` / `getattr(ops, cname)()` with a name that is no constant: any public function of
-  the module, any class's `__call__`.
+- `getattr(ops, cname)()` with a name that is no constant, called: any class's `__call__` (the function form,
+  `fn = getattr(ops, name)`, is left out: see LEFT_OUT).
 - An operator on objects just made (`Vec(x) + Vec(x)` runs `Vec.__add__`).
 - A lambda kept on self in __init__ (`self.f = lambda t: ...`), called in forward.
 - A single file is linted with the call graph too, as it is inside a tree.
@@ -693,7 +693,7 @@ EXPECTED = {
     "dict_call_table_in_init": {("pkg/euler.py", 4)},
     "operator_on_objects_just_made": {("pkg/vec.py", 5)},
     "lambda_kept_on_self": {("pkg/lib.py", 5)},
-    "getattr_of_a_module_with_a_variable_name": {("pkg/ops.py", 2), ("pkg/ops.py", 6)},
+    "getattr_of_a_module_with_a_variable_name": {("pkg/ops.py", 2), ("pkg/ops.py", 6)},  # 2: left out, see below
     "factory_returning_from_a_table": {("pkg/dists.py", 6)},
     "iterator_object": {("pkg/it.py", 10)},
     "functions_in_another_files_containers": {("pkg/ops.py", 2), ("pkg/ops.py", 5)},
@@ -741,11 +741,16 @@ def _tree(name):
     return files
 
 
+# `fn = getattr(ops, name); fn(x)` with a name that is no constant may run any function of the module;
+# taking every public one put setup and I/O helpers in scope (the review of stop 29), so none is taken.
+LEFT_OUT = {"getattr_of_a_module_with_a_variable_name": {("pkg/ops.py", 2)}}
+
+
 @pytest.mark.parametrize("name", sorted(PACKAGES))
 def test_every_helper_dynamo_traces_is_in_scope(tmp_path, name):
     found = check_tree(tmp_path, _tree(name))
     flagged = {(path, row) for path, row, code in found if code == "BL103" and path.startswith("pkg/")}
-    assert flagged == EXPECTED[name]
+    assert flagged == EXPECTED[name] - LEFT_OUT.get(name, set())
 
 
 _DYNAMO = """

@@ -560,10 +560,6 @@ class ProjectGraph:
                 found = self._through_stars(path, [ref.name], 0)
                 if found is not None:
                     yield from self._resolved_targets(found)
-        elif ref.kind == GLOBAL and ref.name.endswith(".*"):
-            # `getattr(pkg.mod, name)(x)` with a name that is no constant: any function the module exports
-            for function_path, function in self._module_functions(path, ref.name[:-2]):
-                yield function_path, function, None, False
         elif ref.kind == GLOBAL:
             found = self.resolve(self._absolute(path, ref.name))
             if found is None:
@@ -1006,19 +1002,6 @@ class ProjectGraph:
             self._module_classes_memo[holder] = (tuple(dict.fromkeys(found)), functions)
         return self._module_classes_memo[holder]
 
-    def _module_functions(self, path: str, spelled: str) -> list[tuple[str, str]]:
-        """(path, name) of the public top-level functions a module of the tree defines or imports by name."""
-        holder = self.path_of.get(self._absolute(path, spelled)) or self.path_of.get(self._qualified(path, spelled))
-        if holder is None:
-            return []
-        summary = self.summaries[holder]
-        found = [(holder, name) for name in sorted(summary.functions) if not name.startswith("_")]
-        for local in sorted(summary.aliases):
-            hit = self._resolve_in(holder, [local], 0, stars=False) if not local.startswith("_") else None
-            if hit is not None and hit[0] == "function":
-                found.append((hit[1], hit[2]))
-        return list(dict.fromkeys(found))
-
     def _annotated(self, path: str, annotation: str) -> list[tuple[ClassKey, bool]]:
         """Classes an annotation's text names; the object may be of any subclass."""
         found = []
@@ -1274,12 +1257,15 @@ class ProjectGraph:
                         head = _ARGUMENT_HEAD.match(argument) if argument else None
                         if head is not None and not head.group(2) and head.end() == len(argument):
                             names.append(head.group(1))
+                        # Only objects built in a method count: a module-level pipeline's `Lambda(load)`
+                        # is no part of the model (the review of stop 29).
+                        holder = self._function_at(site, self._text(site).line_of(at)) if names else None
+                        builder = self._owner(site, holder) if holder is not None else None
+                        if builder is None:
+                            continue
                         for name in names:
                             if name.startswith("self.") and name.count(".") == 1:
-                                holder = self._function_at(site, self._text(site).line_of(at))
-                                builder = self._owner(site, holder) if holder is not None else None
-                                if builder is not None:
-                                    found.extend(self._named_method(builder, name[5:], inherited_only=True))
+                                found.extend(self._named_method(builder, name[5:], inherited_only=True))
                                 continue
                             hit = self._named(site, name)
                             if hit is not None and hit[0] == "function":

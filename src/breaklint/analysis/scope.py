@@ -737,8 +737,10 @@ class ModuleScopes:
                 module = _any_class_of(value)
                 if module is not None:  # `getattr(pkg.mod, name)(...)`: some class of that module
                     found.append((module, "__call__"))
-                elif _any_member_of(value) is not None:  # `getattr(pkg.mod, name)`: any function of it
-                    found.append((_any_member_of(value), None))
+                elif _any_member_of(value) is not None:
+                    # `fn = getattr(pkg.mod, name); fn(x)`: some function of the module, which one is not known.
+                    # Taking every public one put setup and I/O helpers in scope (the review of stop 29): none.
+                    pass
                 elif _constructs(value, self.classes):
                     found.append((value.func, "__call__"))
             elif _result_of_call(value):  # `y, bm = check(y); bm(t)`: an element of what a call returns
