@@ -45,6 +45,7 @@ _ASSIGNMENTS_AND_LOOPS = _ASSIGNMENTS | {ast.For, ast.comprehension, ast.Expr}
 _SEQUENCE_WRAPPERS = frozenset({"torch.nn.ModuleList", "torch.nn.ModuleDict", "torch.nn.ParameterList",
                                 "list", "tuple", "reversed", "sorted"})
 _SEQUENTIAL = frozenset({"torch.nn.Sequential"})
+_WRAPPER_NAMES = frozenset(name.rsplit(".", 1)[-1] for name in _SEQUENCE_WRAPPERS | _SEQUENTIAL)
 _ATTRIBUTES = frozenset({ast.Attribute})
 
 
@@ -853,6 +854,9 @@ class ModuleScopes:
     def _container_items(self, call: ast.Call) -> Optional[ast.AST]:
         """The sequence a container call holds the elements of: the argument of `nn.ModuleList(xs)`,
         `list(xs)`, `reversed(xs)`; `nn.Sequential(a, b)`'s arguments as a list; else None."""
+        last = call.func.attr if isinstance(call.func, ast.Attribute) else call.func.id if isinstance(call.func, ast.Name) else ""
+        if last not in _WRAPPER_NAMES:
+            return None
         name = normalize_torch(self.imports.qualify(call.func))
         if name in _SEQUENCE_WRAPPERS and len(call.args) == 1 and not call.keywords \
                 and not (isinstance(call.func, ast.Name) and call.func.id in self.classes):

@@ -264,7 +264,8 @@ def untraceable(node: ast.Call, ctx) -> Optional[str]:
             and (ctx.is_tensor(func.value) or func.attr != "set_" and not ctx.is_known_non_tensor(func.value)):
         return f"Tensor.{func.attr}() is not supported by Dynamo ({TENSOR_METHODS_REFUSED[func.attr]}): the graph breaks " \
                "here; " + ("draw with torch.randint" if func.attr == "random_" else "make a tensor of the size needed")
-    if isinstance(func, ast.Attribute) and _scripted(func, ctx):
+    if isinstance(func, ast.Attribute) and ctx.file.memo(("BL502 mentions jit",), lambda: "jit." in ctx.file.source) \
+            and _scripted(func, ctx):
         return f"{ctx.segment(func)} holds a TorchScript module, which Dynamo cannot trace (GB4695): the graph breaks " \
                "here; keep the plain module (script the compiled model as a whole instead, or not at all)"
     if isinstance(func, ast.Attribute) and func.attr in TENSOR_METHODS_THAT_BREAK and ctx.is_tensor(func.value):

@@ -49,11 +49,11 @@ class SparseTensor(Rule):
         """The first read of `self.<attr>` in a function, where the object keeps a sparse tensor (a buffer
         or an attribute made sparse in __init__): measured on 2.13, its first use breaks (GB0015
         "Attempted to wrap sparse Tensor") and the frame is skipped."""
+        if not ctx.file.memo(("BL504 mentions sparse",), lambda: "sparse" in ctx.file.source):
+            return
         scope = ctx.scope
         if not isinstance(node.ctx, ast.Load) or not isinstance(node.value, ast.Name) or scope is None \
                 or scope.cls is None or node.value.id != _self_name(scope.func):
-            return
-        if not ctx.file.memo(("BL504 mentions sparse",), lambda: "sparse" in ctx.file.source):
             return
         values = held_values(node, ctx)
         if not values or not all(_makes_sparse(v, ctx) for v in values):
