@@ -67,7 +67,8 @@ class FileLinter:
                  want_summary: bool = False, trees=None):
         self.path = path
         # Where a parsed tree may be kept for the file's next lint in this process (runner.TreeStore):
-        # get(path, source) gives a tree parsed from exactly this text, or None; keep(path, source, tree).
+        # get(path, source) gives what was kept for exactly this text (.tree, .imports, .lines: None
+        # until a lint split them), or None; keep(path, source, tree, imports) the same, or None.
         self.trees = trees
         self.source = source
         self.settings = settings
@@ -87,21 +88,28 @@ class FileLinter:
             self.findings.append(finding)
 
     def run(self) -> list[Finding]:
-        if FILE_NOQA.search(self.source):
+        # A kept text passed this test already (it was parsed after it).
+        kept = self.trees.get(self.path, self.source) if self.trees is not None else None
+        if kept is None and FILE_NOQA.search(self.source):
             return []
-        tree = self.trees.get(self.path, self.source) if self.trees is not None else None
-        if tree is None:
+        if kept is not None:
+            tree, imports = kept.tree, kept.imports
+        else:
             tree = ast.parse(self.source, filename=self.path)
+            imports = ImportMap(tree)
             if self.trees is not None:
-                self.trees.keep(self.path, self.source, tree)
-        imports = ImportMap(tree)
+                kept = self.trees.keep(self.path, self.source, tree, imports)
         scopes = ModuleScopes(tree, imports, self.settings.scope, self.context.entries,
                               may_compile="compile" in self.source)
         if not scopes.scopes and not self.want_summary:
             return []
         # Only a file with traced code gets findings (and needs its lines); most files of a tree
         # are linted for their summary alone.
-        lines = source_lines(self.source) if scopes.scopes else []
+        lines = []
+        if scopes.scopes:
+            lines = kept.lines if kept is not None and kept.lines is not None else source_lines(self.source)
+            if kept is not None:
+                kept.lines = lines
         file = FileInfo(self.path, self.source, lines, tree, imports, scopes)
         rules = list(self.settings.rules)
         after = [rule for rule in rules if type(rule).after_file is not Rule.after_file]

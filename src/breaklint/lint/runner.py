@@ -37,6 +37,16 @@ _worker_settings: Optional[LintSettings] = None
 _worker_trees: Optional["TreeStore"] = None
 
 
+@dataclass
+class KeptTree:
+    """What a file's lint computes from its text alone and its next lint in this process reuses."""
+
+    source: str
+    tree: object
+    imports: object  # the tree's ImportMap
+    lines: Optional[list] = None  # engine.source_lines(source), once a lint has split them
+
+
 class TreeStore:
     """Parsed trees kept between a file's lints in one process. The graph rounds lint about two
     thirds as many files again as pass 1, and each of those lints parsed the file again; a file is
@@ -48,21 +58,22 @@ class TreeStore:
 
     def __init__(self, budget: int = TREE_BUDGET):
         self.budget = budget
-        self.trees: dict[str, tuple[str, object]] = {}
+        self.trees: dict[str, KeptTree] = {}
         self.kept = 0
         self.froze = False
 
-    def get(self, path: str, source: str):
+    def get(self, path: str, source: str) -> Optional["KeptTree"]:
         kept = self.trees.get(path)
-        return kept[1] if kept is not None and kept[0] == source else None
+        return kept if kept is not None and kept.source == source else None
 
-    def keep(self, path: str, source: str, tree) -> None:
+    def keep(self, path: str, source: str, tree, imports) -> Optional["KeptTree"]:
         if path in self.trees or self.kept + len(source) > self.budget:
-            return
-        self.trees[path] = (source, tree)
+            return None
+        kept = self.trees[path] = KeptTree(source, tree, imports)
         self.kept += len(source)
         gc.freeze()
         self.froze = True
+        return kept
 
     def close(self) -> None:
         self.trees.clear()
