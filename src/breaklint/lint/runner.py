@@ -536,7 +536,10 @@ class _Pool:
             if not self.clean:
                 proc.terminate()
         for proc in self.procs:
-            proc.join()
+            proc.join(timeout=30)
+            if proc.is_alive():  # pragma: no cover - a worker that ignored the end of its pipe
+                proc.terminate()
+                proc.join()
 
 
 def _size(path: str) -> int:
