@@ -36,13 +36,13 @@ def lint_calls(monkeypatch):
 
 def test_parallel_gives_the_same_results_as_serial(big_tree, monkeypatch):
     pools = []
-    real_pool = breaklint.lint.runner.ProcessPoolExecutor
+    real_pool = breaklint.lint.runner._Pool
 
-    def spy(*args, **kwargs):
-        pools.append(kwargs.get("max_workers"))
-        return real_pool(*args, **kwargs)
+    def spy(settings, jobs):
+        pools.append(jobs)
+        return real_pool(settings, jobs)
 
-    monkeypatch.setattr(breaklint.lint.runner, "ProcessPoolExecutor", spy)
+    monkeypatch.setattr(breaklint.lint.runner, "_Pool", spy)
     serial = invoke("check", "--no-cache", "-j", "1", "--output-format", "json", "src")
     assert pools == []
     parallel = invoke("check", "--no-cache", "--jobs", "2", "--output-format", "json", "src")

@@ -155,7 +155,7 @@ def test_pool_workers_die_with_a_killed_parent(project):
         from breaklint.lint.runner import _Workers
         workers = _Workers(Settings(), 2)
         list(workers.run([(p, None) for p in sorted(glob.glob("m*.py"))], None))
-        print(" ".join(str(p) for p in workers._pool._processes), flush=True)
+        print(" ".join(str(p.pid) for p in workers._pool.procs), flush=True)
         time.sleep(600)
     """)
     env = dict(os.environ, PYTHONPATH=str(ROOT / "src"))

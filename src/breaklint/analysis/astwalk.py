@@ -31,6 +31,34 @@ def node_memo(kind, node: ast.AST, factory: Callable[[], T]) -> T:
         return value
 
 
+# Kinds of memo computed from the node's own subtree alone (subtree_memo): true whatever file
+# context the node is linted with, so they outlive forget_node_facts.
+_SUBTREE_KINDS: set = set()
+
+
+def subtree_memo(kind, node: ast.AST, factory: Callable[[], T]) -> T:
+    """node_memo for a fact that `factory` reads off the node's subtree alone (no scope, no import,
+    no context): a tree kept for the file's next lint keeps it."""
+    facts = _NODE_FACTS.get(kind)
+    if facts is None:
+        facts = _NODE_FACTS[kind] = weakref.WeakKeyDictionary()
+        _SUBTREE_KINDS.add(kind)
+    try:
+        return facts[node]
+    except KeyError:
+        value = facts[node] = factory()
+        return value
+
+
+def forget_node_facts() -> None:
+    """Drop the memos of node_memo, but those of subtree_memo. A tree kept for a file's next lint
+    (runner.TreeStore) must not carry the others over: they may depend on what the rest of the tree
+    told the file (its scopes), which changes between graph rounds."""
+    for kind, facts in _NODE_FACTS.items():
+        if kind not in _SUBTREE_KINDS:
+            facts.clear()
+
+
 # Fields that never hold a node we want to visit (contexts, identifiers, literals).
 _SKIP_FIELDS = {"ctx", "id", "attr", "name", "arg", "module", "asname", "kind", "type_comment", "level",
                 "conversion", "is_async", "lineno", "col_offset", "end_lineno", "end_col_offset"}
@@ -142,14 +170,14 @@ def function_nodes(func: ast.AST) -> list[ast.AST]:
     """Every node of a function's body, closures included, nested classes excluded: the part of a
     function Dynamo traces with it. Computed once per function node: the scope search, the tensor
     inference and rules each read it, and walking cost more than parsing on large trees."""
-    return node_memo("function nodes", func, lambda: _function_nodes(func))
+    return subtree_memo("function nodes", func, lambda: _function_nodes(func))
 
 
 def function_nodes_of(func: ast.AST, types: frozenset) -> list[ast.AST]:
     """function_nodes(func) of exactly these node types (the parser makes no subclasses), in the
     same order, once per function and type set: a pass that acts on a few kinds of node loops over
     those alone, not over every node with a chain of isinstance tests (a third of all tests)."""
-    return node_memo(("function nodes of", types), func,
+    return subtree_memo(("function nodes of", types), func,
                      lambda: [node for node in function_nodes(func) if type(node) in types])
 
 

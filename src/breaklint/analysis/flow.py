@@ -13,7 +13,7 @@ from __future__ import annotations
 import ast
 from typing import Optional
 
-from .astwalk import function_nodes_of, node_memo, walk
+from .astwalk import function_nodes_of, subtree_memo, walk
 
 Position = tuple[int, int]
 
@@ -165,4 +165,4 @@ def _index_blocks(body: list, block_of: dict[int, tuple[list, int]]) -> None:
 
 def bindings_of(func: ast.AST) -> Bindings:
     """One Bindings per function node, shared by the tensor inference and the rules."""
-    return node_memo("bindings", func, lambda: Bindings(func))
+    return subtree_memo("bindings", func, lambda: Bindings(func))

@@ -16,7 +16,7 @@ from __future__ import annotations
 import ast
 from typing import Optional
 
-from .astwalk import children, node_memo, walk
+from .astwalk import children, node_memo, subtree_memo, walk
 from .names import dotted
 from .scope import ModuleScopes, Scope, _self_name
 
@@ -214,7 +214,7 @@ def sure_rows(func) -> set[int]:
     and the headers (an `if`'s test, a loop's iterable or test) of the branches and loops among them. Not
     the insides of `if`s, handlers or nested defs (the review of stop 27: a break only there is no sure
     break)."""
-    return node_memo("sure rows", func, lambda: _sure_rows(func))
+    return subtree_memo("sure rows", func, lambda: _sure_rows(func))
 
 
 def _sure_rows(func) -> set[int]:
@@ -270,7 +270,7 @@ def loop_rows(func) -> set[int]:
             if isinstance(node, (ast.For, ast.AsyncFor, ast.While)):
                 loops.update(range(node.lineno, (node.end_lineno or node.lineno) + 1))
         return loops
-    return node_memo("loop rows", func, find)
+    return subtree_memo("loop rows", func, find)
 
 
 def _leaves_within(stmt: ast.stmt) -> bool:

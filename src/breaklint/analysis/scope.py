@@ -13,7 +13,7 @@ from collections import deque
 from dataclasses import dataclass, field
 from typing import NamedTuple, Optional, Union
 
-from .astwalk import breadth_first, function_nodes_of, node_memo
+from .astwalk import breadth_first, function_nodes_of, node_memo, subtree_memo
 from .names import ImportMap, dotted, normalize_torch
 from .torch_api import COMPILE_DECORATORS, DISABLE_DECORATORS, DISTRIBUTION_CLASSES, DISTRIBUTION_HOOKS
 
@@ -878,7 +878,7 @@ class ModuleScopes:
         while outer is not None:
             last = _last_plain_binding(outer, name)
             bound = [last] if last is not None else \
-                (node_memo("local values", outer, lambda: _local_values(outer)).get(name) or _closure_defs(outer).get(name))
+                (subtree_memo("local values", outer, lambda: _local_values(outer)).get(name) or _closure_defs(outer).get(name))
             if bound:
                 for value in bound:
                     if isinstance(value, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
@@ -933,7 +933,7 @@ class ModuleScopes:
 
     def local_values_of(self, func: FunctionNode) -> dict[str, list[ast.AST]]:
         """name -> values of `name = value` in a function."""
-        return node_memo("local values", func, lambda: _local_values(func))
+        return subtree_memo("local values", func, lambda: _local_values(func))
 
     def module_bindings(self) -> dict[str, list[ast.AST]]:
         """name -> values of `name = value` at module level (in ifs and trys too)."""
@@ -1342,13 +1342,13 @@ def _bound_names(func) -> frozenset:
             elif isinstance(node, ast.Nonlocal):
                 outer.update(node.names)
         return frozenset(names - outer)
-    return node_memo("bound names", func, collect)
+    return subtree_memo("bound names", func, collect)
 
 
 def _last_plain_binding(func: FunctionNode, name: str) -> Optional[ast.AST]:
     """Where a function binds a name only by statements of its own body, not under `if` / `for` /
     `try` (`scale = lambda ...` then `scale = lambda ...`): the last one, the value a closure sees."""
-    last, nested = node_memo("plain bindings", func, lambda: _plain_bindings(func))
+    last, nested = subtree_memo("plain bindings", func, lambda: _plain_bindings(func))
     return None if name in nested else last.get(name)
 
 
@@ -1386,7 +1386,7 @@ def _closure_defs(func: FunctionNode) -> dict[str, list[ast.AST]]:
                 if isinstance(inner, (ast.FunctionDef, ast.AsyncFunctionDef)):
                     found.setdefault(inner.name, []).append(inner)
         return found
-    return node_memo("closure defs", func, collect)
+    return subtree_memo("closure defs", func, collect)
 
 
 def _lambda_def(value: ast.Lambda) -> ast.FunctionDef:

@@ -64,8 +64,12 @@ def _always_leaves(stmt: ast.AST) -> bool:
 
 class FileLinter:
     def __init__(self, path: str, source: str, settings: LintSettings, context: Optional[FileContext] = None,
-                 want_summary: bool = False):
+                 want_summary: bool = False, trees=None):
         self.path = path
+        # Where a parsed tree may be kept for the file's next lint in this process (runner.TreeStore):
+        # get(path, source) gives what was kept for exactly this text (.tree, .imports, .lines: None
+        # until a lint split them), or None; keep(path, source, tree, imports) the same, or None.
+        self.trees = trees
         self.source = source
         self.settings = settings
         # What the rest of the tree tells this file (project.py): functions that traced code in
@@ -84,17 +88,28 @@ class FileLinter:
             self.findings.append(finding)
 
     def run(self) -> list[Finding]:
-        if FILE_NOQA.search(self.source):
+        # A kept text passed this test already (it was parsed after it).
+        kept = self.trees.get(self.path, self.source) if self.trees is not None else None
+        if kept is None and FILE_NOQA.search(self.source):
             return []
-        tree = ast.parse(self.source, filename=self.path)
-        imports = ImportMap(tree)
+        if kept is not None:
+            tree, imports = kept.tree, kept.imports
+        else:
+            tree = ast.parse(self.source, filename=self.path)
+            imports = ImportMap(tree)
+            if self.trees is not None:
+                kept = self.trees.keep(self.path, self.source, tree, imports)
         scopes = ModuleScopes(tree, imports, self.settings.scope, self.context.entries,
                               may_compile="compile" in self.source)
         if not scopes.scopes and not self.want_summary:
             return []
         # Only a file with traced code gets findings (and needs its lines); most files of a tree
         # are linted for their summary alone.
-        lines = source_lines(self.source) if scopes.scopes else []
+        lines = []
+        if scopes.scopes:
+            lines = kept.lines if kept is not None and kept.lines is not None else source_lines(self.source)
+            if kept is not None:
+                kept.lines = lines
         file = FileInfo(self.path, self.source, lines, tree, imports, scopes)
         rules = list(self.settings.rules)
         after = [rule for rule in rules if type(rule).after_file is not Rule.after_file]
@@ -342,17 +357,18 @@ def lint_source(source: str, path: str, settings: LintSettings,
 
 
 def _lint(source: str, path: str, settings: LintSettings, context: Optional[FileContext],
-          want_summary: bool) -> tuple[list[Finding], FileLinter]:
-    linter = FileLinter(os.path.abspath(path), source, settings, context, want_summary)
+          want_summary: bool, trees=None) -> tuple[list[Finding], FileLinter]:
+    linter = FileLinter(os.path.abspath(path), source, settings, context, want_summary, trees)
     findings = linter.run()
     findings.sort(key=Finding.sort_key)
     return findings, linter
 
 
-def lint_file(path: str, settings: LintSettings, context: Optional[FileContext] = None, want_summary: bool = False
-              ) -> FileOutcome:
+def lint_file(path: str, settings: LintSettings, context: Optional[FileContext] = None, want_summary: bool = False,
+              trees=None) -> FileOutcome:
     """One path's outcome; errors are returned, never raised. The summary (for the cross-file call
-    graph) is made only when asked for. A notebook's findings carry their cell."""
+    graph) is made only when asked for. A notebook's findings carry their cell. `trees` (runner.TreeStore)
+    keeps a file's parsed tree for its next lint in this process (the graph rounds lint it again)."""
     book = None
     try:
         if notebook.is_notebook(path):
@@ -365,7 +381,7 @@ def lint_file(path: str, settings: LintSettings, context: Optional[FileContext] 
     except (OSError, ValueError) as exc:
         return FileOutcome(error=FileError(os.path.abspath(path), _one_line(exc)))
     try:
-        findings, linter = _lint(source, path, settings, context, want_summary)
+        findings, linter = _lint(source, path, settings, context, want_summary, None if book is not None else trees)
         if book is not None:
             findings = notebook.to_cells(book, findings)
     except SyntaxError as exc:
