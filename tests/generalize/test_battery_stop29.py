@@ -169,3 +169,29 @@ def test_in_on_a_tensor_is_flagged_where_dynamo_breaks(tmp_path):
     torch = pytest.importorskip("torch")
     if torch.__version__.startswith("2.13"):
         assert dynamo_break_rows(CONTAINS, ("C1", "C2"), tmp_path) == {7}
+
+
+ATTRDICT = """import torch
+from torch import nn
+
+
+class AttrDict(dict):
+    __getattr__ = dict.get
+
+
+class A1(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.cfg = AttrDict(scale=2.0)
+        self.plain = {"scale": 2.0}
+
+    def forward(self, x):
+        return x * self.cfg.scale * self.plain["scale"]
+"""
+
+
+def test_attribute_dicts_are_flagged_where_dynamo_breaks(tmp_path):
+    assert {row for row, code in codes_by_row(ATTRDICT)} == {16}
+    torch = pytest.importorskip("torch")
+    if torch.__version__.startswith("2.13"):
+        assert dynamo_break_rows(ATTRDICT, ("A1",), tmp_path) == {16}

@@ -119,6 +119,27 @@ def _scripted(func: ast.Attribute, ctx) -> bool:
                                 and v.args and isinstance(v.args[0], ast.Call) for v in values)
 
 
+def _attribute_dict_read(node: ast.Attribute, ctx) -> Optional[str]:
+    """`self.cfg.scale` where the object kept in `self.cfg` is made by a class of this file whose __getattr__ is
+    no function (`class AttrDict(dict): __getattr__ = dict.get`): GB0256 on 2.13 (stop 29's registry sweep)."""
+    if not isinstance(node.ctx, ast.Load) or not isinstance(node.value, ast.Attribute) \
+            or not ctx.file.memo(("BL502 mentions __getattr__ =",), lambda: "__getattr__ =" in ctx.file.source):
+        return None
+    values = held_values(node.value, ctx)
+    classes = ctx.file.scopes.classes
+    if not values or not all(isinstance(v, ast.Call) and isinstance(v.func, ast.Name) and v.func.id in classes
+                             and _non_function_getattr(classes[v.func.id].node) for v in values):
+        return None
+    return (f"{ctx.segment(node.value)} is an object whose __getattr__ is no function (`__getattr__ = dict.get`): "
+            "reading an attribute of it breaks the graph (GB0256); read the values into plain attributes or a "
+            "dict (`cfg[\"scale\"]`) outside compiled code")
+
+
+def _non_function_getattr(class_node: ast.ClassDef) -> bool:
+    return any(isinstance(stmt, ast.Assign) and any(isinstance(t, ast.Name) and t.id == "__getattr__" for t in stmt.targets)
+               and not isinstance(stmt.value, ast.Lambda) for stmt in class_node.body)
+
+
 def _storage(node: ast.AST) -> bool:
     """`x.untyped_storage()` / `x.storage()`: a storage, whose resize_ is not the tensor's."""
     return isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) \
@@ -309,7 +330,7 @@ class UntraceableCall(Rule):
                "of tensors, data_ptr() comparisons, generator=, json, some context managers) break the graph")
     gb_ids = ("GB0007", "GB0033", "GB0294", "GB4198", "GB0208", "GB0569", "GB0059", "GB5976", "GB0088",
               "GB0156", "GB0363", "GB0045", "GB0008", "GB0262", "GB0055", "GB0467", "GB0257", "GB7650",
-              "GB0098", "GB0107", "GB0126", "GB0127", "GB0128", "GB0142", "GB4695")
+              "GB0098", "GB0107", "GB0126", "GB0127", "GB0128", "GB0142", "GB4695", "GB0256")
     fix_availability = "sometimes"
     fix_applicability = "safe"  # torch.jit.isinstance(x, T) -> isinstance(x, T) only
     node_types = (ast.Call, ast.Attribute)
@@ -322,7 +343,7 @@ class UntraceableCall(Rule):
 
     def check(self, node, ctx) -> None:
         if isinstance(node, ast.Attribute):
-            message = function_attribute_store(node, ctx)
+            message = function_attribute_store(node, ctx) or _attribute_dict_read(node, ctx)
             if message is not None:
                 ctx.report(node, message)
             return
