@@ -932,13 +932,19 @@ class ProjectGraph:
             return self._resolve_in(path, parts, 0)
         return self.resolve(self._qualified(path, spelled))
 
-    def _container_targets(self, qualified: str):
-        """What calling an element of a module-level dict, tuple or list of the tree runs: its functions,
-        and its classes' constructors (`ACTS = {"relu2": relu2}`, `PIPELINE = (f1, f2)`)."""
+    def _module_text(self, qualified: str):
+        """(path, text, name) of the module of the tree that `module.name` names, text None when there is
+        none or its text never spells the name."""
         module, _, name = qualified.rpartition(".")
         holder = self.path_of.get(module)
         text = self._text(holder) if holder is not None else None
-        if text is None or name not in text.text:
+        return holder, (text if text is not None and name in text.text else None), name
+
+    def _container_targets(self, qualified: str):
+        """What calling an element of a module-level dict, tuple or list of the tree runs: its functions,
+        and its classes' constructors (`ACTS = {"relu2": relu2}`, `PIPELINE = (f1, f2)`)."""
+        holder, text, name = self._module_text(qualified)
+        if text is None:
             return
         for value in _dict_values(text.text, name) + _sequence_values(text.text, name):
             spelled = dotted(value) if value is not None else None
@@ -948,10 +954,8 @@ class ProjectGraph:
 
     def _module_object_classes(self, qualified: str) -> list[tuple[ClassKey, bool]]:
         """Classes of a module-level object, `module.name` with `name = Cls(...)` in that module."""
-        module, _, name = qualified.rpartition(".")
-        holder = self.path_of.get(module)
-        text = self._text(holder) if holder is not None else None
-        if text is None or name not in text.text:
+        holder, text, name = self._module_text(qualified)
+        if text is None:
             return []
         found = []
         for callee in re.findall(rf"(?m)^{re.escape(name)}[ \t]*(?::[^=\n]*)?=[ \t]*([A-Za-z_][\w.]*)[ \t]*\(", text.text):
@@ -1690,14 +1694,20 @@ def _annotation_of(body: str, name: str):
     return next(_after_name(body, name, _ANNOTATION_AFTER), None)
 
 
+def _module_literals(text: str, name: str, opening: str):
+    """The parsed value of each module-level `name = <literal>` of a file's text whose value starts as the
+    regular expression `opening` matches (a brace or `dict(` for a dict, a bracket for a list or tuple)."""
+    for match in re.finditer(rf"(?m)^{re.escape(name)}\s*(?::[^=\n]*)?=\s*(?={opening})", text):
+        try:
+            yield ast.parse(_statement_rest(text, match.end()) + "\n", mode="eval").body
+        except SyntaxError:
+            continue
+
+
 def _dict_values(text: str, name: str) -> list:
     """The values of each module-level `name = {...}` dict literal of a file's text (None for `**x`)."""
     found = []
-    for match in re.finditer(rf"(?m)^{re.escape(name)}\s*(?::[^=\n]*)?=\s*(?=\{{|dict\s*\()", text):
-        try:
-            literal = ast.parse(_statement_rest(text, match.end()) + "\n", mode="eval").body
-        except SyntaxError:
-            continue
+    for literal in _module_literals(text, name, r"\{|dict\s*\("):
         if isinstance(literal, ast.Call):  # `dict(euler=Euler, ...)`, `dict({...}, k=v)`
             found.extend(keyword.value for keyword in literal.keywords if keyword.arg is not None)
             literal = literal.args[0] if len(literal.args) == 1 else None
@@ -1707,15 +1717,9 @@ def _dict_values(text: str, name: str) -> list:
 
 def _sequence_values(text: str, name: str) -> list:
     """The elements of each module-level `name = (...)` / `name = [...]` literal of a file's text."""
-    found = []
-    for match in re.finditer(rf"(?m)^{re.escape(name)}\s*(?::[^=\n]*)?=\s*(?=[\[(])", text):
-        try:
-            literal = ast.parse(_statement_rest(text, match.end()) + "\n", mode="eval").body
-        except SyntaxError:
-            continue
-        if isinstance(literal, (ast.Tuple, ast.List)):
-            found.extend(e for e in literal.elts if not isinstance(e, ast.Starred))
-    return found
+    return [element for literal in _module_literals(text, name, r"[\[(]")
+            if isinstance(literal, (ast.Tuple, ast.List))
+            for element in literal.elts if not isinstance(element, ast.Starred)]
 
 
 def _statement_rest(text: str, start: int) -> str:

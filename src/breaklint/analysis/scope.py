@@ -751,13 +751,11 @@ class ModuleScopes:
             elif isinstance(value, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)) \
                     and id(value) in self.enclosing:  # a closure of an enclosing function
                 found.append((value, None))
-            elif isinstance(value, ast.Lambda) and scope.cls is not None:
+            elif isinstance(value, ast.Lambda) and scope.cls is not None \
+                    and _method_around(scope.cls, value) is not None:
                 # `self.f = lambda t: ...` in __init__: the lambda runs where it is called
-                for method in scope.cls.methods.values():
-                    if method.lineno <= value.lineno <= (method.end_lineno or method.lineno):
-                        self.enclosing.setdefault(id(value), method)
-                        found.append((value, None))
-                        break
+                self.enclosing.setdefault(id(value), _method_around(scope.cls, value))
+                found.append((value, None))
         return found
 
     def _indirect_targets(self, scope: Scope, call: ast.Call) -> list:
@@ -839,14 +837,12 @@ class ModuleScopes:
             if bound:
                 # `self.norm = norm` in `__init__(self, norm=rms_norm)`: what the default holds
                 bound += [default for value in bound if isinstance(value, ast.Name)
-                          for method in scope.cls.methods.values()
-                          if method.lineno <= value.lineno <= method.end_lineno
+                          for method in [_method_around(scope.cls, value)] if method is not None
                           for default in _callable_default(method, value.id)]
                 # `self.flows = nn.ModuleList(flows)` with `flows` a list that __init__ built
                 bound += [local for value in bound if isinstance(value, ast.Call)
                           for held in [self._container_items(value)] if isinstance(held, ast.Name)
-                          for method in scope.cls.methods.values()
-                          if method.lineno <= held.lineno <= method.end_lineno
+                          for method in [_method_around(scope.cls, held)] if method is not None
                           for local in self.local_values_of(method).get(held.id, ())]
                 return [v for value in bound for v in self._values(scope, value, depth + 1)]
         return [node]
@@ -1478,6 +1474,14 @@ def _constant_getattr(node: ast.AST) -> Optional[ast.Attribute]:
         return None
     return node_memo("constant getattr", node, lambda: ast.copy_location(
         ast.Attribute(value=node.args[0], attr=node.args[1].value, ctx=ast.Load()), node))
+
+
+def _method_around(cls: ClassInfo, node: ast.AST) -> Optional[FunctionNode]:
+    """The method of the class whose lines hold `node` (where a value kept on self was written)."""
+    for method in cls.methods.values():
+        if method.lineno <= node.lineno <= (method.end_lineno or method.lineno):
+            return method
+    return None
 
 
 def _class_level_values(cls_node: ast.ClassDef, name: str) -> list[ast.AST]:
