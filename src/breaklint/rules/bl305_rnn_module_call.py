@@ -42,8 +42,7 @@ class RnnModuleCall(Rule):
         # function (two LSTM calls in one forward give one break), so only the first is reported.
         # The first recurrent call too: the touch before it may sit in a branch that is not taken (the
         # review of stop 29).
-        first = ctx.file.memo(("BL305 first", id(scope.func)), lambda: _first_rnn_touch(ctx, scope, False))
-        first_call = ctx.file.memo(("BL305 first call", id(scope.func)), lambda: _first_rnn_touch(ctx, scope, True))
+        first, first_call = ctx.file.memo(("BL305 first", id(scope.func)), lambda: _first_rnn_uses(ctx, scope))
         if node is not first and node is not first_call:
             return
         parent = ctx.parent
@@ -136,15 +135,16 @@ def factory():
     ]
 
 
-def _first_rnn_touch(ctx, scope, called: bool) -> Optional[ast.Attribute]:
-    """The `self.<recurrent module>` of `scope` that comes first in the source (called: the first one called)."""
+def _first_rnn_uses(ctx, scope) -> tuple[Optional[ast.Attribute], Optional[ast.Attribute]]:
+    """The `self.<recurrent module>` reads of `scope` that come first in the source: any read, and the first
+    one that is called."""
     self_name = _self_name(scope.func)
     held = _rnn_attributes(ctx, scope.cls)
-    callees = {id(n.func) for n in walk(scope.func) if isinstance(n, ast.Call)} if called else None
-    touches = [n for n in walk(scope.func) if isinstance(n, ast.Attribute) and isinstance(n.ctx, ast.Load)
-               and isinstance(n.value, ast.Name) and n.value.id == self_name and n.attr in held
-               and (callees is None or id(n) in callees)]
-    return min(touches, key=lambda n: (n.lineno, n.col_offset), default=None)
+    callees = {id(n.func) for n in walk(scope.func) if isinstance(n, ast.Call)}
+    touches = sorted((n for n in walk(scope.func) if isinstance(n, ast.Attribute) and isinstance(n.ctx, ast.Load)
+                      and isinstance(n.value, ast.Name) and n.value.id == self_name and n.attr in held),
+                     key=lambda n: (n.lineno, n.col_offset))
+    return (touches[0] if touches else None), next((n for n in touches if id(n) in callees), None)
 
 
 def _rnn_attributes(ctx, cls) -> dict[str, str]:
