@@ -678,6 +678,11 @@ class ProjectGraph:
             # no class it may hold has the method, and each is wholly in the tree (else the method may
             # come from a base outside it, nn.Linear's reset_parameters): the typing is incomplete,
             # dispatch by a rare name
+            if method == "__call__" and "." not in ref.name[:-len(".__call__")]:
+                # `for f in self.fns: x = f(x)` with `Chain([cb1, cb2])`: the functions the list holds
+                for target in self._passed_functions(start, attr) if start is not None else ():
+                    answered = True
+                    yield target
             if not answered and all(self._bases_known(cls) for cls, _, _ in typed) and method not in TENSOR_METHODS and method not in BUILTIN_METHODS \
                     and not method.startswith("__"):
                 yield from self._by_name(path, method)
@@ -1133,7 +1138,7 @@ class ProjectGraph:
         if text is None:
             return []
         found = []
-        for value in _dict_values(text.text, name):
+        for value in _dict_values(text.text, name) + _sequence_values(text.text, name):
             spelled_value = dotted(value) if value is not None else None
             hit = self._named(holder, spelled_value) if spelled_value else None
             if hit is not None and hit[0] == "class":
@@ -1261,6 +1266,8 @@ class ProjectGraph:
                         head = _ARGUMENT_HEAD.match(argument) if argument else None
                         if head is not None and not head.group(2) and head.end() == len(argument):
                             names.append(head.group(1))
+                        elif argument and argument[0] in "[(":  # `Chain([cb1, cb2])`: each function listed
+                            names.extend(_element_names(argument))
                         # Only objects built in a method count: a module-level pipeline's `Lambda(load)`
                         # is no part of the model (the review of stop 29).
                         holder = self._function_at(site, self._text(site).line_of(at)) if names else None
@@ -1504,6 +1511,11 @@ class ProjectGraph:
                 # `self.solver = SOLVERS[method](...)`: one of the classes a module-level dict holds
                 table[attr].append(("table", value))
                 continue
+            if value in _COPIES and called:
+                copied = _COPIED_NAME.match(body, match.end(4))
+                if copied is not None:  # `self.fns = list(fns)`: what the parameter holds
+                    note(attr, annotation, copied.group(1), "")
+                    continue
             if value and called and not annotation:
                 paren = match.end(4) - 1
                 then = _THEN_METHOD.match(body, paren + len(_balanced(body, paren)))
@@ -1543,20 +1555,31 @@ def _self_assignments(body: str):
 
 # `fn = ` or `fn = module.` before a call on its line (the call's name follows)
 _BOUND_TO_CALL = re.compile(r"[ \t]*([A-Za-z_]\w*)[ \t]*=[ \t]*(?:[A-Za-z_][\w.]*\.)?$")
+# Calls whose result holds the same elements as their one argument.
+_COPIES = ("list", "tuple")
+_COPIED_NAME = re.compile(r"\s*([A-Za-z_]\w*)\s*\)")
 _THEN_METHOD = re.compile(r"[ \t]*\.[ \t]*([A-Za-z_]\w*)[ \t]*\(")
 _ARGUMENT_HEAD = re.compile(r"([A-Za-z_][\w.]*)\s*(\(|$)")
 
 
 def _element_constructions(literal: str) -> list[str]:
     """The callees of the calls that are elements of a list or tuple literal's text (`[A(), m.B(2)]`)."""
+    return [spelled for elt in _literal_elements(literal) if isinstance(elt, ast.Call)
+            for spelled in [dotted(elt.func)] if spelled is not None]
+
+
+def _element_names(literal: str) -> list[str]:
+    """The (dotted) names that are elements of a list or tuple literal's text (`[cb1, ops.cb2]`)."""
+    return [spelled for elt in _literal_elements(literal) if isinstance(elt, (ast.Name, ast.Attribute))
+            for spelled in [dotted(elt)] if spelled is not None]
+
+
+def _literal_elements(literal: str) -> list[ast.expr]:
     try:
         node = ast.parse(literal, mode="eval").body
     except SyntaxError:
         return []
-    if not isinstance(node, (ast.List, ast.Tuple)):
-        return []
-    return [spelled for elt in node.elts if isinstance(elt, ast.Call)
-            for spelled in [dotted(elt.func)] if spelled is not None]
+    return node.elts if isinstance(node, (ast.List, ast.Tuple)) else []
 
 
 
@@ -1655,7 +1678,17 @@ def _rhs_bindings(rhs: str) -> list[tuple[str, str]]:
         except SyntaxError:
             tree = None
         if isinstance(tree, (ast.ListComp, ast.GeneratorExp)) and isinstance(tree.elt, ast.Call) and dotted(tree.elt.func):
-            found.append(("call", dotted(tree.elt.func)))
+            table = _comprehended_table(tree, tree.elt.func)
+            found.append(("table", table) if table else ("call", dotted(tree.elt.func)))
+    elif rhs.startswith("{") and " for " in rhs:
+        try:
+            tree = ast.parse(rhs, mode="eval").body
+        except SyntaxError:
+            tree = None
+        if isinstance(tree, ast.DictComp) and isinstance(tree.value, ast.Call):
+            table = _comprehended_table(tree, tree.value.func)
+            if table:  # `{k: cls() for k, cls in HEADS.items()}`
+                found.append(("table", table))
     module = _GETATTR_CALL.match(rhs)
     if module is not None:  # `getattr(af, name)(...)`: some class of that module (`_classes_named`)
         found.append(("call", module.group(1) + ".*"))
@@ -1666,6 +1699,23 @@ def _rhs_bindings(rhs: str) -> list[tuple[str, str]]:
         elif callee not in _TYPING and not callee.startswith(("super", "cls.")):
             found.append(("call", callee))
     return found
+
+
+def _comprehended_table(tree: ast.AST, callee: ast.AST) -> Optional[str]:
+    """`[T() for T in TRANSFORMS]`, `{k: cls() for k, cls in HEADS.items()}`: the module-level table
+    whose classes the comprehension instantiates, when the callee is its loop variable."""
+    if len(tree.generators) != 1 or not isinstance(callee, ast.Name):
+        return None
+    loop = tree.generators[0]
+    target, it = loop.target, loop.iter
+    if isinstance(target, ast.Tuple) and len(target.elts) == 2 and isinstance(it, ast.Call) \
+            and isinstance(it.func, ast.Attribute) and it.func.attr == "items" and not it.args:
+        target, it = target.elts[1], it.func.value
+    elif isinstance(it, ast.Call) and isinstance(it.func, ast.Attribute) and it.func.attr == "values" and not it.args:
+        it = it.func.value
+    if isinstance(target, ast.Name) and target.id == callee.id and isinstance(it, (ast.Name, ast.Attribute)):
+        return dotted(it)
+    return None
 
 
 # What follows a name that is assigned (`name = ...`, not `name == ...`), or annotated (`name: Cls`).

@@ -698,6 +698,9 @@ class ModuleScopes:
             module = _any_class_of(value)
             if module is not None:  # `getattr(geoopt.manifolds, name)()`: some class of that module
                 found.append((module, method))
+            elif value is not receiver and isinstance(value, ast.Name) and self.imports.is_bound(value.id):
+                # `self.ops = fns` with fns an imported module (or class): `self.ops.helper(x)` is `fns.helper(x)`
+                found.append((_attribute_of(value, method), None))
             elif value is not receiver and _constructs(value, self.classes):
                 if isinstance(value.func, ast.Name) and value.func.id not in self.classes \
                         and value.func.id not in self.functions and not self.imports.is_bound(value.func.id):
@@ -911,6 +914,9 @@ class ModuleScopes:
                 inner = self._container_items(held) if isinstance(held, ast.Call) else None
                 if inner is not None:
                     held = inner
+                elif isinstance(held, ast.Call) and isinstance(held.func, ast.Attribute) and held.func.attr == "values" \
+                        and not held.args and not held.keywords:
+                    held = held.func.value  # `for h in self.heads.values()`
                 elif isinstance(held, ast.Subscript) and isinstance(held.slice, ast.Slice):
                     held = held.value
                 else:
@@ -1485,9 +1491,17 @@ def _method_around(cls: ClassInfo, node: ast.AST) -> Optional[FunctionNode]:
 
 
 def _class_level_values(cls_node: ast.ClassDef, name: str) -> list[ast.AST]:
-    """The values a class body binds to `name` with a plain assignment (a table of functions, a default)."""
-    return [stmt.value for stmt in cls_node.body if isinstance(stmt, ast.Assign)
+    """The values a class body binds to `name` with a plain assignment (a table of functions, a default;
+    the function a `staticmethod(swish)` wraps, which calling `self.act(x)` runs)."""
+    return [_unwrapped_static(stmt.value) for stmt in cls_node.body if isinstance(stmt, ast.Assign)
             and any(isinstance(target, ast.Name) and target.id == name for target in stmt.targets)]
+
+
+def _unwrapped_static(value: ast.AST) -> ast.AST:
+    if isinstance(value, ast.Call) and isinstance(value.func, ast.Name) and value.func.id == "staticmethod" \
+            and len(value.args) == 1 and not value.keywords:
+        return value.args[0]
+    return value
 
 
 def _zipped_targets(loop) -> list[tuple[ast.AST, ast.AST]]:

@@ -259,9 +259,10 @@ def _call_refs(nodes, self_name: Optional[str], scopes: ModuleScopes, imports: I
             # (`self.dist = dist` of an enclosing factory's `dist = cls(2)`)
             found.extend(_indirect_refs(node, self_name, scopes, imports, scope))
         func = node.func
-        if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Call) and found[0] is not None \
-                and found[0][0] == ATTRIBUTE:
-            # `Normal(loc, scale).log_prob(x)`: a method of what the call makes, a class of another file too
+        if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Call) \
+                and (found[0] is None or found[0][0] == ATTRIBUTE):
+            # `Normal(loc, scale).log_prob(x)`: a method of what the call makes, a class of another file
+            # too; `Out(x).norm()` as well, a tensor method's name, which only a class of ours answers
             found.append(_result_ref(func.value, func.attr, self_name, scopes, imports))
         elif isinstance(func, ast.Call) and found[0] is None:
             found.append(_result_ref(func, "__call__", self_name, scopes, imports))  # `Noise(0.1)(x)`
@@ -510,8 +511,12 @@ def _spelling(func: ast.AST) -> Optional[tuple[str, bool]]:
         return None
     name = dotted(func)
     if name is not None:
-        return name, False
+        # `self.__class__.helper(x)`: the method of the object's own class, as `self.helper(x)`
+        return name.replace(".__class__.", ".", 1) if name.count(".") == 2 else name, False
     receiver = func.value
+    if isinstance(receiver, ast.Call) and isinstance(receiver.func, ast.Name) and receiver.func.id == "type" \
+            and len(receiver.args) == 1 and isinstance(receiver.args[0], ast.Name) and not receiver.keywords:
+        return f"{receiver.args[0].id}.{func.attr}", False  # `type(self).helper(x)`, likewise
     if isinstance(receiver, ast.Call) and isinstance(receiver.func, ast.Name) and receiver.func.id == "super":
         return f"super().{func.attr}", False
     return func.attr, True

@@ -1,0 +1,227 @@
+"""Scope shapes from stop 30's battery of common library idioms (35 multi-file packages, each run
+through Dynamo 2.13 and `--show-scope`) that were out of scope, mended in stop 30.
+
+Each package's `entry.py` builds `M`; every function that Dynamo traces holds `int(x.sum().item())`, so
+a finding there (BL103) shows the function is in scope. `test_dynamo_traces_every_flagged_helper`
+checks, where torch is installed, that Dynamo breaks on exactly those rows.
+
+- `act = staticmethod(swish)` in a class body, `swish` imported from another file.
+- `self.ops = fns` with `fns` an imported module: `self.ops.helper(x)`.
+- `self.ts = [T() for T in TRANSFORMS]` and `{k: cls() for k, cls in HEADS.items()}` with the classes in
+  another file's list or dict; elements read through `.values()`.
+- `type(self).helper(x)` and `self.__class__.helper(x)`.
+- `Out(x).norm()`: a method of an object just made whose name is also a tensor method's.
+- `Chain([cb1, cb2])` keeping `self.fns = list(fns)` and calling each.
+"""
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+
+from .helpers import check_tree, write_tree
+
+PACKAGES = {
+    "staticmethod_of_an_imported_function": {
+        "pkg/acts.py": """
+            import torch
+            def swish(x):
+                int(x.sum().item())
+                return x * torch.sigmoid(x)
+            """,
+        "entry.py": """
+            import torch
+            from pkg.acts import swish
+            class M(torch.nn.Module):
+                act = staticmethod(swish)
+                def forward(self, x):
+                    return self.act(x)
+            """,
+    },
+    "module_kept_on_self": {
+        "pkg/fns.py": """
+            def helper(x):
+                int(x.sum().item())
+                return x * 2
+            """,
+        "entry.py": """
+            import torch
+            from pkg import fns
+            class M(torch.nn.Module):
+                def __init__(self):
+                    super().__init__()
+                    self.ops = fns
+                def forward(self, x):
+                    return self.ops.helper(x)
+            """,
+    },
+    "instances_of_a_list_of_classes": {
+        "pkg/lib.py": """
+            class A:
+                def __call__(self, x):
+                    int(x.sum().item())
+                    return x + 1
+            class B:
+                def __call__(self, x):
+                    int(x.sum().item())
+                    return x * 2
+            TRANSFORMS = [A, B]
+            """,
+        "entry.py": """
+            import torch
+            from pkg.lib import TRANSFORMS
+            class M(torch.nn.Module):
+                def __init__(self):
+                    super().__init__()
+                    self.ts = [T() for T in TRANSFORMS]
+                def forward(self, x):
+                    for t in self.ts:
+                        x = t(x)
+                    return x
+            """,
+    },
+    "instances_of_a_dict_of_classes": {
+        "pkg/heads.py": """
+            class Head:
+                def __call__(self, x):
+                    int(x.sum().item())
+                    return x * 2
+            HEADS = {"a": Head}
+            """,
+        "entry.py": """
+            import torch
+            from pkg.heads import HEADS
+            class M(torch.nn.Module):
+                def __init__(self):
+                    super().__init__()
+                    self.heads = {k: cls() for k, cls in HEADS.items()}
+                def forward(self, x):
+                    out = x
+                    for h in self.heads.values():
+                        out = out + h(x)
+                    return out
+            """,
+    },
+    "methods_of_the_objects_own_class": {
+        "pkg/base.py": """
+            import torch
+            class Base(torch.nn.Module):
+                @staticmethod
+                def helper(x):
+                    int(x.sum().item())
+                    return x * 3
+                @classmethod
+                def other(cls, x):
+                    int(x.sum().item())
+                    return x * 2
+            """,
+        "entry.py": """
+            import torch
+            from pkg.base import Base
+            class M(Base):
+                def forward(self, x):
+                    return type(self).helper(x) + self.__class__.other(x)
+            """,
+    },
+    "tensor_method_name_on_an_object_just_made": {
+        "pkg/out.py": """
+            class Out:
+                def __init__(self, x):
+                    self.x = x
+                def norm(self):
+                    int(self.x.sum().item())
+                    return self.x / 2
+            """,
+        "entry.py": """
+            import torch
+            from pkg.out import Out
+            class M(torch.nn.Module):
+                def forward(self, x):
+                    return Out(x).norm()
+            """,
+    },
+    "functions_listed_to_a_constructor": {
+        "pkg/fns.py": """
+            def cb1(x):
+                int(x.sum().item())
+                return x + 1
+            def cb2(x):
+                int(x.sum().item())
+                return x * 2
+            """,
+        "entry.py": """
+            import torch
+            from pkg.fns import cb1, cb2
+            class Chain(torch.nn.Module):
+                def __init__(self, fns):
+                    super().__init__()
+                    self.fns = list(fns)
+                def forward(self, x):
+                    for f in self.fns:
+                        x = f(x)
+                    return x
+            class M(torch.nn.Module):
+                def __init__(self):
+                    super().__init__()
+                    self.chain = Chain([cb1, cb2])
+                def forward(self, x):
+                    return self.chain(x)
+            """,
+    },
+}
+
+# (file, row) of each `int(x.sum().item())` that Dynamo traces, per package.
+EXPECTED = {
+    "staticmethod_of_an_imported_function": {("pkg/acts.py", 3)},
+    "module_kept_on_self": {("pkg/fns.py", 2)},
+    "instances_of_a_list_of_classes": {("pkg/lib.py", 3), ("pkg/lib.py", 7)},
+    "instances_of_a_dict_of_classes": {("pkg/heads.py", 3)},
+    "methods_of_the_objects_own_class": {("pkg/base.py", 5), ("pkg/base.py", 9)},
+    "tensor_method_name_on_an_object_just_made": {("pkg/out.py", 5)},
+    "functions_listed_to_a_constructor": {("pkg/fns.py", 2), ("pkg/fns.py", 5)},
+}
+
+
+def _tree(name):
+    files = dict(PACKAGES[name])
+    files.setdefault("pkg/__init__.py", "")
+    return files
+
+
+@pytest.mark.parametrize("name", sorted(PACKAGES))
+def test_every_helper_dynamo_traces_is_in_scope(tmp_path, name):
+    found = check_tree(tmp_path, _tree(name))
+    flagged = {(path, row) for path, row, code in found if code == "BL103" and path.startswith("pkg/")}
+    assert flagged == EXPECTED[name]
+
+
+_DYNAMO = """
+import json, logging, os, re, sys
+root = sys.argv[1]
+sys.path.insert(0, root)
+import torch
+rows = set()
+class Sites(logging.Handler):
+    def emit(self, record):
+        for m in re.finditer(r"Graph break in user code at (\\S+):(\\d+)", record.getMessage()):
+            if m.group(1).startswith(root):
+                rows.add((os.path.relpath(m.group(1), root), int(m.group(2))))
+torch._logging.set_logs(graph_breaks=True)
+logging.getLogger("torch._dynamo.symbolic_convert.__graph_breaks").addHandler(Sites())
+import entry
+torch.compile(entry.M(), backend="eager")(torch.randn(4))
+print(json.dumps(sorted(rows)))
+"""
+
+
+@pytest.mark.parametrize("name", sorted(PACKAGES))
+def test_dynamo_traces_every_flagged_helper(tmp_path, name):
+    pytest.importorskip("torch")
+    write_tree(tmp_path, _tree(name))
+    # A process of its own: each package is named `pkg`, and Dynamo's caches outlive a test.
+    done = subprocess.run([sys.executable, "-c", _DYNAMO, str(tmp_path)], capture_output=True, text=True,
+                          timeout=300, env=dict(os.environ, PYTHONPATH=""))
+    assert done.returncode == 0, done.stderr[-2000:]
+    rows = {tuple(row) for row in json.loads(done.stdout.strip().splitlines()[-1])}
+    assert {row for row in rows if row[0].startswith("pkg")} == EXPECTED[name]
