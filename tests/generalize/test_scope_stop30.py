@@ -12,6 +12,11 @@ checks, where torch is installed, that Dynamo breaks on exactly those rows.
 - `type(self).helper(x)` and `self.__class__.helper(x)`.
 - `Out(x).norm()`: a method of an object just made whose name is also a tensor method's.
 - `Chain([cb1, cb2])` keeping `self.fns = list(fns)` and calling each.
+- `norm_cls = MyNorm` in a class body and `self.norm = self.norm_cls()`; `act_fn = staticmethod(gelu)`
+  in a base class of another file.
+- `try: from fast_ext import kern` / `except ImportError: from pkg.slow import kern`: the tree's fallback.
+- Registries a decorator fills (`REG[name] = cls` inside `def register(name)`), of classes or functions,
+  read through `REG[name]` or a factory returning `REG[name]()`.
 """
 import json
 import os
@@ -169,6 +174,122 @@ PACKAGES = {
                     return self.chain(x)
             """,
     },
+    "classes_a_decorator_registers": {
+        "pkg/reg.py": """
+            REG = {}
+            def register(name):
+                def deco(cls):
+                    REG[name] = cls
+                    return cls
+                return deco
+            def build(name):
+                return REG[name]()
+            """,
+        "pkg/ops.py": """
+            from .reg import register
+            @register("scale")
+            class Scale:
+                def __call__(self, x):
+                    int(x.sum().item())
+                    return x * 2
+            """,
+        "entry.py": """
+            import torch
+            import pkg.ops
+            from pkg.reg import build
+            class M(torch.nn.Module):
+                def __init__(self):
+                    super().__init__()
+                    self.op = build("scale")
+                def forward(self, x):
+                    return self.op(x)
+            """,
+    },
+    "functions_a_decorator_registers": {
+        "pkg/reg.py": """
+            LOSSES = {}
+            def register_loss(fn):
+                LOSSES[fn.__name__] = fn
+                return fn
+            """,
+        "pkg/losses.py": """
+            from . import reg
+            @reg.register_loss
+            def l2(x):
+                int(x.sum().item())
+                return (x ** 2).mean()
+            """,
+        "entry.py": """
+            import torch
+            import pkg.losses
+            from pkg.reg import LOSSES
+            class M(torch.nn.Module):
+                def __init__(self, loss="l2"):
+                    super().__init__()
+                    self.loss = LOSSES[loss]
+                def forward(self, x):
+                    return self.loss(x)
+            """,
+    },
+    "class_attribute_holding_a_class": {
+        "pkg/norm.py": """
+            class MyNorm:
+                def __call__(self, x):
+                    int(x.sum().item())
+                    return x / 2
+            """,
+        "pkg/base.py": """
+            import torch
+            from .norm import MyNorm
+            class Base(torch.nn.Module):
+                norm_cls = MyNorm
+                def __init__(self):
+                    super().__init__()
+                    self.norm = self.norm_cls()
+            """,
+        "entry.py": """
+            from pkg.base import Base
+            class M(Base):
+                def forward(self, x):
+                    return self.norm(x)
+            """,
+    },
+    "staticmethod_in_a_base_class_of_another_file": {
+        "pkg/acts.py": """
+            def gelu(x):
+                int(x.sum().item())
+                return x * 0.5
+            """,
+        "pkg/base.py": """
+            import torch
+            from .acts import gelu
+            class Base(torch.nn.Module):
+                act_fn = staticmethod(gelu)
+            """,
+        "entry.py": """
+            from pkg.base import Base
+            class M(Base):
+                def forward(self, x):
+                    return self.act_fn(x)
+            """,
+    },
+    "fallback_import_of_an_optional_kernel": {
+        "pkg/slow.py": """
+            def kern(x):
+                int(x.sum().item())
+                return x * 2
+            """,
+        "entry.py": """
+            import torch
+            try:
+                from fastkern_not_installed import kern
+            except ImportError:
+                from pkg.slow import kern
+            class M(torch.nn.Module):
+                def forward(self, x):
+                    return kern(x)
+            """,
+    },
 }
 
 # (file, row) of each `int(x.sum().item())` that Dynamo traces, per package.
@@ -180,6 +301,11 @@ EXPECTED = {
     "methods_of_the_objects_own_class": {("pkg/base.py", 5), ("pkg/base.py", 9)},
     "tensor_method_name_on_an_object_just_made": {("pkg/out.py", 5)},
     "functions_listed_to_a_constructor": {("pkg/fns.py", 2), ("pkg/fns.py", 5)},
+    "classes_a_decorator_registers": {("pkg/ops.py", 5)},
+    "functions_a_decorator_registers": {("pkg/losses.py", 4)},
+    "class_attribute_holding_a_class": {("pkg/norm.py", 3)},
+    "staticmethod_in_a_base_class_of_another_file": {("pkg/acts.py", 2)},
+    "fallback_import_of_an_optional_kernel": {("pkg/slow.py", 2)},
 }
 
 

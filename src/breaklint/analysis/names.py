@@ -19,7 +19,11 @@ class ImportMap:
         # Modules star-imported (`from .pool import *`), relative ones with their leading dots: the
         # call graph looks names up in them (PyG re-exports `global_add_pool` this way).
         self.stars: list[str] = []
-        for node in import_statements(tree.body):
+        # `try: from fast_ext import k` / `except ImportError: from .slow import k`: the fallback is
+        # the tree's own code, which runs where the optional package is missing; it wins.
+        statements = list(import_statements(tree.body))
+        fallbacks = _fallback_imports(tree.body)
+        for node in [n for n in statements if id(n) not in fallbacks] + [n for n in statements if id(n) in fallbacks]:
             if isinstance(node, ast.Import):
                 for alias in node.names:
                     if alias.asname:
@@ -69,6 +73,28 @@ def import_statements(body):
             children = getattr(node, field, None)
             if children:
                 stack.extend(children)
+
+
+def _fallback_imports(body) -> set[int]:
+    """ids of the import statements in `except ImportError` (or ModuleNotFoundError) handlers."""
+    found: set[int] = set()
+    if not any(isinstance(node, (ast.Try, ast.If, ast.With)) for node in body):
+        return found
+    stack = list(body)
+    while stack:
+        node = stack.pop()
+        if isinstance(node, ast.Try):
+            for handler in node.handlers:
+                if handler.type is not None and _IMPORT_ERRORS & {dotted(n) for n in ast.walk(handler.type)}:
+                    found.update(id(n) for n in import_statements(handler.body))
+        for field in ("body", "orelse", "finalbody", "handlers"):
+            children = getattr(node, field, None)
+            if children and not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+                stack.extend(children)
+    return found
+
+
+_IMPORT_ERRORS = {"ImportError", "ModuleNotFoundError"}
 
 
 def dotted(node: ast.AST) -> Optional[str]:

@@ -150,6 +150,7 @@ class ProjectGraph:
         self._construction_memo: dict[ClassKey, list[tuple[str, int, str]]] = {}
         self._bindings_memo: dict[tuple[ClassKey, str], list[tuple[str, str]]] = {}
         self._alias_index: Optional[dict[str, list[str]]] = None
+        self._registered_memo: dict[tuple[str, str], list[tuple[str, str, str]]] = {}
         self._package_call_index: Optional[dict[tuple[str, str], list[tuple[str, int, int]]]] = None
         self._class_index: Optional[dict[tuple[str, str], list[ClassKey]]] = None
         # Hierarchy answers, asked hundreds of thousands of times on a big tree (a base class's
@@ -619,6 +620,11 @@ class ProjectGraph:
                         yield named[1], function, None, False
             # `self.fn = fn` with `Wrapper(drift)` built somewhere: the function passed runs
             yield from self._passed_functions(start, ref.name)
+            for key in self._mro(start):  # `act_fn = staticmethod(gelu)` in a class body of another file
+                for kind, spelled in self._assigned(key).get(ref.name, ()):
+                    hit = self._named(key[0], spelled) if kind == "static" else None
+                    if hit is not None and hit[0] == "function":
+                        yield hit[1], hit[2], None, False
         elif ref.kind == READ:
             start = dynamic or self._owner(path, qualname)
             if start is None:
@@ -956,6 +962,8 @@ class ProjectGraph:
             hit = self._named(holder, spelled) if spelled else None
             if hit is not None:
                 yield from self._resolved_targets(hit)
+        for hit in self._registered(holder, name):  # filled by a decorator: `@register_loss def l2(x)`
+            yield from self._resolved_targets(hit)
 
     def _module_object_classes(self, qualified: str) -> list[tuple[ClassKey, bool]]:
         """Classes of a module-level object, `module.name` with `name = Cls(...)` in that module."""
@@ -1143,7 +1151,48 @@ class ProjectGraph:
             hit = self._named(holder, spelled_value) if spelled_value else None
             if hit is not None and hit[0] == "class":
                 found.append((hit[1], hit[2]))
+        found.extend((hit[1], hit[2]) for hit in self._registered(holder, name) if hit[0] == "class")
         return list(dict.fromkeys(found))
+
+    def _registered(self, path: str, name: str) -> list[tuple[str, str, str]]:
+        """("class" | "function", file, name) of each definition that a decorator of `path` files into its
+        module-level dict `name`: `REG[key] = cls` inside `def register(key)` (or a function nested in
+        it), and `@register("key")` / `@reg.register` over a top-level class or def, in the files that
+        import `register` and in its own file."""
+        memo_key = (path, name)
+        if memo_key in self._registered_memo:
+            return self._registered_memo[memo_key]
+        found = self._registered_memo[memo_key] = []
+        text = self._text(path)
+        summary = self.summaries[path]
+        if text is None or f"{name}[" not in text.text.replace(" ", ""):
+            return found
+        registrars = set()
+        for match in re.finditer(rf"(?<![\w.]){re.escape(name)}\s*\[[^\]\n]*\]\s*=(?!=)", text.text):
+            holder = self._function_at(path, text.line_of(match.start()))
+            if holder is not None and holder.split(".")[0] in summary.functions:
+                registrars.add(holder.split(".")[0])
+        for registrar in sorted(registrars):
+            decorated = re.compile(rf"(?m)^@[ \t]*((?:[A-Za-z_]\w*\.)*{registrar})\b[^\n]*\n(?:[ \t]*@[^\n]*\n)*"
+                                   r"(?:async[ \t]+)?(class|def)[ \t]+([A-Za-z_]\w*)")
+            module_tail = self.module_of[path].rsplit(".", 1)[-1]
+            for site in dict.fromkeys([path, *self._importers(registrar), *self._importers(module_tail)]):
+                site_text = self._text(site)
+                if site_text is None or "@" not in site_text.text:
+                    continue
+                for match in decorated.finditer(site_text.text):
+                    if self._named(site, match.group(1)) == ("function", path, registrar):
+                        found.append(("class" if match.group(2) == "class" else "function", site, match.group(3)))
+        return found
+
+    def _importers(self, name: str) -> list[str]:
+        """The files that import something whose dotted name ends in `name` (a class, function or module)."""
+        if self._alias_index is None:
+            self._alias_index = {}
+            for path, summary in self.summaries.items():
+                for target in set(summary.aliases.values()):
+                    self._alias_index.setdefault(target.rsplit(".", 1)[-1], []).append(path)
+        return self._alias_index.get(name, [])
 
     def _class_default(self, cls: ClassKey, param: str) -> Optional[ClassKey]:
         """The class of the tree that a parameter of the class's own __init__ defaults to, if any."""
@@ -1160,6 +1209,8 @@ class ProjectGraph:
                        depth: int) -> list[tuple[ClassKey, bool, bool]]:
         """Instances a class body's binding makes: `Cls(...)` / `make(...)` spelled in `key`'s file, or
         `self.default_cls()` (the class a class attribute of the object's class holds, called)."""
+        if kind == "call" and spelled.startswith("self.") and spelled.count(".") == 1:
+            kind, spelled = "self call", spelled[5:]  # `self.norm = self.norm_cls()`
         if kind == "call":
             return [(c, exact, False) for c, exact in self._classes_named(key[0], spelled, 0)]
         if kind == "made":
@@ -1289,14 +1340,9 @@ class ProjectGraph:
         module (by the name's last part), and its own file."""
         if cls in self._construction_memo:
             return self._construction_memo[cls]
-        if self._alias_index is None:
-            self._alias_index = {}
-            for path, summary in self.summaries.items():
-                for target in set(summary.aliases.values()):
-                    self._alias_index.setdefault(target.rsplit(".", 1)[-1], []).append(path)
         cname = cls[1].rsplit(".", 1)[-1]
         module_tail = self.module_of[cls[0]].rsplit(".", 1)[-1]
-        files = dict.fromkeys([cls[0], *self._alias_index.get(cname, ()), *self._alias_index.get(module_tail, ())])
+        files = dict.fromkeys([cls[0], *self._importers(cname), *self._importers(module_tail)])
         found = []
         for path in files:
             text = self._text(path)
@@ -1527,7 +1573,12 @@ class ProjectGraph:
         indent = _INDENT.search(body)
         if indent is not None:
             level = re.compile(_CLASS_LEVEL.format(indent=re.escape(indent.group(1))), re.M)
-            for attr, annotation, value, called in level.findall(body):
+            for match in level.finditer(body):
+                attr, annotation, value, called = match.groups(default="")
+                wrapped = _COPIED_NAME.match(body, match.end()) if value == "staticmethod" and called else None
+                if wrapped is not None:  # `act_fn = staticmethod(gelu)`: `self.act_fn(x)` calls gelu
+                    table.setdefault(attr, []).append(("static", wrapped.group(1)))
+                    continue
                 note(attr, annotation, value, called)
         return table
 
