@@ -15,6 +15,7 @@ checks, where torch is installed, that Dynamo breaks on exactly those rows.
 - `norm_cls = MyNorm` in a class body and `self.norm = self.norm_cls()`; `act_fn = staticmethod(gelu)`
   in a base class of another file.
 - `try: from fast_ext import kern` / `except ImportError: from pkg.slow import kern`: the tree's fallback.
+- A function registered with `torch.distributions.register_kl`, which `kl_divergence` runs.
 - Registries a decorator fills (`REG[name] = cls` inside `def register(name)`), of classes or functions,
   read through `REG[name]` or a factory returning `REG[name]()`.
 """
@@ -290,6 +291,36 @@ PACKAGES = {
                     return kern(x)
             """,
     },
+    "kl_function_registered_with_torch": {
+        "pkg/di.py": """
+            import torch
+            from torch.distributions import Distribution, constraints
+            class MyDist(Distribution):
+                arg_constraints = {}
+                support = constraints.real
+                def __init__(self, loc):
+                    self.loc = loc
+                    super().__init__(loc.shape, validate_args=False)
+            """,
+        "pkg/kl.py": """
+            from torch.distributions import register_kl
+            from .di import MyDist
+            @register_kl(MyDist, MyDist)
+            def _kl_my(p, q):
+                x = p.loc
+                int(x.sum().item())
+                return (p.loc - q.loc) ** 2
+            """,
+        "entry.py": """
+            import torch
+            from torch.distributions import kl_divergence
+            import pkg.kl
+            from pkg.di import MyDist
+            class M(torch.nn.Module):
+                def forward(self, x):
+                    return kl_divergence(MyDist(x), MyDist(x * 2))
+            """,
+    },
 }
 
 # (file, row) of each `int(x.sum().item())` that Dynamo traces, per package.
@@ -306,6 +337,7 @@ EXPECTED = {
     "class_attribute_holding_a_class": {("pkg/norm.py", 3)},
     "staticmethod_in_a_base_class_of_another_file": {("pkg/acts.py", 2)},
     "fallback_import_of_an_optional_kernel": {("pkg/slow.py", 2)},
+    "kl_function_registered_with_torch": {("pkg/kl.py", 6)},
 }
 
 
