@@ -15,6 +15,11 @@ checks, where torch is installed, that Dynamo breaks on exactly those rows.
 - `norm_cls = MyNorm` in a class body and `self.norm = self.norm_cls()`; `act_fn = staticmethod(gelu)`
   in a base class of another file.
 - `try: from fast_ext import kern` / `except ImportError: from pkg.slow import kern`: the tree's fallback.
+- Method aliases in a class body (`__call__ = apply`, `forward = _forward_impl`).
+- `self.flows = nn.ModuleList(flows)` with `Seq([Planar(), Planar()])`: the elements' methods.
+- A function that a lambda in another file's dict calls (`ACTS = {"gelu": lambda x: gelu_tanh(x)}`).
+- `self.bijector.inverse(y, ctx)` on an object of unknown class: Tensor.inverse takes no argument, so
+  the tree's methods of that name are followed (as other names are).
 - A function registered with `torch.distributions.register_kl`, which `kl_divergence` runs.
 - Registries a decorator fills (`REG[name] = cls` inside `def register(name)`), of classes or functions,
   read through `REG[name]` or a factory returning `REG[name]()`.
@@ -321,6 +326,106 @@ PACKAGES = {
                     return kl_divergence(MyDist(x), MyDist(x * 2))
             """,
     },
+    "method_aliases_in_a_class_body": {
+        "pkg/steps.py": """
+            import torch
+            class Shift:
+                def apply(self, x):
+                    int(x.sum().item())
+                    return x + 1
+                __call__ = apply
+            class Block(torch.nn.Module):
+                def _forward_impl(self, x):
+                    int(x.sum().item())
+                    return x * 2
+                forward = _forward_impl
+            """,
+        "entry.py": """
+            import torch
+            from pkg.steps import Block, Shift
+            class M(torch.nn.Module):
+                def __init__(self):
+                    super().__init__()
+                    self.shift = Shift()
+                    self.block = Block()
+                def forward(self, x):
+                    return self.block(self.shift(x))
+            """,
+    },
+    "modulelist_of_a_constructor_argument": {
+        "pkg/flows.py": """
+            import torch
+            class Planar(torch.nn.Module):
+                def forward(self, x):
+                    return x
+                def inverse(self, y):
+                    int(y.sum().item())
+                    return y
+            class Seq(torch.nn.Module):
+                def __init__(self, flows):
+                    super().__init__()
+                    self.flows = torch.nn.ModuleList(flows)
+                def inverse(self, y):
+                    for f in reversed(self.flows):
+                        y = f.inverse(y)
+                    return y
+            """,
+        "entry.py": """
+            import torch
+            from pkg.flows import Planar, Seq
+            class M(torch.nn.Module):
+                def __init__(self):
+                    super().__init__()
+                    self.flow = Seq([Planar(), Planar()])
+                def forward(self, x):
+                    return self.flow.inverse(x)
+            """,
+    },
+    "function_a_lambda_in_another_files_dict_calls": {
+        "pkg/acts.py": """
+            def gelu_tanh(x):
+                int(x.sum().item())
+                return x * 0.5
+            ACTS = {"gelu": lambda x: gelu_tanh(x), "id": lambda x: x}
+            """,
+        "entry.py": """
+            import torch
+            from pkg.acts import ACTS
+            class M(torch.nn.Module):
+                def __init__(self):
+                    super().__init__()
+                    self.act = ACTS["gelu"]
+                def forward(self, x):
+                    return self.act(x)
+            """,
+    },
+    "tensor_method_name_called_with_arguments": {
+        "pkg/flows.py": """
+            import torch
+            class Bijector(torch.nn.Module):
+                def forward(self, x):
+                    return x
+                def inverse(self, y, context=None):
+                    return self._inverse(y)
+            class Shift(Bijector):
+                def _inverse(self, y):
+                    x = y
+                    int(x.sum().item())
+                    return y - 1
+            class Flow(torch.nn.Module):
+                def __init__(self, bijector):
+                    super().__init__()
+                    self.bijector = bijector(shape=(4,))
+                def forward(self, y):
+                    return self.bijector.inverse(y, None)
+            """,
+        "entry.py": """
+            from pkg.flows import Flow, Shift
+            class M(Flow):
+                def __init__(self):
+                    super().__init__(lambda shape: Shift())
+            """,
+    },
 }
 
 # (file, row) of each `int(x.sum().item())` that Dynamo traces, per package.
@@ -338,6 +443,10 @@ EXPECTED = {
     "staticmethod_in_a_base_class_of_another_file": {("pkg/acts.py", 2)},
     "fallback_import_of_an_optional_kernel": {("pkg/slow.py", 2)},
     "kl_function_registered_with_torch": {("pkg/kl.py", 6)},
+    "method_aliases_in_a_class_body": {("pkg/steps.py", 4), ("pkg/steps.py", 9)},
+    "modulelist_of_a_constructor_argument": {("pkg/flows.py", 6)},
+    "function_a_lambda_in_another_files_dict_calls": {("pkg/acts.py", 2)},
+    "tensor_method_name_called_with_arguments": {("pkg/flows.py", 10)},
 }
 
 

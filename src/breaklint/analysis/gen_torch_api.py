@@ -336,7 +336,39 @@ def read_torch_facts(torch) -> dict:
         "TENSOR_PROPERTIES": tensor_properties(torch),
         "SKIPPED_TORCH_FUNCTIONS": skipped_torch_functions(torch),
         "TENSOR_SUBCLASS_METHODS": tensor_subclass_methods(torch),
+        "TENSOR_METHODS_WITHOUT_ARGUMENTS": tensor_methods_without_arguments(torch),
     }
+
+
+def tensor_methods_without_arguments(torch) -> frozenset:
+    """Public Tensor methods that take no positional argument (`inverse`, `exp`, `t`): their signatures in
+    torch.overrides' testing table have the tensor and at most `out`. `obj.inverse(y)` is no such call."""
+    import inspect
+
+    overrides = torch.overrides.get_testing_overrides()
+    found = set()
+    for name in dir(torch.Tensor):
+        method = getattr(torch.Tensor, name, None)
+        signature_of = overrides.get(method) if not name.startswith("_") else None
+        try:
+            parameters = list(inspect.signature(signature_of).parameters.values())[1:] if signature_of else None
+        except (TypeError, ValueError):
+            parameters = None
+        if parameters is not None and all(p.name == "out" for p in parameters) and _refuses_an_argument(torch, name):
+            found.add(name)
+    return frozenset(found)
+
+
+def _refuses_an_argument(torch, name: str) -> bool:
+    """The table is loose (`argmax(input)` takes a dim): the method is called with one positional argument
+    on a fresh tensor, and must raise TypeError."""
+    try:
+        getattr(torch.ones(2, 2), name)(0)
+    except TypeError:
+        return True
+    except Exception:  # noqa: BLE001 - refused for another reason: not proof of the signature
+        return False
+    return False
 
 
 def tensor_subclass_methods(torch) -> frozenset:
@@ -609,6 +641,9 @@ def render(torch) -> str:
         "# Methods of torch's own Tensor subclasses (DTensor, the jagged NestedTensor) that torch.Tensor lacks:",
         "# called on a tensor they still give one; any other method torch.Tensor lacks is a project subclass's own.",
         "TENSOR_SUBCLASS_METHODS = " + _literal(read["TENSOR_SUBCLASS_METHODS"]),
+        "# Tensor methods that take no positional argument: `self.bijector.inverse(y, ctx)` is a method of",
+        "# some class of the tree, not Tensor.inverse (signatures from torch.overrides' testing table).",
+        "TENSOR_METHODS_WITHOUT_ARGUMENTS = " + _literal(read["TENSOR_METHODS_WITHOUT_ARGUMENTS"]),
     ]
     for name in curated_names():
         out.extend(_comment_above(source_lines, name))

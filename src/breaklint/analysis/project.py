@@ -26,7 +26,7 @@ from ..sources import read_source
 from .flow import parameter_defaults
 from .names import dotted
 from .scope import distribution_entries, distribution_reason, is_autograd_function_base, is_module_base
-from .torch_api import BUILTIN_METHODS, DISTRIBUTION_CLASSES, TENSOR_METHODS
+from .torch_api import BUILTIN_METHODS, DISTRIBUTION_CLASSES, TENSOR_METHODS, TENSOR_METHODS_WITHOUT_ARGUMENTS
 from .summary import (ATTRIBUTE, DECORATOR, ELEMENT, GETATTR, GLOBAL, HELD_READ, INSTANCE, LOCAL, MEMBER, PASSED, PASSED_METHOD,
                       PASSED_OBJECT, READ, RESULT, SELF,
                       SUPER, CallRef, ModuleSummary, classify_spelling, text_calls)
@@ -532,7 +532,7 @@ class ProjectGraph:
     def _targets(self, path: str, qualname: str, dynamic: Optional[ClassKey], ref: CallRef) -> tuple:
         """(path, qualname, class the method runs on, bound: the first parameter is implicit) of each
         function a call may run. Kept for the next graph round, which asks again for every call."""
-        memo_key = (path, qualname, dynamic, ref.kind, ref.name)
+        memo_key = (path, qualname, dynamic, ref.kind, ref.name, bool(ref.positional))
         found = self._targets_memo.get(memo_key)
         if found is None:
             found = self._targets_memo[memo_key] = tuple(self._find_targets(path, qualname, dynamic, ref))
@@ -689,8 +689,10 @@ class ProjectGraph:
                 for target in self._passed_functions(start, attr) if start is not None else ():
                     answered = True
                     yield target
-            if not answered and all(self._bases_known(cls) for cls, _, _ in typed) and method not in TENSOR_METHODS and method not in BUILTIN_METHODS \
+            if not answered and all(self._bases_known(cls) for cls, _, _ in typed) and method not in BUILTIN_METHODS \
+                    and (method not in TENSOR_METHODS or ref.positional and method in TENSOR_METHODS_WITHOUT_ARGUMENTS) \
                     and not method.startswith("__"):
+                # (`self.bijector.inverse(y, ctx)`: Tensor.inverse takes no argument, so not a tensor's)
                 yield from self._by_name(path, method)
         elif ref.kind == ATTRIBUTE:
             yield from self._by_name(path, ref.name)
@@ -962,6 +964,12 @@ class ProjectGraph:
             hit = self._named(holder, spelled) if spelled else None
             if hit is not None:
                 yield from self._resolved_targets(hit)
+            elif isinstance(value, ast.Lambda):  # `{"gelu": lambda x: gelu_tanh(x)}`: what the lambda calls
+                for call in (n for n in ast.walk(value.body) if isinstance(n, ast.Call)):
+                    called = dotted(call.func)
+                    hit = self._named(holder, called) if called else None
+                    if hit is not None:
+                        yield from self._resolved_targets(hit)
         for hit in self._registered(holder, name):  # filled by a decorator: `@register_loss def l2(x)`
             yield from self._resolved_targets(hit)
 
@@ -1607,7 +1615,7 @@ def _self_assignments(body: str):
 # `fn = ` or `fn = module.` before a call on its line (the call's name follows)
 _BOUND_TO_CALL = re.compile(r"[ \t]*([A-Za-z_]\w*)[ \t]*=[ \t]*(?:[A-Za-z_][\w.]*\.)?$")
 # Calls whose result holds the same elements as their one argument.
-_COPIES = ("list", "tuple")
+_COPIES = ("list", "tuple", "nn.ModuleList", "torch.nn.ModuleList", "ModuleList")
 _COPIED_NAME = re.compile(r"\s*([A-Za-z_]\w*)\s*\)")
 _THEN_METHOD = re.compile(r"[ \t]*\.[ \t]*([A-Za-z_]\w*)[ \t]*\(")
 _ARGUMENT_HEAD = re.compile(r"([A-Za-z_][\w.]*)\s*(\(|$)")

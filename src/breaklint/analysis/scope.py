@@ -253,6 +253,11 @@ class ModuleScopes:
                     info.properties.add(stmt.name)
             elif isinstance(stmt, ast.ClassDef):
                 self._add_class(stmt, prefix=name + ".")
+            elif isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name) \
+                    and isinstance(stmt.value, ast.Name) and stmt.value.id in info.methods \
+                    and stmt.value.id not in info.properties:
+                # `__call__ = apply`, `forward = _forward_impl`: the alias runs the method defined above
+                info.methods[stmt.targets[0].id] = info.methods[stmt.value.id]
         self.classes.setdefault(name, info)
 
     @property

@@ -428,6 +428,33 @@ TENSOR_SUBCLASS_METHODS = frozenset({
     "device_mesh", "from_local", "full_tensor", "lengths", "offsets", "placements", "redistribute",
     "to_local",
 })
+# Tensor methods that take no positional argument: `self.bijector.inverse(y, ctx)` is a method of
+# some class of the tree, not Tensor.inverse (signatures from torch.overrides' testing table).
+TENSOR_METHODS_WITHOUT_ARGUMENTS = frozenset({
+    "abs", "abs_", "absolute", "absolute_", "acos", "acos_", "acosh", "acosh_", "adjoint", "angle",
+    "arccos", "arccos_", "arccosh", "arccosh_", "arcsin", "arcsin_", "arcsinh", "arcsinh_",
+    "arctan", "arctan_", "arctanh", "arctanh_", "argwhere", "asin", "asin_", "asinh", "asinh_",
+    "atan", "atan_", "atanh", "atanh_", "bitwise_not", "bitwise_not_", "ccol_indices", "ceil",
+    "ceil_", "clone", "coalesce", "col_indices", "conj", "conj_physical", "conj_physical_",
+    "const_data_ptr", "corrcoef", "cos", "cos_", "cosh", "cosh_", "crow_indices", "data_ptr",
+    "deg2rad", "deg2rad_", "dense_dim", "dequantize", "det", "detach", "detach_", "digamma",
+    "digamma_", "dim", "element_size", "erf", "erf_", "erfc", "erfc_", "erfinv", "erfinv_", "exp",
+    "exp2", "exp2_", "exp_", "expm1", "expm1_", "fix", "fix_", "fliplr", "flipud", "floor",
+    "floor_", "frac", "frac_", "frexp", "geqrf", "get_device", "i0", "i0_", "indices", "int_repr",
+    "inverse", "is_coalesced", "is_complex", "is_conj", "is_contiguous", "is_distributed",
+    "is_floating_point", "is_inference", "is_neg", "is_nonzero", "is_shared", "is_signed",
+    "isfinite", "isinf", "isnan", "isneginf", "isposinf", "isreal", "item", "lgamma", "lgamma_",
+    "log", "log10", "log10_", "log1p", "log1p_", "log2", "log2_", "log_", "logdet", "logical_not",
+    "logical_not_", "matrix_exp", "ndimension", "neg", "neg_", "negative", "negative_", "nelement",
+    "numel", "numpy", "positive", "q_per_channel_axis", "q_per_channel_scales",
+    "q_per_channel_zero_points", "q_scale", "q_zero_point", "qscheme", "rad2deg", "rad2deg_",
+    "ravel", "reciprocal", "reciprocal_", "resolve_conj", "resolve_neg", "retain_grad", "round",
+    "round_", "row_indices", "rsqrt", "rsqrt_", "sgn", "sgn_", "share_memory_", "sigmoid",
+    "sigmoid_", "sign", "sign_", "signbit", "sin", "sin_", "sinc", "sinc_", "sinh", "sinh_",
+    "slogdet", "sparse_dim", "sqrt", "sqrt_", "square", "square_", "storage", "storage_offset",
+    "storage_type", "t", "t_", "tan", "tan_", "tanh", "tanh_", "to_mkldnn", "tolist", "trace",
+    "trunc", "trunc_", "untyped_storage", "values", "zero_",
+})
 # Tensor attributes that are plain Python values (no data dependence).
 META_ATTRIBUTES = frozenset({
     "device", "dtype", "grad_fn", "is_cpu", "is_cuda", "is_floating_point", "is_leaf", "is_meta",
