@@ -14,7 +14,7 @@ from typing import Callable, Optional
 
 from .astwalk import breadth_first, function_nodes_of, node_memo
 from .callscan import CallText
-from .torch_api import BUILTIN_METHODS, TENSOR_METHODS
+from .torch_api import BUILTIN_METHODS, TENSOR_METHODS, TENSOR_METHODS_WITHOUT_ARGUMENTS
 from .names import ImportMap, dotted
 from .new_objects import new_object_calls
 from .scope import BUILTIN_NAMES, FunctionNode, ModuleScopes, _read_as_call, _self_name, _special_read, is_result_item
@@ -254,6 +254,8 @@ def _call_refs(nodes, self_name: Optional[str], scopes: ModuleScopes, imports: I
         if template is not None:  # and on: its default (`getattr(self, t, self.fallback)`) is passed
             refs[CallRef(GETATTR, template)] = None
         found = [_classify(node.func, self_name, scopes, imports)]
+        if found[0] is None and _no_tensor_method(node, imports):
+            found[0] = (ATTRIBUTE, node.func.attr)  # `t.inverse(y)`: Tensor.inverse takes no argument
         if found[0] is None or found[0][0] in (ATTRIBUTE, SELF, MEMBER):
             # the callee may be held in a name, or `self.dist` may hold what this file can tell
             # (`self.dist = dist` of an enclosing factory's `dist = cls(2)`)
@@ -292,6 +294,18 @@ def _call_refs(nodes, self_name: Optional[str], scopes: ModuleScopes, imports: I
                     # the callee calls on that parameter run on it
                     refs[CallRef(PASSED_OBJECT, f"{found[0][0]}:{found[0][1]}|{key}|{passed[1]}")] = None
     return tuple(refs)
+
+
+def _no_tensor_method(node: ast.Call, imports: ImportMap) -> bool:
+    """`obj.inverse(y)`: a tensor method's name called with a positional argument that the tensor method
+    does not take, on an object that is no imported module (`torch.inverse(x)`, `np.exp(x)`)."""
+    func = node.func
+    if not (isinstance(func, ast.Attribute) and node.args and func.attr in TENSOR_METHODS_WITHOUT_ARGUMENTS):
+        return False
+    root = func.value
+    while isinstance(root, ast.Attribute):
+        root = root.value
+    return not (isinstance(root, ast.Name) and imports.is_bound(root.id))
 
 
 # Callees that keep a callback for later, outside the trace (hooks, threads, executors, exit handlers).
