@@ -331,7 +331,22 @@ def read_torch_facts(torch) -> dict:
         "TENSOR_PROPERTIES": tensor_properties(torch),
         "SKIPPED_TORCH_FUNCTIONS": skipped_torch_functions(torch),
         "TENSOR_SUBCLASS_METHODS": tensor_subclass_methods(torch),
+        "NUMPY_RANDOM_UNTRACED": numpy_random_untraced(torch),
     }
+
+
+def numpy_random_untraced(torch) -> frozenset:
+    """The public functions of numpy.random that torch._numpy.random lacks: Dynamo traces numpy through
+    torch._numpy, and calling any other one breaks (GB0294; measured on 2.13 for beta, gamma, poisson,
+    binomial, exponential, dirichlet, laplace, lognormal, geometric, triangular, standard_normal,
+    multivariate_normal, with and without a size)."""
+    import inspect
+
+    import numpy.random
+    import torch._numpy.random as traced
+
+    return frozenset(name for name in dir(numpy.random) if not name.startswith("_") and not hasattr(traced, name)
+                     and inspect.isroutine(getattr(numpy.random, name)))
 
 
 def tensor_subclass_methods(torch) -> frozenset:
@@ -603,6 +618,9 @@ def render(torch) -> str:
         "# Methods of torch's own Tensor subclasses (DTensor, the jagged NestedTensor) that torch.Tensor lacks:",
         "# called on a tensor they still give one; any other method torch.Tensor lacks is a project subclass's own.",
         "TENSOR_SUBCLASS_METHODS = " + _literal(read["TENSOR_SUBCLASS_METHODS"]),
+        "# Public functions of numpy.random that torch._numpy.random lacks: Dynamo traces numpy through",
+        "# torch._numpy, so a call of one in traced code breaks the graph (GB0294, rules/bl502).",
+        "NUMPY_RANDOM_UNTRACED = " + _literal(read["NUMPY_RANDOM_UNTRACED"]),
     ]
     for name in curated_names():
         out.extend(_comment_above(source_lines, name))

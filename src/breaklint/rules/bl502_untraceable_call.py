@@ -11,7 +11,7 @@ from typing import Optional
 
 from ..analysis.flow import parameter_defaults
 from ..analysis.names import normalize_torch
-from ..analysis.torch_api import SKIPPED_TORCH_FUNCTIONS
+from ..analysis.torch_api import NUMPY_RANDOM_UNTRACED, SKIPPED_TORCH_FUNCTIONS
 from ..fix.rewrite import replace_fix
 from ..model import Edit, Fix
 from ..versions import before
@@ -25,9 +25,10 @@ CLOCKS = {f"time.{name}" for name in (
 SEEDS = {"torch.manual_seed", "torch.random.manual_seed", "torch.cuda.manual_seed",
          "torch.cuda.manual_seed_all"}
 # NumPy random draws that produce a Python scalar (GB0033, data-dependent) or that Dynamo's numpy
-# tracing does not support (GB0294). Array draws such as np.random.randn(4) or normal(size=4),
+# tracing does not support (GB0294; every function torch._numpy.random lacks, NUMPY_RANDOM_UNTRACED:
+# np.random.beta for mixup). Array draws such as np.random.randn(4) or normal(size=4),
 # np.random.seed and np.random.shuffle do NOT break on 2.13 (measured): left out.
-NP_ALWAYS = {"default_rng", "permutation", "choice"}
+NP_ALWAYS = {"choice"} | NUMPY_RANDOM_UNTRACED
 # GB0007, standard library: each measured on 2.13 with real arguments in a compiled function. Not
 # skipped there (measured): os.getenv, os.environ, os.path.join / basename / expanduser,
 # re.match / search / sub / compile (with constant arguments), inspect.signature / getmodule,
@@ -74,6 +75,8 @@ UNSUPPORTED_CALLS = {
     "torch._dynamo.config.patch": "GB0007", "unittest.mock.patch": "GB0007", "open": "GB0059",
     # stop 29's registry sweep: context managers Dynamo cannot enter
     "numpy.errstate": "GB0142", "torch.autograd.graph.save_on_cpu": "GB0008",
+    # stop 30: queries of global state Dynamo does not trace (is_grad_enabled / get_default_dtype are traced)
+    "torch.is_inference_mode_enabled": "GB0046", "torch.get_default_device": "GB0208",
 }
 # Tensor methods Dynamo refuses (stop 29's registry sweep, 2.13): negative sampling's random_(), resizing.
 TENSOR_METHODS_REFUSED = {"random_": "GB0107", "resize_": "GB0126", "resize_as_": "GB0127", "set_": "GB0128"}
@@ -163,6 +166,30 @@ def _holds_tensor(node: ast.AST, ctx) -> bool:
     if isinstance(node, (ast.List, ast.Tuple)):
         return any(ctx.is_tensor(e) for e in node.elts)
     return False
+
+
+def _shows_tensor(node: ast.AST, ctx) -> bool:
+    """What repr() would print a tensor of: a tensor, or a list / tuple / dict display holding one, spelled
+    there or the one reaching value of a local (`d = {"a": x}; repr(d)`: GB0569, measured on 2.13)."""
+    if isinstance(node, ast.Name):
+        value = ctx.reaching_value(node)
+        if isinstance(value, (ast.List, ast.Tuple, ast.Dict)):
+            node = value
+    if isinstance(node, ast.Dict):
+        return any(ctx.is_tensor(v) for v in node.values)
+    return _holds_tensor(node, ctx)
+
+
+def grad_fn_read(node: ast.Attribute, ctx) -> Optional[str]:
+    """`h.grad_fn.name()`, `h.grad_fn.next_functions`: code that reads an attribute of a tensor's grad_fn
+    expects one, and Dynamo cannot trace a tensor that has a grad_fn there (GB0104, measured on 2.13; a bare
+    `h.grad_fn is None` test breaks only when h requires grad, which is not known here, so it is left out)."""
+    value = node.value
+    if not isinstance(node.ctx, ast.Load) or not isinstance(value, ast.Attribute) or value.attr != "grad_fn" \
+            or not ctx.is_tensor(value.value):
+        return None
+    return f"reading {ctx.segment(node)} needs the autograd node of a tensor, which Dynamo cannot trace (GB0104): " \
+           "the graph breaks here; inspect grad_fn outside compiled code"
 
 
 def _plain_type(node: ast.AST) -> bool:
@@ -312,7 +339,8 @@ def untraceable(node: ast.Call, ctx) -> Optional[str]:
         return ".apply_() runs a Python callable on each element, which Dynamo cannot trace (GB0055); use " \
                "tensor operations"
     if isinstance(func, ast.Name) and func.id in ("repr", "str") and len(node.args) == 1 \
-            and not node.keywords and not ctx.file.imports.is_bound(func.id) and ctx.is_tensor(node.args[0]):
+            and not node.keywords and not ctx.file.imports.is_bound(func.id) \
+            and (ctx.is_tensor(node.args[0]) or func.id == "repr" and _shows_tensor(node.args[0], ctx)):
         return f"{func.id}() of a tensor needs its values and breaks the graph; format it outside " \
                "compiled code or guard it with `if not torch.compiler.is_compiling():`"
     if isinstance(func, ast.Attribute) and func.attr == "data_ptr" and not node.args \
@@ -330,10 +358,10 @@ class UntraceableCall(Rule):
                "of tensors, data_ptr() comparisons, generator=, json, some context managers) break the graph")
     gb_ids = ("GB0007", "GB0033", "GB0294", "GB4198", "GB0208", "GB0569", "GB0059", "GB5976", "GB0088",
               "GB0156", "GB0363", "GB0045", "GB0008", "GB0262", "GB0055", "GB0467", "GB0257", "GB7650",
-              "GB0098", "GB0107", "GB0126", "GB0127", "GB0128", "GB0142", "GB4695", "GB0256")
+              "GB0098", "GB0107", "GB0126", "GB0127", "GB0128", "GB0142", "GB4695", "GB0256", "GB0046", "GB0104")
     fix_availability = "sometimes"
     fix_applicability = "safe"  # torch.jit.isinstance(x, T) -> isinstance(x, T) only
-    node_types = (ast.Call, ast.Attribute)
+    node_types = (ast.Call, ast.Attribute, ast.FormattedValue)
     # 2.13: every sub-pattern measured on CPU (np.random with numpy installed). 2.11 and 2.15 come
     # from the team's measured catalogue (kept outside this repository) for clocks, manual_seed,
     # deepcopy of a tensor, repr and data_ptr.
@@ -343,9 +371,15 @@ class UntraceableCall(Rule):
 
     def check(self, node, ctx) -> None:
         if isinstance(node, ast.Attribute):
-            message = function_attribute_store(node, ctx) or _attribute_dict_read(node, ctx)
+            message = function_attribute_store(node, ctx) or _attribute_dict_read(node, ctx) or grad_fn_read(node, ctx)
             if message is not None:
                 ctx.report(node, message)
+            return
+        if isinstance(node, ast.FormattedValue):
+            # f"{t!r}" is repr(t) (GB0569, measured on 2.13); f"{t}" and f"{t:.3f}" are built lazily and traced
+            if node.conversion == ord("r") and _shows_tensor(node.value, ctx):
+                ctx.report(node, "`!r` of a tensor in an f-string is repr(), which needs its values and breaks "
+                                 "the graph (GB0569); format it outside compiled code")
             return
         message = untraceable(node, ctx)
         if message is not None:
