@@ -18,7 +18,7 @@ from ..analysis.torch_api import REARRANGE_METHODS
 from ..model import Fix
 from ..fix.masked import masked_reduction_fix
 from ..fix.rewrite import replace_fix, torch_imports, torch_name, torch_prefix
-from .base import Example, Rule
+from .base import Example, Rule, held_values
 
 # Non-maximum suppression keeps a data-dependent number of boxes: the torchvision op itself and the
 # public wrappers a user calls (measured by bench/realworld.py: torchvision 0.29.1, torch 2.14.1,
@@ -139,6 +139,10 @@ class DynamicShapeOp(Rule):
         # `x[a > b]` with a and b of unknown kind: a tensor indexed by a comparison is masked by it (a
         # Python bool index is no code anyone writes); reported, but no fix is offered on this guess.
         if _indexes_a_tensor(node.value, ctx) and any(masks.is_mask(p, ctx, loose=True) for p in parts):
+            return "mask?"
+        # `x[self.keep]` with a bool buffer, `x[[True, False, True]]`: surely masks (measured on 2.13: GB0036);
+        # reported without a fix, which would paste the index where a tensor is needed
+        if any(_bool_literal_list(p) or _held_bool_tensor(p, ctx) for p in parts):
             return "mask?"
         return None
 
@@ -404,6 +408,35 @@ def _named_mask(index: ast.AST, ctx, array_index: bool) -> bool:
     if _MaskFacts.of(ctx).reaching(index) is not None:
         return False  # the assignment that reaches it decides (`mask = idx.long()` is no mask)
     return ctx.is_tensor(index) or array_index and not ctx.is_known_non_tensor(index)
+
+
+def _bool_literal_list(index: ast.AST) -> bool:
+    """`[True, False, True]`: a list of bools as an index is a boolean mask (no Python container takes it)."""
+    return isinstance(index, ast.List) and bool(index.elts) \
+        and all(isinstance(e, ast.Constant) and type(e.value) is bool for e in index.elts)
+
+
+def _held_bool_tensor(index: ast.AST, ctx) -> bool:
+    """`self.keep` where every value the class gives it is surely a bool tensor: `torch.tensor([True, ...])`,
+    a torch factory with `dtype=torch.bool`, or `<...>.bool()` (a buffer or a plain attribute)."""
+    if not isinstance(index, ast.Attribute):
+        return False
+    values = held_values(index, ctx)
+    return bool(values) and all(_bool_tensor_made(v, ctx) for v in values)
+
+
+def _bool_tensor_made(value: ast.AST, ctx) -> bool:
+    if not isinstance(value, ast.Call):
+        return False
+    qual = ctx.qualify(value.func) or ""
+    if qual in ("torch.tensor", "torch.as_tensor", "torch.BoolTensor") and len(value.args) == 1 \
+            and _bool_literal_list(value.args[0]) and not value.keywords:
+        return True
+    if qual.startswith("torch.") and any(k.arg == "dtype" and (ctx.qualify(k.value) or "") == "torch.bool"
+                                         for k in value.keywords):
+        return True
+    return isinstance(value.func, ast.Attribute) and value.func.attr == "bool" and not value.args \
+        and not value.keywords and isinstance(value.func.value, ast.Call)
 
 
 def _indexes_a_tensor(value: ast.AST, ctx) -> bool:
