@@ -11,6 +11,7 @@ from typing import Optional
 
 from ..analysis.flow import parameter_defaults
 from ..analysis.names import normalize_torch
+from ..analysis.scope import is_module_base
 from ..analysis.torch_api import NUMPY_RANDOM_UNTRACED, SKIPPED_TORCH_FUNCTIONS
 from ..fix.rewrite import replace_fix
 from ..model import Edit, Fix
@@ -166,6 +167,19 @@ def _holds_tensor(node: ast.AST, ctx) -> bool:
     if isinstance(node, (ast.List, ast.Tuple)):
         return any(ctx.is_tensor(e) for e in node.elts)
     return False
+
+
+def _held_module(node: ast.AST, ctx) -> bool:
+    """`self.lin` where every value the class gives it is an nn.Module built there: a torch.nn class
+    (`nn.Linear(4, 4)`, `nn.Sequential(...)`) or a module class of this file (measured on 2.13: deepcopy of
+    each breaks, even nn.ReLU)."""
+    values = held_values(node, ctx) if isinstance(node, ast.Attribute) else []
+    classes = ctx.file.scopes.classes
+    return bool(values) and all(
+        isinstance(v, ast.Call) and (is_module_base(normalize_torch(ctx.qualify(v.func)) or "")
+                                     or isinstance(v.func, ast.Name) and v.func.id in classes
+                                     and classes[v.func.id].is_module)
+        for v in values)
 
 
 def _shows_tensor(node: ast.AST, ctx) -> bool:
@@ -330,6 +344,10 @@ def untraceable(node: ast.Call, ctx) -> Optional[str]:
                "(torch.rand, torch.randint, torch.randperm)"
     if qual == "copy.deepcopy" and node.args and _holds_tensor(node.args[0], ctx):
         return "copy.deepcopy() of a tensor breaks the graph; use .clone()"
+    if qual == "copy.deepcopy" and node.args and _held_module(node.args[0], ctx):
+        # its parameters are tensors (GB4198); a module without any runs copy's skipped internals (GB0008)
+        return f"copy.deepcopy() of the module {ctx.segment(node.args[0])} breaks the graph (GB4198); make the " \
+               "copy once, outside compiled code (in __init__, or before an EMA / target-network update)"
     if qual == "copy.copy" and node.args and ctx.is_tensor(node.args[0]):
         return "copy.copy() of a tensor breaks the graph; use the tensor itself or .clone()"
     if qual == "copy.copy" and len(node.args) == 1 and _dict_or_list(node.args[0], ctx):
