@@ -18,6 +18,7 @@ from __future__ import annotations
 import ast
 from typing import Optional
 
+from ..versions import before
 from .base import Example, Rule
 
 
@@ -45,6 +46,10 @@ class SortedTensors(Rule):
         if not node.args or isinstance(node.args[0], ast.Starred):
             return
         key = next((kw.value for kw in node.keywords if kw.arg == "key"), None)
+        if func.id != "sorted" and _generator_with_options(node, ctx):
+            ctx.report(node, f"{func.id}() over a generator expression with key= or default= breaks the graph on "
+                             "torch 2.13 (GB0193), whatever the elements; pass a list (`[... for ...]`) instead")
+            return
         if func.id != "sorted":
             if key is not None and (len(node.args) == 1 and self._holds_tensors(node.args[0], key, ctx)
                                     or len(node.args) > 1 and any(_holds_tensor_value(a, ctx) for a in node.args)):
@@ -168,6 +173,13 @@ def _holds_tensor_value(node: ast.AST, ctx) -> bool:
     if isinstance(node, (ast.Tuple, ast.List)):
         return any(_holds_tensor_value(e, ctx) for e in node.elts)
     return ctx.is_tensor(node)
+
+
+def _generator_with_options(node: ast.Call, ctx) -> bool:
+    """`max((t.shape[-1] for t in feats), default=0)`: measured on 2.13, GB0193 + GB8335 with int elements too;
+    the same over a list, or without key= / default=, is traced. 2.14 traces it (measured): older targets only."""
+    return len(node.args) == 1 and isinstance(node.args[0], ast.GeneratorExp) \
+        and any(kw.arg in ("key", "default") for kw in node.keywords) and before(ctx.torch_version, "2.14")
 
 
 def _list_of_tensors(node: Optional[ast.AST], ctx) -> bool:
