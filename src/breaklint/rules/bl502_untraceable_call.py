@@ -169,6 +169,63 @@ def _holds_tensor(node: ast.AST, ctx) -> bool:
     return False
 
 
+def _tensor_texts(ctx) -> frozenset:
+    """Locals of the traced function every value of which is a string formatted from a tensor (`f"{x.sum()}"`,
+    `"{:.3f}".format(t)`): Dynamo builds such a string lazily, and any use of its text breaks (measured on 2.13:
+    len() GB0088, `in` GB4411, == and + too, its methods GB0156); storing or returning it does not."""
+    env, scope = ctx.env, ctx.scope
+    if env is None or scope is None:
+        return frozenset()
+
+    def collect() -> frozenset:
+        return frozenset(name for name, definitions in env.definitions.items()
+                         if definitions and all(_formats_tensor(value, ctx) for _, value in definitions))
+    return ctx.file.memo(("BL502 tensor texts", id(scope)), collect)
+
+
+def _formats_tensor(value, ctx) -> bool:
+    if isinstance(value, ast.JoinedStr):
+        # a conversion (`!r`, `!s`) formats at once: that line breaks instead (GB0569)
+        return any(isinstance(v, ast.FormattedValue) and v.conversion == -1 and ctx.is_tensor(v.value)
+                   for v in value.values)
+    return isinstance(value, ast.Call) and isinstance(value.func, ast.Attribute) and value.func.attr == "format" \
+        and isinstance(value.func.value, ast.Constant) and isinstance(value.func.value.value, str) \
+        and any(ctx.is_tensor(a) for a in [*value.args, *(k.value for k in value.keywords)])
+
+
+def tensor_text_use(node: ast.AST, ctx) -> Optional[str]:
+    """The use of a tensor-formatted string's text that breaks (see _tensor_texts), as a message, or None."""
+    if isinstance(node, ast.Call):
+        func = node.func
+        if isinstance(func, ast.Name) and func.id == "len" and len(node.args) == 1 \
+                and isinstance(node.args[0], ast.Name) and not ctx.file.imports.is_bound("len"):
+            name = node.args[0].id
+        elif isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name):
+            name = func.value.id
+        else:
+            return None
+    elif isinstance(node, ast.Compare):
+        if len(node.ops) != 1:
+            return None
+        op, left, right = node.ops[0], node.left, node.comparators[0]
+        sides = [right] if isinstance(op, (ast.In, ast.NotIn)) else [left, right] \
+            if isinstance(op, (ast.Eq, ast.NotEq)) else []
+        name = next((s.id for s in sides if isinstance(s, ast.Name)), None)
+        if name is None:
+            return None
+    elif isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
+        name = next((s.id for s in (node.left, node.right) if isinstance(s, ast.Name)), None)
+        if name is None:
+            return None
+    else:
+        return None
+    if name not in _tensor_texts(ctx):
+        return None
+    return f"`{name}` is a string formatted from a tensor value, which Dynamo builds lazily: using its text here " \
+           "breaks the graph (GB0088 for len(), GB4411 for `in`, GB0156 for its methods); format it outside " \
+           "compiled code, or keep the number a tensor"
+
+
 def _held_module(node: ast.AST, ctx) -> bool:
     """`self.lin` where every value the class gives it is an nn.Module built there: a torch.nn class
     (`nn.Linear(4, 4)`, `nn.Sequential(...)`) or a module class of this file (measured on 2.13: deepcopy of
@@ -376,10 +433,10 @@ class UntraceableCall(Rule):
                "of tensors, data_ptr() comparisons, generator=, json, some context managers) break the graph")
     gb_ids = ("GB0007", "GB0033", "GB0294", "GB4198", "GB0208", "GB0569", "GB0059", "GB5976", "GB0088",
               "GB0156", "GB0363", "GB0045", "GB0008", "GB0262", "GB0055", "GB0467", "GB0257", "GB7650",
-              "GB0098", "GB0107", "GB0126", "GB0127", "GB0128", "GB0142", "GB4695", "GB0256", "GB0046", "GB0104")
+              "GB0098", "GB0107", "GB0126", "GB0127", "GB0128", "GB0142", "GB4695", "GB0256", "GB0046", "GB0104", "GB4411")
     fix_availability = "sometimes"
     fix_applicability = "safe"  # torch.jit.isinstance(x, T) -> isinstance(x, T) only
-    node_types = (ast.Call, ast.Attribute, ast.FormattedValue)
+    node_types = (ast.Call, ast.Attribute, ast.FormattedValue, ast.Compare, ast.BinOp)
     # 2.13: every sub-pattern measured on CPU (np.random with numpy installed). 2.11 and 2.15 come
     # from the team's measured catalogue (kept outside this repository) for clocks, manual_seed,
     # deepcopy of a tensor, repr and data_ptr.
@@ -393,13 +450,18 @@ class UntraceableCall(Rule):
             if message is not None:
                 ctx.report(node, message)
             return
+        if isinstance(node, (ast.Compare, ast.BinOp)):
+            message = tensor_text_use(node, ctx)
+            if message is not None:
+                ctx.report(node, message)
+            return
         if isinstance(node, ast.FormattedValue):
             # f"{t!r}" is repr(t) (GB0569, measured on 2.13); f"{t}" and f"{t:.3f}" are built lazily and traced
             if node.conversion == ord("r") and _shows_tensor(node.value, ctx):
                 ctx.report(node, "`!r` of a tensor in an f-string is repr(), which needs its values and breaks "
                                  "the graph (GB0569); format it outside compiled code")
             return
-        message = untraceable(node, ctx)
+        message = untraceable(node, ctx) or tensor_text_use(node, ctx)
         if message is not None:
             ctx.report(node, message, self._fix(node, ctx))
 
