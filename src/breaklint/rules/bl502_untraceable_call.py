@@ -12,7 +12,7 @@ from typing import Optional
 from ..analysis.flow import parameter_defaults
 from ..analysis.names import normalize_torch
 from ..analysis.scope import is_module_base
-from ..analysis.torch_api import NUMPY_RANDOM_UNTRACED, SKIPPED_TORCH_FUNCTIONS
+from ..analysis.torch_api import BUILTIN_METHODS, NUMPY_RANDOM_UNTRACED, SKIPPED_TORCH_FUNCTIONS
 from ..fix.rewrite import replace_fix
 from ..model import Edit, Fix
 from ..versions import before
@@ -124,19 +124,37 @@ def _scripted(func: ast.Attribute, ctx) -> bool:
 
 
 def _attribute_dict_read(node: ast.Attribute, ctx) -> Optional[str]:
-    """`self.cfg.scale` where the object kept in `self.cfg` is made by a class of this file whose __getattr__ is
-    no function (`class AttrDict(dict): __getattr__ = dict.get`): GB0256 on 2.13 (stop 29's registry sweep)."""
-    if not isinstance(node.ctx, ast.Load) or not isinstance(node.value, ast.Attribute) \
+    """`self.cfg.scale` (or `cfg.scale` of a local) where the object kept in `self.cfg` is made by a class of this
+    file whose __getattr__ is no function (`class AttrDict(dict): __getattr__ = dict.get`): GB0256 on 2.13 (stop 29's registry sweep)."""
+    if not isinstance(node.ctx, ast.Load) or not isinstance(node.value, (ast.Attribute, ast.Name)) \
             or not ctx.file.memo(("BL502 mentions __getattr__ =",), lambda: "__getattr__ =" in ctx.file.source):
         return None
-    values = held_values(node.value, ctx)
+    if isinstance(node.value, ast.Name):  # `o = Attr(y=x * 2)` made here, then `o.y` (GB0256 too)
+        value = ctx.reaching_value(node.value)
+        values = [value] if value is not None else []
+    else:
+        values = held_values(node.value, ctx)
     classes = ctx.file.scopes.classes
     if not values or not all(isinstance(v, ast.Call) and isinstance(v.func, ast.Name) and v.func.id in classes
                              and _non_function_getattr(classes[v.func.id].node) for v in values):
         return None
+    if node.attr in BUILTIN_METHODS or any(node.attr in _class_names(classes[v.func.id].node) for v in values):
+        return None  # `cfg.keys()`, a method of the class: found without __getattr__ (measured: no break)
     return (f"{ctx.segment(node.value)} is an object whose __getattr__ is no function (`__getattr__ = dict.get`): "
             "reading an attribute of it breaks the graph (GB0256); read the values into plain attributes or a "
             "dict (`cfg[\"scale\"]`) outside compiled code")
+
+
+def _class_names(class_node: ast.ClassDef) -> set[str]:
+    """The names a class body binds (methods, class attributes)."""
+    names = set()
+    for stmt in class_node.body:
+        if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            names.add(stmt.name)
+        elif isinstance(stmt, (ast.Assign, ast.AnnAssign)):
+            targets = stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target]
+            names.update(t.id for t in targets if isinstance(t, ast.Name))
+    return names
 
 
 def _non_function_getattr(class_node: ast.ClassDef) -> bool:
