@@ -244,6 +244,15 @@ def tensor_text_use(node: ast.AST, ctx) -> Optional[str]:
            "compiled code, or keep the number a tensor"
 
 
+def _made_with_tensor(node: ast.AST, ctx) -> bool:
+    """An object of a class of this file built with a tensor argument (`Out(x, x * 2)`), spelled here or the one
+    reaching value of a local."""
+    if isinstance(node, ast.Name):
+        node = ctx.reaching_value(node)
+    return isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in ctx.file.scopes.classes \
+        and any(ctx.is_tensor(a) for a in [*node.args, *(k.value for k in node.keywords)])
+
+
 def _held_module(node: ast.AST, ctx) -> bool:
     """`self.lin` where every value the class gives it is an nn.Module built there: a torch.nn class
     (`nn.Linear(4, 4)`, `nn.Sequential(...)`) or a module class of this file (measured on 2.13: deepcopy of
@@ -419,6 +428,11 @@ def untraceable(node: ast.Call, ctx) -> Optional[str]:
                "(torch.rand, torch.randint, torch.randperm)"
     if qual == "copy.deepcopy" and node.args and _holds_tensor(node.args[0], ctx):
         return "copy.deepcopy() of a tensor breaks the graph; use .clone()"
+    if qual in ("dataclasses.asdict", "dataclasses.astuple") and len(node.args) == 1 \
+            and _made_with_tensor(node.args[0], ctx):
+        # both deep-copy every field that is not a dataclass (GB4198, measured on 2.13; ints only: traced)
+        return f"{qual}() deep-copies the tensors the object holds, which breaks the graph (GB4198); read the " \
+               "fields directly (`o.a`, `o.b`) or build the dict / tuple by hand"
     if qual == "copy.deepcopy" and node.args and _held_module(node.args[0], ctx):
         # its parameters are tensors (GB4198); a module without any runs copy's skipped internals (GB0008)
         return f"copy.deepcopy() of the module {ctx.segment(node.args[0])} breaks the graph (GB4198); make the " \
