@@ -19,6 +19,7 @@ from ..model import Fix
 from ..fix.masked import masked_reduction_fix
 from ..fix.rewrite import replace_fix, torch_imports, torch_name, torch_prefix
 from .base import Example, Rule, held_values
+from .bl502_untraceable_call import UNSUPPORTED_CALLS
 
 # Non-maximum suppression keeps a data-dependent number of boxes: the torchvision op itself and the
 # public wrappers a user calls (measured by bench/realworld.py: torchvision 0.29.1, torch 2.14.1,
@@ -42,6 +43,7 @@ STATIC_FORM = {
     "bincount": "torch.zeros(n).scatter_add_(...) with a known n",
     "repeat_interleave": "repeat_interleave(..., output_size=N)",
     "mask": "masked_fill / three-argument torch.where",
+    "ctc_loss": "the loss outside the compiled region (a torch.compiler.disable'd helper)",
     "nms": "a fixed number of boxes (top-k scores, then a padded NMS), or run NMS after the compiled region",
 }
 MASK_FUNCTIONS = {"torch." + m for m in MASK_METHODS - {"bool"}} | {"torch.isin"}
@@ -88,6 +90,8 @@ class DynamicShapeOp(Rule):
         qual = ctx.qualify(func) or ""
         if qual in NMS:
             return "nms"
+        if qual == "torch.nn.functional.ctc_loss" and not _inside_unenterable_with(ctx):
+            return "ctc_loss"  # measured on 2.13: GB0036 with tensor lengths and with Python lists alike
         if qual in NUMPY_DYNAMIC and node.args and _array_of_tensor(node.args[0], ctx):
             return NUMPY_DYNAMIC[qual]
         if qual.startswith("torch.") and qual.count(".") == 1:
@@ -437,6 +441,16 @@ def _bool_tensor_made(value: ast.AST, ctx) -> bool:
         return True
     return isinstance(value.func, ast.Attribute) and value.func.attr == "bool" and not value.args \
         and not value.keywords and isinstance(value.func.value, ast.Call)
+
+
+def _inside_unenterable_with(ctx) -> bool:
+    """Under `with torch.backends.cudnn.flags(enabled=False):` (as wav2vec2-style CTC heads write it), or any
+    manager Dynamo cannot enter (BL502's list): the `with` line breaks and its body is not traced (measured
+    on 2.13: no break reported at a ctc_loss there)."""
+    return any(isinstance(p, ast.With) and any(isinstance(i.context_expr, ast.Call)
+                                               and (ctx.qualify(i.context_expr.func) or "") in UNSUPPORTED_CALLS
+                                               for i in p.items)
+               for p in ctx.parents)
 
 
 def _indexes_a_tensor(value: ast.AST, ctx) -> bool:
