@@ -6,6 +6,7 @@ Dynamo 2.13 (CPU, eager backend) reports the break, and the unmarked classes are
   holding a tensor (GB0569), the text of a string formatted from a tensor used (len GB0088, `in` GB4411), an
   attribute-style dict made in forward (GB0256), deepcopy of a module kept on self and dataclasses.astuple of
   tensors (GB4198, raised inside copy.py).
+- BL503: calling a submodule with a full backward hook (GB0083, raised inside module.py).
 - BL101: torch._assert on a tensor condition (GB0033).
 - BL106: `(a, 1) < (b, 2)` and a tuple held by a local compared (GB6622).
 - BL107: list.sort() of tensors (GB0207); max() over a generator with default= (GB0193, before 2.14).
@@ -252,7 +253,7 @@ def test_breaklint_flags_the_rows_dynamo_breaks_on_and_no_other(tmp_path):
     assert dynamo_break_rows(SOURCE, CLASSES, tmp_path) == ROWS
 
 
-# deepcopy breaks inside copy.py: the row is the innermost frame of this source in Dynamo's log.
+# deepcopy breaks inside copy.py, a hooked submodule inside module.py: the row is the innermost frame of this source in Dynamo's log.
 LIBRARY = '''import copy
 import dataclasses
 from dataclasses import dataclass
@@ -298,13 +299,38 @@ class L3(nn.Module):
     def forward(self, x):
         cfg = copy.deepcopy(self.cfg)
         return x * cfg["scale"] * dataclasses.asdict(self.small)["n"]
+
+
+def _grad_hook(module, grad_input, grad_output):
+    return None
+
+
+class L4(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.lin = nn.Linear(4, 4)
+        self.lin.register_full_backward_hook(_grad_hook)
+
+    def forward(self, x):
+        return self.lin(x) * 2  # Dynamo 2.13: GB0083 (inside module.py)
+
+
+class L5(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.lin = nn.Linear(4, 4)
+        self.lin.register_forward_hook(lambda module, args, out: None)
+        self.register_full_backward_hook(_grad_hook)
+
+    def forward(self, x):
+        return self.lin(x) * 2
 '''
 
 LIBRARY_ROWS = {row for row, line in enumerate(LIBRARY.splitlines(), 1) if "# Dynamo 2.13:" in line}
 
 
 def test_copies_are_flagged_at_the_innermost_frame_of_the_source(tmp_path):
-    assert len(LIBRARY_ROWS) == 2
+    assert len(LIBRARY_ROWS) == 3
     assert {row for row, _code in codes_by_row(LIBRARY)} == LIBRARY_ROWS
     torch = _dynamo_2_13()
     path = tmp_path / "copies_snippet.py"
@@ -327,7 +353,7 @@ def test_copies_are_flagged_at_the_innermost_frame_of_the_source(tmp_path):
     handler = Sites()
     logger.addHandler(handler)
     try:
-        for name in ("L1", "L2", "L3"):
+        for name in ("L1", "L2", "L3", "L4", "L5"):
             torch._dynamo.reset()
             torch.compile(getattr(module, name)(), backend="eager")(torch.randn(4, 4))
     finally:
