@@ -269,8 +269,8 @@ def _loop_element_of_vector(name: ast.Name, ctx) -> bool:
 def _element_of_vector(node: ast.AST, ctx) -> bool:
     """`order[0]`, or `self.timesteps[k]` with k a `range()` loop variable, of a 1-d integer tensor: a 0-d integer
     tensor (measured on 2.13: `x * self.alphas[self.timesteps[k]]` breaks with GB0033)."""
-    return isinstance(node, ast.Subscript) and (_int_constant(node.slice) or _range_variable(node.slice, ctx)) \
-        and _int_vector(node.value, ctx)
+    return isinstance(node, ast.Subscript) and (_int_constant(node.slice) or isinstance(node.slice, ast.Name)) \
+        and _int_vector(node.value, ctx) and (_int_constant(node.slice) or _range_variable(node.slice, ctx))
 
 
 def _range_variable(node: ast.AST, ctx) -> bool:

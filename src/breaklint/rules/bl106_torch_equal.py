@@ -38,15 +38,15 @@ def _compares_sequences_of_tensors(node: ast.Compare, ctx) -> bool:
     """`[a, b] == [c, d]` / `(h, w) != size`: a list or tuple display that holds a tensor, compared
     with == / != to something that is not a tensor (Python then compares element by element);
     `(a, 1) < (b, 2)` likewise, see _orders_sequences_of_tensors."""
-    if len(node.ops) != 1:
+    if len(node.ops) != 1 or not isinstance(node.ops[0], (ast.Eq, ast.NotEq, ast.Lt, ast.LtE, ast.Gt, ast.GtE)):
         return False
-    left, right = _display(node.left, ctx), _display(node.comparators[0], ctx)
+    left, right = node.left, node.comparators[0]
+    if isinstance(left, _DISPLAYS) != isinstance(right, _DISPLAYS):  # a name compared with a display: its value
+        left, right = _display(left, ctx), _display(right, ctx)
     displays = _DISPLAYS
     if isinstance(node.ops[0], (ast.Lt, ast.LtE, ast.Gt, ast.GtE)):
         return isinstance(left, displays) and isinstance(right, displays) \
             and _orders_sequences_of_tensors(left, right, ctx)
-    if not isinstance(node.ops[0], (ast.Eq, ast.NotEq)):
-        return False
     if isinstance(left, displays) and isinstance(right, displays):
         # Python compares lengths first, then pair by pair: a tensor against None, or a name against
         # itself, gives a constant (measured: `(mask, bias) == (None, None)` does not break)

@@ -423,7 +423,8 @@ def _bool_literal_list(index: ast.AST) -> bool:
 def _held_bool_tensor(index: ast.AST, ctx) -> bool:
     """`self.keep` where every value the class gives it is surely a bool tensor: `torch.tensor([True, ...])`,
     a torch factory with `dtype=torch.bool`, or `<...>.bool()` (a buffer or a plain attribute)."""
-    if not isinstance(index, ast.Attribute):
+    if not isinstance(index, ast.Attribute) or not ctx.file.memo(
+            ("BL401 may hold bool tensors",), lambda: "bool" in ctx.file.source or "[True" in ctx.file.source):
         return False
     values = held_values(index, ctx)
     return bool(values) and all(_bool_tensor_made(v, ctx) for v in values)
