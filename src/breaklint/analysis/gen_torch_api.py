@@ -337,6 +337,7 @@ def read_torch_facts(torch) -> dict:
         "SKIPPED_TORCH_FUNCTIONS": skipped_torch_functions(torch),
         "TENSOR_SUBCLASS_METHODS": tensor_subclass_methods(torch),
         "TENSOR_METHODS_WITHOUT_ARGUMENTS": tensor_methods_without_arguments(torch),
+        "NUMPY_RANDOM_UNTRACED": numpy_random_untraced(torch),
     }
 
 
@@ -369,6 +370,20 @@ def _refuses_an_argument(torch, name: str) -> bool:
     except Exception:  # noqa: BLE001 - refused for another reason: not proof of the signature
         return False
     return False
+
+
+def numpy_random_untraced(torch) -> frozenset:
+    """The public functions of numpy.random that torch._numpy.random lacks: Dynamo traces numpy through
+    torch._numpy, and calling any other one breaks (GB0294; measured on 2.13 for beta, gamma, poisson,
+    binomial, exponential, dirichlet, laplace, lognormal, geometric, triangular, standard_normal,
+    multivariate_normal, with and without a size)."""
+    import inspect
+
+    import numpy.random
+    import torch._numpy.random as traced
+
+    return frozenset(name for name in dir(numpy.random) if not name.startswith("_") and not hasattr(traced, name)
+                     and inspect.isroutine(getattr(numpy.random, name)))
 
 
 def tensor_subclass_methods(torch) -> frozenset:
@@ -644,6 +659,9 @@ def render(torch) -> str:
         "# Tensor methods that take no positional argument: `self.bijector.inverse(y, ctx)` is a method of",
         "# some class of the tree, not Tensor.inverse (signatures from torch.overrides' testing table).",
         "TENSOR_METHODS_WITHOUT_ARGUMENTS = " + _literal(read["TENSOR_METHODS_WITHOUT_ARGUMENTS"]),
+        "# Public functions of numpy.random that torch._numpy.random lacks: Dynamo traces numpy through",
+        "# torch._numpy, so a call of one in traced code breaks the graph (GB0294, rules/bl502).",
+        "NUMPY_RANDOM_UNTRACED = " + _literal(read["NUMPY_RANDOM_UNTRACED"]),
     ]
     for name in curated_names():
         out.extend(_comment_above(source_lines, name))

@@ -455,6 +455,17 @@ TENSOR_METHODS_WITHOUT_ARGUMENTS = frozenset({
     "storage_type", "t", "t_", "tan", "tan_", "tanh", "tanh_", "to_mkldnn", "tolist", "trace",
     "trunc", "trunc_", "untyped_storage", "values", "zero_",
 })
+# Public functions of numpy.random that torch._numpy.random lacks: Dynamo traces numpy through
+# torch._numpy, so a call of one in traced code breaks the graph (GB0294, rules/bl502).
+NUMPY_RANDOM_UNTRACED = frozenset({
+    "beta", "binomial", "bytes", "chisquare", "default_rng", "dirichlet", "exponential", "f",
+    "gamma", "geometric", "get_bit_generator", "get_state", "gumbel", "hypergeometric", "laplace",
+    "logistic", "lognormal", "logseries", "multinomial", "multivariate_normal",
+    "negative_binomial", "noncentral_chisquare", "noncentral_f", "pareto", "permutation",
+    "poisson", "power", "random_integers", "ranf", "rayleigh", "set_bit_generator", "set_state",
+    "standard_cauchy", "standard_exponential", "standard_gamma", "standard_normal", "standard_t",
+    "triangular", "vonmises", "wald", "weibull", "zipf",
+})
 # Tensor attributes that are plain Python values (no data dependence).
 META_ATTRIBUTES = frozenset({
     "device", "dtype", "grad_fn", "is_cpu", "is_cuda", "is_floating_point", "is_leaf", "is_meta",

@@ -81,6 +81,13 @@ def _any_all_of_tensors(node: ast.Call, ctx) -> bool:
     return ctx.is_tensor(arg)
 
 
+def _torch_assert_on_tensor(node: ast.Call, ctx) -> bool:
+    """`torch._assert(x.abs().sum() >= 0, "msg")`: unlike the `assert` statement, it takes the condition's
+    truth value (measured on 2.13: GB0033); `torch._assert(x.dim() == 2, ...)` on Python values is traced."""
+    return bool(node.args) and isinstance(node.func, ast.Attribute) and node.func.attr == "_assert" \
+        and (ctx.qualify(node.func) or "") == "torch._assert" and branches_on_tensor(node.args[0], ctx)
+
+
 def in_condition(ctx, node: ast.AST) -> Optional[ast.AST]:
     """The if / while / ternary / assert / comprehension-if whose test holds `node`, else None."""
     child = node
@@ -122,6 +129,9 @@ class TensorBranch(Rule):
             if _any_all_of_tensors(node, ctx):
                 ctx.report(node, f"{node.func.id}() over tensors takes the truth value of each one: Dynamo splits "
                                  "the graph here (GB0170); use torch.stack(...).any() / .all()")
+            elif _torch_assert_on_tensor(node, ctx):
+                ctx.report(node, "torch._assert() on a tensor condition reads its value: Dynamo breaks the graph "
+                                 "here (GB0033); use a plain `assert <tensor>`, which is traced")
             return
         if isinstance(node, ast.If):
             if branches_on_tensor(node.test, ctx):

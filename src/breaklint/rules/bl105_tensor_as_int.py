@@ -267,8 +267,21 @@ def _loop_element_of_vector(name: ast.Name, ctx) -> bool:
 
 
 def _element_of_vector(node: ast.AST, ctx) -> bool:
-    """`order[0]` of a 1-d integer tensor: a 0-d integer tensor."""
-    return isinstance(node, ast.Subscript) and _int_constant(node.slice) and _int_vector(node.value, ctx)
+    """`order[0]`, or `self.timesteps[k]` with k a `range()` loop variable, of a 1-d integer tensor: a 0-d integer
+    tensor (measured on 2.13: `x * self.alphas[self.timesteps[k]]` breaks with GB0033)."""
+    return isinstance(node, ast.Subscript) and (_int_constant(node.slice) or isinstance(node.slice, ast.Name)) \
+        and _int_vector(node.value, ctx) and (_int_constant(node.slice) or _range_variable(node.slice, ctx))
+
+
+def _range_variable(node: ast.AST, ctx) -> bool:
+    """A local bound only as the target of `for ... in range(...)` loops: a Python int."""
+    if not isinstance(node, ast.Name) or ctx.env is None or ctx.scope is None \
+            or node.id in ctx.env.definitions or ctx.file.imports.is_bound("range"):
+        return False
+    loops = [n for n in ast.walk(ctx.scope.func) if isinstance(n, (ast.For, ast.AsyncFor))
+             and any(isinstance(t, ast.Name) and t.id == node.id for t in ast.walk(n.target))]
+    return bool(loops) and all(isinstance(n.target, ast.Name) and isinstance(n.iter, ast.Call)
+                               and isinstance(n.iter.func, ast.Name) and n.iter.func.id == "range" for n in loops)
 
 
 def _zero_d_draw(node: ast.AST, ctx) -> bool:

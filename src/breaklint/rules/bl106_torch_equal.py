@@ -10,13 +10,43 @@ import ast
 from .base import Example, Rule
 
 
+_DISPLAYS = (ast.List, ast.Tuple)
+
+
+def _display(node: ast.AST, ctx) -> ast.AST:
+    """A list or tuple display, spelled here or the one reaching value of a local (`key = (n, x.sum())`)."""
+    if isinstance(node, ast.Name):
+        value = ctx.reaching_value(node)
+        if isinstance(value, _DISPLAYS):
+            return value
+    return node
+
+
+def _orders_sequences_of_tensors(left: ast.AST, right: ast.AST, ctx) -> bool:
+    """`(a, 1) < (b, 2)`: Python tests the pairs for equality in order until two differ, so a tensor pair
+    reached before two unequal constants is read as a bool (GB6622, measured on 2.13; `(1, a) < (2, b)` and
+    `(a, 1) <= (a, 2)` are decided without it and do not break)."""
+    for a, b in zip(left.elts, right.elts):
+        if _tensor_pair(a, b, ctx) or _tensor_pair(b, a, ctx):
+            return True
+        if isinstance(a, ast.Constant) and isinstance(b, ast.Constant) and a.value != b.value:
+            return False
+    return False
+
+
 def _compares_sequences_of_tensors(node: ast.Compare, ctx) -> bool:
     """`[a, b] == [c, d]` / `(h, w) != size`: a list or tuple display that holds a tensor, compared
-    with == / != to something that is not a tensor (Python then compares element by element)."""
-    if len(node.ops) != 1 or not isinstance(node.ops[0], (ast.Eq, ast.NotEq)):
+    with == / != to something that is not a tensor (Python then compares element by element);
+    `(a, 1) < (b, 2)` likewise, see _orders_sequences_of_tensors."""
+    if len(node.ops) != 1 or not isinstance(node.ops[0], (ast.Eq, ast.NotEq, ast.Lt, ast.LtE, ast.Gt, ast.GtE)):
         return False
     left, right = node.left, node.comparators[0]
-    displays = (ast.List, ast.Tuple)
+    if isinstance(left, _DISPLAYS) != isinstance(right, _DISPLAYS):  # a name compared with a display: its value
+        left, right = _display(left, ctx), _display(right, ctx)
+    displays = _DISPLAYS
+    if isinstance(node.ops[0], (ast.Lt, ast.LtE, ast.Gt, ast.GtE)):
+        return isinstance(left, displays) and isinstance(right, displays) \
+            and _orders_sequences_of_tensors(left, right, ctx)
     if isinstance(left, displays) and isinstance(right, displays):
         # Python compares lengths first, then pair by pair: a tensor against None, or a name against
         # itself, gives a constant (measured: `(mask, bias) == (None, None)` does not break)
@@ -49,7 +79,7 @@ class TorchEqual(Rule):
     def check(self, node, ctx) -> None:
         if isinstance(node, ast.Compare):
             if _compares_sequences_of_tensors(node, ctx):
-                ctx.report(node, "comparing lists or tuples that hold tensors with == / != needs each element's "
+                ctx.report(node, "comparing lists or tuples that hold tensors (==, !=, <, ...) needs each element's "
                                  "value as a Python bool, which breaks the graph (GB6622); compare the tensors with "
                                  "torch.stack(a) == torch.stack(b)")
             return

@@ -5,7 +5,8 @@ Measured on torch 2.13 CPU: `sorted([a.sum(), b.sum()])`, `sorted(d.items())` wi
 (the items are tuples that hold a tensor) and `sorted(d.values(), key=lambda t: t.sum())` break with
 GB0207 ("sort with non-constant keys"); `sorted(t)` over a tensor breaks with GB0059. Sorting with
 constant keys does not break: `sorted(d.items(), key=lambda kv: kv[0])` with str keys,
-`sorted(tensors, key=lambda t: t.shape[0])`, `sorted(d)` over the keys.
+`sorted(tensors, key=lambda t: t.shape[0])`, `sorted(d)` over the keys. `list.sort()` is the same
+(`vals.sort()` of a list of tensors, GB0207).
 
 `max()` / `min()` with `key=` are stricter (measured on 2.13, GB0193 "invalid call to builtin op
 handler"): over tensors they break whatever the key returns (`max(feats, key=lambda f: f.shape[-1])`,
@@ -17,6 +18,7 @@ from __future__ import annotations
 import ast
 from typing import Optional
 
+from ..versions import before
 from .base import Example, Rule
 
 
@@ -33,11 +35,21 @@ class SortedTensors(Rule):
 
     def check(self, node: ast.Call, ctx) -> None:
         func = node.func
+        if isinstance(func, ast.Attribute) and func.attr == "sort" and isinstance(func.value, ast.Name):
+            what = self._list_sort_keys(node, ctx)
+            if what:
+                ctx.report(node, f"list.sort() compares {what}, which breaks the graph (GB0207); sort by a Python "
+                                 "value (a name, a size), or use torch.sort / torch.argsort on a stacked tensor")
+            return
         if not (isinstance(func, ast.Name) and func.id in ("sorted", "max", "min")) or ctx.file.imports.is_bound(func.id):
             return
         if not node.args or isinstance(node.args[0], ast.Starred):
             return
         key = next((kw.value for kw in node.keywords if kw.arg == "key"), None)
+        if func.id != "sorted" and _generator_with_options(node, ctx):
+            ctx.report(node, f"{func.id}() over a generator expression with key= or default= breaks the graph on "
+                             "torch 2.13 (GB0193), whatever the elements; pass a list (`[... for ...]`) instead")
+            return
         if func.id != "sorted":
             if key is not None and (len(node.args) == 1 and self._holds_tensors(node.args[0], key, ctx)
                                     or len(node.args) > 1 and any(_holds_tensor_value(a, ctx) for a in node.args)):
@@ -71,6 +83,19 @@ class SortedTensors(Rule):
         return bool(definitions) and all(isinstance(v, (ast.List, ast.Tuple)) and v.elts
                                          and all(_holds_tensor_value(e, ctx) for e in v.elts) for v in definitions)
 
+    def _list_sort_keys(self, node: ast.Call, ctx) -> Optional[str]:
+        """`vals.sort()` of a local that is surely a list (every value it is given is a list display or a list
+        comprehension; a tensor's own .sort() is traced): GB0207 with tensor elements or a key returning a
+        tensor (measured on 2.13; `key=lambda t: t.shape[0]` does not break)."""
+        definitions = _definitions(node.func.value, ctx)
+        if node.args or not all(isinstance(v, (ast.List, ast.ListComp)) for v in definitions):
+            return None
+        key = next((kw.value for kw in node.keywords if kw.arg == "key"), None)
+        if key is not None:
+            return "the tensors its key function returns" if isinstance(key, ast.Lambda) and ctx.is_tensor(key.body) \
+                else None
+        return "tensors" if all(_list_of_tensors(v, ctx) for v in definitions) else None
+
     def _tensor_keys(self, iterable: ast.AST, key: Optional[ast.AST], ctx) -> Optional[str]:
         if key is not None:
             if isinstance(key, ast.Lambda) and ctx.is_tensor(key.body):
@@ -78,8 +103,7 @@ class SortedTensors(Rule):
             return None
         if ctx.is_tensor(iterable):
             return "the elements of a tensor"
-        if all(isinstance(v, (ast.List, ast.Tuple)) and v.elts and all(ctx.is_tensor(e) for e in v.elts)
-               for v in _definitions(iterable, ctx)):
+        if all(_list_of_tensors(v, ctx) for v in _definitions(iterable, ctx)):
             return "tensors"
         if isinstance(iterable, ast.Call) and isinstance(iterable.func, ast.Attribute) \
                 and iterable.func.attr in ("items", "values") and not iterable.args \
@@ -149,6 +173,20 @@ def _holds_tensor_value(node: ast.AST, ctx) -> bool:
     if isinstance(node, (ast.Tuple, ast.List)):
         return any(_holds_tensor_value(e, ctx) for e in node.elts)
     return ctx.is_tensor(node)
+
+
+def _generator_with_options(node: ast.Call, ctx) -> bool:
+    """`max((t.shape[-1] for t in feats), default=0)`: measured on 2.13, GB0193 + GB8335 with int elements too;
+    the same over a list, or without key= / default=, is traced. 2.14 traces it (measured): older targets only."""
+    return len(node.args) == 1 and isinstance(node.args[0], ast.GeneratorExp) \
+        and any(kw.arg in ("key", "default") for kw in node.keywords) and before(ctx.torch_version, "2.14")
+
+
+def _list_of_tensors(node: Optional[ast.AST], ctx) -> bool:
+    """A list or tuple display of tensors, or a list comprehension of them (`[x[i].sum() for i in ...]`)."""
+    if isinstance(node, ast.ListComp):
+        return ctx.is_tensor(node.elt)
+    return isinstance(node, (ast.List, ast.Tuple)) and bool(node.elts) and all(ctx.is_tensor(e) for e in node.elts)
 
 
 def _definitions(node: ast.AST, ctx) -> list:

@@ -18,7 +18,8 @@ from ..analysis.torch_api import REARRANGE_METHODS
 from ..model import Fix
 from ..fix.masked import masked_reduction_fix
 from ..fix.rewrite import replace_fix, torch_imports, torch_name, torch_prefix
-from .base import Example, Rule
+from .base import Example, Rule, held_values
+from .bl502_untraceable_call import UNSUPPORTED_CALLS
 
 # Non-maximum suppression keeps a data-dependent number of boxes: the torchvision op itself and the
 # public wrappers a user calls (measured by bench/realworld.py: torchvision 0.29.1, torch 2.14.1,
@@ -42,6 +43,7 @@ STATIC_FORM = {
     "bincount": "torch.zeros(n).scatter_add_(...) with a known n",
     "repeat_interleave": "repeat_interleave(..., output_size=N)",
     "mask": "masked_fill / three-argument torch.where",
+    "ctc_loss": "the loss outside the compiled region (a torch.compiler.disable'd helper)",
     "nms": "a fixed number of boxes (top-k scores, then a padded NMS), or run NMS after the compiled region",
 }
 MASK_FUNCTIONS = {"torch." + m for m in MASK_METHODS - {"bool"}} | {"torch.isin"}
@@ -88,6 +90,8 @@ class DynamicShapeOp(Rule):
         qual = ctx.qualify(func) or ""
         if qual in NMS:
             return "nms"
+        if qual == "torch.nn.functional.ctc_loss" and not _inside_unenterable_with(ctx):
+            return "ctc_loss"  # measured on 2.13: GB0036 with tensor lengths and with Python lists alike
         if qual in NUMPY_DYNAMIC and node.args and _array_of_tensor(node.args[0], ctx):
             return NUMPY_DYNAMIC[qual]
         if qual.startswith("torch.") and qual.count(".") == 1:
@@ -139,6 +143,10 @@ class DynamicShapeOp(Rule):
         # `x[a > b]` with a and b of unknown kind: a tensor indexed by a comparison is masked by it (a
         # Python bool index is no code anyone writes); reported, but no fix is offered on this guess.
         if _indexes_a_tensor(node.value, ctx) and any(masks.is_mask(p, ctx, loose=True) for p in parts):
+            return "mask?"
+        # `x[self.keep]` with a bool buffer, `x[[True, False, True]]`: surely masks (measured on 2.13: GB0036);
+        # reported without a fix, which would paste the index where a tensor is needed
+        if any(_bool_literal_list(p) or _held_bool_tensor(p, ctx) for p in parts):
             return "mask?"
         return None
 
@@ -404,6 +412,46 @@ def _named_mask(index: ast.AST, ctx, array_index: bool) -> bool:
     if _MaskFacts.of(ctx).reaching(index) is not None:
         return False  # the assignment that reaches it decides (`mask = idx.long()` is no mask)
     return ctx.is_tensor(index) or array_index and not ctx.is_known_non_tensor(index)
+
+
+def _bool_literal_list(index: ast.AST) -> bool:
+    """`[True, False, True]`: a list of bools as an index is a boolean mask (no Python container takes it)."""
+    return isinstance(index, ast.List) and bool(index.elts) \
+        and all(isinstance(e, ast.Constant) and type(e.value) is bool for e in index.elts)
+
+
+def _held_bool_tensor(index: ast.AST, ctx) -> bool:
+    """`self.keep` where every value the class gives it is surely a bool tensor: `torch.tensor([True, ...])`,
+    a torch factory with `dtype=torch.bool`, or `<...>.bool()` (a buffer or a plain attribute)."""
+    if not isinstance(index, ast.Attribute) or not ctx.file.memo(
+            ("BL401 may hold bool tensors",), lambda: "bool" in ctx.file.source or "[True" in ctx.file.source):
+        return False
+    values = held_values(index, ctx)
+    return bool(values) and all(_bool_tensor_made(v, ctx) for v in values)
+
+
+def _bool_tensor_made(value: ast.AST, ctx) -> bool:
+    if not isinstance(value, ast.Call):
+        return False
+    qual = ctx.qualify(value.func) or ""
+    if qual in ("torch.tensor", "torch.as_tensor", "torch.BoolTensor") and len(value.args) == 1 \
+            and _bool_literal_list(value.args[0]) and not value.keywords:
+        return True
+    if qual.startswith("torch.") and any(k.arg == "dtype" and (ctx.qualify(k.value) or "") == "torch.bool"
+                                         for k in value.keywords):
+        return True
+    return isinstance(value.func, ast.Attribute) and value.func.attr == "bool" and not value.args \
+        and not value.keywords and isinstance(value.func.value, ast.Call)
+
+
+def _inside_unenterable_with(ctx) -> bool:
+    """Under `with torch.backends.cudnn.flags(enabled=False):` (as wav2vec2-style CTC heads write it), or any
+    manager Dynamo cannot enter (BL502's list): the `with` line breaks and its body is not traced (measured
+    on 2.13: no break reported at a ctc_loss there)."""
+    return any(isinstance(p, ast.With) and any(isinstance(i.context_expr, ast.Call)
+                                               and (ctx.qualify(i.context_expr.func) or "") in UNSUPPORTED_CALLS
+                                               for i in p.items)
+               for p in ctx.parents)
 
 
 def _indexes_a_tensor(value: ast.AST, ctx) -> bool:

@@ -11,7 +11,8 @@ from typing import Optional
 
 from ..analysis.flow import parameter_defaults
 from ..analysis.names import normalize_torch
-from ..analysis.torch_api import SKIPPED_TORCH_FUNCTIONS
+from ..analysis.scope import is_module_base
+from ..analysis.torch_api import BUILTIN_METHODS, NUMPY_RANDOM_UNTRACED, SKIPPED_TORCH_FUNCTIONS
 from ..fix.rewrite import replace_fix
 from ..model import Edit, Fix
 from ..versions import before
@@ -25,9 +26,10 @@ CLOCKS = {f"time.{name}" for name in (
 SEEDS = {"torch.manual_seed", "torch.random.manual_seed", "torch.cuda.manual_seed",
          "torch.cuda.manual_seed_all"}
 # NumPy random draws that produce a Python scalar (GB0033, data-dependent) or that Dynamo's numpy
-# tracing does not support (GB0294). Array draws such as np.random.randn(4) or normal(size=4),
+# tracing does not support (GB0294; every function torch._numpy.random lacks, NUMPY_RANDOM_UNTRACED:
+# np.random.beta for mixup). Array draws such as np.random.randn(4) or normal(size=4),
 # np.random.seed and np.random.shuffle do NOT break on 2.13 (measured): left out.
-NP_ALWAYS = {"default_rng", "permutation", "choice"}
+NP_ALWAYS = {"choice"} | NUMPY_RANDOM_UNTRACED
 # GB0007, standard library: each measured on 2.13 with real arguments in a compiled function. Not
 # skipped there (measured): os.getenv, os.environ, os.path.join / basename / expanduser,
 # re.match / search / sub / compile (with constant arguments), inspect.signature / getmodule,
@@ -74,6 +76,8 @@ UNSUPPORTED_CALLS = {
     "torch._dynamo.config.patch": "GB0007", "unittest.mock.patch": "GB0007", "open": "GB0059",
     # stop 29's registry sweep: context managers Dynamo cannot enter
     "numpy.errstate": "GB0142", "torch.autograd.graph.save_on_cpu": "GB0008",
+    # stop 30: queries of global state Dynamo does not trace (is_grad_enabled / get_default_dtype are traced)
+    "torch.is_inference_mode_enabled": "GB0046", "torch.get_default_device": "GB0208",
 }
 # Tensor methods Dynamo refuses (stop 29's registry sweep, 2.13): negative sampling's random_(), resizing.
 TENSOR_METHODS_REFUSED = {"random_": "GB0107", "resize_": "GB0126", "resize_as_": "GB0127", "set_": "GB0128"}
@@ -120,19 +124,37 @@ def _scripted(func: ast.Attribute, ctx) -> bool:
 
 
 def _attribute_dict_read(node: ast.Attribute, ctx) -> Optional[str]:
-    """`self.cfg.scale` where the object kept in `self.cfg` is made by a class of this file whose __getattr__ is
-    no function (`class AttrDict(dict): __getattr__ = dict.get`): GB0256 on 2.13 (stop 29's registry sweep)."""
-    if not isinstance(node.ctx, ast.Load) or not isinstance(node.value, ast.Attribute) \
+    """`self.cfg.scale` (or `cfg.scale` of a local) where the object kept in `self.cfg` is made by a class of this
+    file whose __getattr__ is no function (`class AttrDict(dict): __getattr__ = dict.get`): GB0256 on 2.13 (stop 29's registry sweep)."""
+    if not isinstance(node.ctx, ast.Load) or not isinstance(node.value, (ast.Attribute, ast.Name)) \
             or not ctx.file.memo(("BL502 mentions __getattr__ =",), lambda: "__getattr__ =" in ctx.file.source):
         return None
-    values = held_values(node.value, ctx)
+    if isinstance(node.value, ast.Name):  # `o = Attr(y=x * 2)` made here, then `o.y` (GB0256 too)
+        value = ctx.reaching_value(node.value)
+        values = [value] if value is not None else []
+    else:
+        values = held_values(node.value, ctx)
     classes = ctx.file.scopes.classes
     if not values or not all(isinstance(v, ast.Call) and isinstance(v.func, ast.Name) and v.func.id in classes
                              and _non_function_getattr(classes[v.func.id].node) for v in values):
         return None
+    if node.attr in BUILTIN_METHODS or any(node.attr in _class_names(classes[v.func.id].node) for v in values):
+        return None  # `cfg.keys()`, a method of the class: found without __getattr__ (measured: no break)
     return (f"{ctx.segment(node.value)} is an object whose __getattr__ is no function (`__getattr__ = dict.get`): "
             "reading an attribute of it breaks the graph (GB0256); read the values into plain attributes or a "
             "dict (`cfg[\"scale\"]`) outside compiled code")
+
+
+def _class_names(class_node: ast.ClassDef) -> set[str]:
+    """The names a class body binds (methods, class attributes)."""
+    names = set()
+    for stmt in class_node.body:
+        if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            names.add(stmt.name)
+        elif isinstance(stmt, (ast.Assign, ast.AnnAssign)):
+            targets = stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target]
+            names.update(t.id for t in targets if isinstance(t, ast.Name))
+    return names
 
 
 def _non_function_getattr(class_node: ast.ClassDef) -> bool:
@@ -163,6 +185,109 @@ def _holds_tensor(node: ast.AST, ctx) -> bool:
     if isinstance(node, (ast.List, ast.Tuple)):
         return any(ctx.is_tensor(e) for e in node.elts)
     return False
+
+
+def _tensor_texts(ctx) -> frozenset:
+    """Locals of the traced function every value of which is a string formatted from a tensor (`f"{x.sum()}"`,
+    `"{:.3f}".format(t)`): Dynamo builds such a string lazily, and any use of its text breaks (measured on 2.13:
+    len() GB0088, `in` GB4411, == and + too, its methods GB0156); storing or returning it does not."""
+    env, scope = ctx.env, ctx.scope
+    if env is None or scope is None:
+        return frozenset()
+
+    def collect() -> frozenset:
+        return frozenset(name for name, definitions in env.definitions.items()
+                         if definitions and all(_formats_tensor(value, ctx) for _, value in definitions))
+    return ctx.file.memo(("BL502 tensor texts", id(scope)), collect)
+
+
+def _formats_tensor(value, ctx) -> bool:
+    if isinstance(value, ast.JoinedStr):
+        # a conversion (`!r`, `!s`) formats at once: that line breaks instead (GB0569)
+        return any(isinstance(v, ast.FormattedValue) and v.conversion == -1 and ctx.is_tensor(v.value)
+                   for v in value.values)
+    return isinstance(value, ast.Call) and isinstance(value.func, ast.Attribute) and value.func.attr == "format" \
+        and isinstance(value.func.value, ast.Constant) and isinstance(value.func.value.value, str) \
+        and any(ctx.is_tensor(a) for a in [*value.args, *(k.value for k in value.keywords)])
+
+
+def tensor_text_use(node: ast.AST, ctx) -> Optional[str]:
+    """The use of a tensor-formatted string's text that breaks (see _tensor_texts), as a message, or None."""
+    if isinstance(node, ast.Call):
+        func = node.func
+        if isinstance(func, ast.Name) and func.id == "len" and len(node.args) == 1 \
+                and isinstance(node.args[0], ast.Name) and not ctx.file.imports.is_bound("len"):
+            name = node.args[0].id
+        elif isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name):
+            name = func.value.id
+        else:
+            return None
+    elif isinstance(node, ast.Compare):
+        if len(node.ops) != 1:
+            return None
+        op, left, right = node.ops[0], node.left, node.comparators[0]
+        sides = [right] if isinstance(op, (ast.In, ast.NotIn)) else [left, right] \
+            if isinstance(op, (ast.Eq, ast.NotEq)) else []
+        name = next((s.id for s in sides if isinstance(s, ast.Name)), None)
+        if name is None:
+            return None
+    elif isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
+        name = next((s.id for s in (node.left, node.right) if isinstance(s, ast.Name)), None)
+        if name is None:
+            return None
+    else:
+        return None
+    if name not in _tensor_texts(ctx):
+        return None
+    return f"`{name}` is a string formatted from a tensor value, which Dynamo builds lazily: using its text here " \
+           "breaks the graph (GB0088 for len(), GB4411 for `in`, GB0156 for its methods); format it outside " \
+           "compiled code, or keep the number a tensor"
+
+
+def _made_with_tensor(node: ast.AST, ctx) -> bool:
+    """An object of a class of this file built with a tensor argument (`Out(x, x * 2)`), spelled here or the one
+    reaching value of a local."""
+    if isinstance(node, ast.Name):
+        node = ctx.reaching_value(node)
+    return isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in ctx.file.scopes.classes \
+        and any(ctx.is_tensor(a) for a in [*node.args, *(k.value for k in node.keywords)])
+
+
+def _held_module(node: ast.AST, ctx) -> bool:
+    """`self.lin` where every value the class gives it is an nn.Module built there: a torch.nn class
+    (`nn.Linear(4, 4)`, `nn.Sequential(...)`) or a module class of this file (measured on 2.13: deepcopy of
+    each breaks, even nn.ReLU)."""
+    values = held_values(node, ctx) if isinstance(node, ast.Attribute) else []
+    classes = ctx.file.scopes.classes
+    return bool(values) and all(
+        isinstance(v, ast.Call) and (is_module_base(normalize_torch(ctx.qualify(v.func)) or "")
+                                     or isinstance(v.func, ast.Name) and v.func.id in classes
+                                     and classes[v.func.id].is_module)
+        for v in values)
+
+
+def _shows_tensor(node: ast.AST, ctx) -> bool:
+    """What repr() would print a tensor of: a tensor, or a list / tuple / dict display holding one, spelled
+    there or the one reaching value of a local (`d = {"a": x}; repr(d)`: GB0569, measured on 2.13)."""
+    if isinstance(node, ast.Name):
+        value = ctx.reaching_value(node)
+        if isinstance(value, (ast.List, ast.Tuple, ast.Dict)):
+            node = value
+    if isinstance(node, ast.Dict):
+        return any(ctx.is_tensor(v) for v in node.values)
+    return _holds_tensor(node, ctx)
+
+
+def grad_fn_read(node: ast.Attribute, ctx) -> Optional[str]:
+    """`h.grad_fn.name()`, `h.grad_fn.next_functions`: code that reads an attribute of a tensor's grad_fn
+    expects one, and Dynamo cannot trace a tensor that has a grad_fn there (GB0104, measured on 2.13; a bare
+    `h.grad_fn is None` test breaks only when h requires grad, which is not known here, so it is left out)."""
+    value = node.value
+    if not isinstance(node.ctx, ast.Load) or not isinstance(value, ast.Attribute) or value.attr != "grad_fn" \
+            or not ctx.is_tensor(value.value):
+        return None
+    return f"reading {ctx.segment(node)} needs the autograd node of a tensor, which Dynamo cannot trace (GB0104): " \
+           "the graph breaks here; inspect grad_fn outside compiled code"
 
 
 def _plain_type(node: ast.AST) -> bool:
@@ -303,6 +428,15 @@ def untraceable(node: ast.Call, ctx) -> Optional[str]:
                "(torch.rand, torch.randint, torch.randperm)"
     if qual == "copy.deepcopy" and node.args and _holds_tensor(node.args[0], ctx):
         return "copy.deepcopy() of a tensor breaks the graph; use .clone()"
+    if qual in ("dataclasses.asdict", "dataclasses.astuple") and len(node.args) == 1 \
+            and _made_with_tensor(node.args[0], ctx):
+        # both deep-copy every field that is not a dataclass (GB4198, measured on 2.13; ints only: traced)
+        return f"{qual}() deep-copies the tensors the object holds, which breaks the graph (GB4198); read the " \
+               "fields directly (`o.a`, `o.b`) or build the dict / tuple by hand"
+    if qual == "copy.deepcopy" and node.args and _held_module(node.args[0], ctx):
+        # its parameters are tensors (GB4198); a module without any runs copy's skipped internals (GB0008)
+        return f"copy.deepcopy() of the module {ctx.segment(node.args[0])} breaks the graph (GB4198); make the " \
+               "copy once, outside compiled code (in __init__, or before an EMA / target-network update)"
     if qual == "copy.copy" and node.args and ctx.is_tensor(node.args[0]):
         return "copy.copy() of a tensor breaks the graph; use the tensor itself or .clone()"
     if qual == "copy.copy" and len(node.args) == 1 and _dict_or_list(node.args[0], ctx):
@@ -312,7 +446,8 @@ def untraceable(node: ast.Call, ctx) -> Optional[str]:
         return ".apply_() runs a Python callable on each element, which Dynamo cannot trace (GB0055); use " \
                "tensor operations"
     if isinstance(func, ast.Name) and func.id in ("repr", "str") and len(node.args) == 1 \
-            and not node.keywords and not ctx.file.imports.is_bound(func.id) and ctx.is_tensor(node.args[0]):
+            and not node.keywords and not ctx.file.imports.is_bound(func.id) \
+            and (ctx.is_tensor(node.args[0]) or func.id == "repr" and _shows_tensor(node.args[0], ctx)):
         return f"{func.id}() of a tensor needs its values and breaks the graph; format it outside " \
                "compiled code or guard it with `if not torch.compiler.is_compiling():`"
     if isinstance(func, ast.Attribute) and func.attr == "data_ptr" and not node.args \
@@ -330,10 +465,10 @@ class UntraceableCall(Rule):
                "of tensors, data_ptr() comparisons, generator=, json, some context managers) break the graph")
     gb_ids = ("GB0007", "GB0033", "GB0294", "GB4198", "GB0208", "GB0569", "GB0059", "GB5976", "GB0088",
               "GB0156", "GB0363", "GB0045", "GB0008", "GB0262", "GB0055", "GB0467", "GB0257", "GB7650",
-              "GB0098", "GB0107", "GB0126", "GB0127", "GB0128", "GB0142", "GB4695", "GB0256")
+              "GB0098", "GB0107", "GB0126", "GB0127", "GB0128", "GB0142", "GB4695", "GB0256", "GB0046", "GB0104", "GB4411")
     fix_availability = "sometimes"
     fix_applicability = "safe"  # torch.jit.isinstance(x, T) -> isinstance(x, T) only
-    node_types = (ast.Call, ast.Attribute)
+    node_types = (ast.Call, ast.Attribute, ast.FormattedValue, ast.Compare, ast.BinOp)
     # 2.13: every sub-pattern measured on CPU (np.random with numpy installed). 2.11 and 2.15 come
     # from the team's measured catalogue (kept outside this repository) for clocks, manual_seed,
     # deepcopy of a tensor, repr and data_ptr.
@@ -343,11 +478,24 @@ class UntraceableCall(Rule):
 
     def check(self, node, ctx) -> None:
         if isinstance(node, ast.Attribute):
-            message = function_attribute_store(node, ctx) or _attribute_dict_read(node, ctx)
+            message = function_attribute_store(node, ctx) or _attribute_dict_read(node, ctx) or grad_fn_read(node, ctx)
             if message is not None:
                 ctx.report(node, message)
             return
-        message = untraceable(node, ctx)
+        if isinstance(node, (ast.Compare, ast.BinOp)):
+            message = tensor_text_use(node, ctx)
+            if message is not None:
+                ctx.report(node, message)
+            return
+        if isinstance(node, ast.FormattedValue):
+            # f"{t!r}" is repr(t) (GB0569, measured on 2.13); f"{t}" and f"{t:.3f}" are built lazily and traced
+            # (in a `raise`, as `f"got {ids = }"` writes it, the frame ends there anyway: left alone)
+            if node.conversion == ord("r") and not isinstance(ctx.statement, ast.Raise) \
+                    and _shows_tensor(node.value, ctx):
+                ctx.report(node, "`!r` of a tensor in an f-string is repr(), which needs its values and breaks "
+                                 "the graph (GB0569); format it outside compiled code")
+            return
+        message = untraceable(node, ctx) or tensor_text_use(node, ctx)
         if message is not None:
             ctx.report(node, message, self._fix(node, ctx))
 

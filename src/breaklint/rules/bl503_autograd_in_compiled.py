@@ -16,13 +16,18 @@ AUTOGRAD_FUNCTIONS = {"torch.autograd.grad", "torch.autograd.backward"}
 # torch.autograd.functional runs the autograd engine too (GB0055 on 2.13, each measured with a lambda
 # and a named function); torch.func's transforms are traced and stay out.
 FUNCTIONAL = {f"torch.autograd.functional.{name}" for name in ("jacobian", "hessian", "vjp", "jvp", "hvp", "vhp")}
+# Backward hooks on a submodule: calling it breaks (measured on 2.13: the full hooks GB0083 "Module-level backwards
+# hooks require compiled autograd", the legacy register_backward_hook GB0104). Forward hooks, and backward hooks
+# on the compiled module itself, do not break.
+BACKWARD_HOOKS = {"register_full_backward_hook": "GB0083", "register_full_backward_pre_hook": "GB0083",
+                  "register_backward_hook": "GB0104"}
 
 
 class AutogradInCompiled(Rule):
     code = "BL503"
     name = "autograd-in-compiled"
     summary = "loss.backward() / torch.autograd.grad / autograd.functional / retain_grad() inside traced code break the graph"
-    gb_ids = ("GB0123", "GB9186", "GB0007", "GB0055", "GB0108")
+    gb_ids = ("GB0123", "GB9186", "GB0007", "GB0055", "GB0108", "GB0083", "GB0104")
     fix_availability = "never"
     node_types = (ast.Call,)
     verdicts = {"2.13": True}
@@ -38,6 +43,11 @@ class AutogradInCompiled(Rule):
         elif isinstance(func, ast.Attribute) and func.attr == "backward" and self._tensor_like(func.value, ctx):
             what = ".backward()"
         else:
+            hook = _backward_hooked(func, ctx)
+            if hook is not None:
+                ctx.report(node, f"{ctx.segment(func)} has a backward hook ({hook}, registered in the class), and calling "
+                                 f"a module with one breaks the graph ({BACKWARD_HOOKS[hook]}); hook the output tensor "
+                                 "(`out.register_hook(...)`) or enable compiled autograd")
             return
         if qual in FUNCTIONAL:
             advice = "use torch.func (jacrev, hessian, vjp, jvp), which Dynamo traces"
@@ -149,3 +159,31 @@ def factory():
     return Probe(), (torch.randn(3, requires_grad=True),)
 """, at=((9, 9),)),
     ]
+
+
+def _backward_hooked(func: ast.AST, ctx):
+    """`self.lin(x)` where a method of the class registers a backward hook on `self.lin`: the hook's name, or None."""
+    if not isinstance(func, ast.Attribute) or not isinstance(func.value, ast.Name) or func.value.id != "self" \
+            or ctx.scope is None or ctx.scope.cls is None \
+            or not ctx.file.memo(("BL503 mentions backward hooks",), lambda: "backward_hook" in ctx.file.source
+                                 or "backward_pre_hook" in ctx.file.source):
+        return None
+    return _hooked_attributes(ctx.scope.cls.node, ctx).get(func.attr)
+
+
+def _hooked_attributes(class_node: ast.ClassDef, ctx) -> dict:
+    """attribute -> the backward-hook method a method of the class calls on `self.<attribute>`, as a statement of
+    its own at the method's top level (a hook registered under an `if` may never be)."""
+    def collect() -> dict:
+        found = {}
+        for method in class_node.body:
+            if not isinstance(method, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                continue
+            for stmt in method.body:
+                call = stmt.value if isinstance(stmt, (ast.Expr, ast.Assign)) else None
+                if isinstance(call, ast.Call) and isinstance(call.func, ast.Attribute) \
+                        and call.func.attr in BACKWARD_HOOKS and isinstance(call.func.value, ast.Attribute) \
+                        and isinstance(call.func.value.value, ast.Name) and call.func.value.value.id == "self":
+                    found.setdefault(call.func.value.attr, call.func.attr)
+        return found
+    return ctx.file.memo(("BL503 hooked attributes", id(class_node)), collect)
