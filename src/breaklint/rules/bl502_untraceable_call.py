@@ -489,9 +489,7 @@ class UntraceableCall(Rule):
             return
         if isinstance(node, ast.FormattedValue):
             # f"{t!r}" is repr(t) (GB0569, measured on 2.13); f"{t}" and f"{t:.3f}" are built lazily and traced
-            # (in a `raise`, as `f"got {ids = }"` writes it, the frame ends there anyway: left alone)
-            if node.conversion == ord("r") and not isinstance(ctx.statement, ast.Raise) \
-                    and _shows_tensor(node.value, ctx):
+            if node.conversion == ord("r") and _shows_tensor(node.value, ctx):
                 ctx.report(node, "`!r` of a tensor in an f-string is repr(), which needs its values and breaks "
                                  "the graph (GB0569); format it outside compiled code")
             return
