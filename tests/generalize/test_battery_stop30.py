@@ -361,3 +361,45 @@ def test_copies_are_flagged_at_the_innermost_frame_of_the_source(tmp_path):
         torch._logging.set_logs()
         torch._dynamo.reset()
     assert rows == LIBRARY_ROWS
+
+
+# Libraries of compiled code (BL502): measured on 2.13 with scipy 1.17 and PyWavelets in the bench environment.
+COMPILED = '''import torch
+import torch.nn as nn
+from scipy.optimize import linear_sum_assignment
+import scipy.special
+from scipy import special
+
+
+class S01(nn.Module):
+    def forward(self, x):
+        rows, cols = linear_sum_assignment(x.detach().numpy())  # Dynamo 2.13: GB0007 (skipped)
+        return x[torch.as_tensor(rows), torch.as_tensor(cols)]
+
+
+class S02(nn.Module):
+    def forward(self, x):
+        return x * special.erfinv(0.5)  # Dynamo 2.13: GB0156
+
+
+class S03(nn.Module):
+    def forward(self, x):
+        return x * scipy.special.gamma(3.0)  # Dynamo 2.13: GB0156
+
+
+class S04(nn.Module):
+    def forward(self, x):
+        return x * torch.special.erfinv(torch.tensor(0.5))  # torch's own: traced
+'''
+
+
+def test_calls_into_compiled_libraries_are_flagged():
+    rows = {row for row, line in enumerate(COMPILED.splitlines(), 1) if "# Dynamo 2.13:" in line}
+    assert codes_by_row(COMPILED) == {(row, "BL502") for row in rows}
+
+
+def test_dynamo_breaks_on_calls_into_compiled_libraries(tmp_path):
+    _dynamo_2_13()
+    pytest.importorskip("scipy")
+    rows = {row for row, line in enumerate(COMPILED.splitlines(), 1) if "# Dynamo 2.13:" in line}
+    assert dynamo_break_rows(COMPILED, ("S01", "S02", "S03", "S04"), tmp_path) == rows

@@ -55,6 +55,11 @@ RANDOM_SKIPPED = {f"random.{name}" for name in (
     "expovariate", "vonmisesvariate", "paretovariate", "weibullvariate", "triangular", "getrandbits")}
 # ... and these on 2.13 only: 2.14 traces them (measured), as the catalogue says 2.15 does random().
 RANDOM_SKIPPED_BEFORE = ("2.14", {"random.random", "random.shuffle", "random.sample", "random.seed"})
+# Libraries of compiled code: any of their functions called in traced code breaks, in the call or inside
+# the library ("Unsupported method call" GB0156, ndarray attributes GB0157; measured on 2.13 for
+# scipy.optimize.linear_sum_assignment, scipy.special.gammaln / erfinv / gamma / comb, scipy.linalg.expm,
+# scipy.signal.get_window and pywt.Wavelet). numpy is not one: torch._numpy traces it.
+COMPILED_LIBRARIES = ("scipy", "pywt")
 # Other calls measured to break on 2.13 (bench: a call in a compiled function, real arguments), and why.
 UNSUPPORTED_CALLS = {
     "json.dumps": "GB0156", "json.loads": "GB0156", "io.StringIO": "GB0156",
@@ -402,6 +407,9 @@ def untraceable(node: ast.Call, ctx) -> Optional[str]:
         return "torch.jit.isinstance() is skipped by Dynamo and breaks the graph; use the builtin isinstance()"
     if qual in SEEDS:
         return f"{qual}() breaks the graph; seed once before calling the compiled code"
+    if qual.split(".")[0] in COMPILED_LIBRARIES and qual.count(".") >= 1:
+        return f"{qual}() runs {qual.split('.')[0]}'s compiled code, which Dynamo cannot trace (GB0156 / GB0157): the " \
+               "graph breaks here; call it outside compiled code and pass the result in (or use a torch op)"
     if qual in UNSUPPORTED_CALLS and (qual not in ("open", "globals") or not ctx.file.imports.is_bound(qual)):
         return f"{qual}() cannot be traced by Dynamo ({UNSUPPORTED_CALLS[qual]}): the graph breaks here; " \
                "call it outside compiled code and pass the result in"
@@ -465,7 +473,8 @@ class UntraceableCall(Rule):
                "of tensors, data_ptr() comparisons, generator=, json, some context managers) break the graph")
     gb_ids = ("GB0007", "GB0033", "GB0294", "GB4198", "GB0208", "GB0569", "GB0059", "GB5976", "GB0088",
               "GB0156", "GB0363", "GB0045", "GB0008", "GB0262", "GB0055", "GB0467", "GB0257", "GB7650",
-              "GB0098", "GB0107", "GB0126", "GB0127", "GB0128", "GB0142", "GB4695", "GB0256", "GB0046", "GB0104", "GB4411")
+              "GB0098", "GB0107", "GB0126", "GB0127", "GB0128", "GB0142", "GB4695", "GB0256", "GB0046", "GB0104", "GB4411",
+              "GB0157")
     fix_availability = "sometimes"
     fix_applicability = "safe"  # torch.jit.isinstance(x, T) -> isinstance(x, T) only
     node_types = (ast.Call, ast.Attribute, ast.FormattedValue, ast.Compare, ast.BinOp)
