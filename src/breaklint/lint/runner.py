@@ -328,29 +328,36 @@ def _check_paths(paths, settings: Settings, workers: "_Workers", use_cache, on_p
     summaries: dict = {}
     summarised = sum(1 for o in outcomes.values() if o.summary is not None)
     external: dict = {}
+    keys: dict[str, str] = {}
     done_keys: dict[str, str] = {}
 
     def take(path: str, again: FileOutcome) -> bool:
         """Keep a second lint's findings; say whether it taught the graph new call facts."""
         outcomes[path] = dataclasses.replace(outcomes[path], findings=again.findings, suppressed=again.suppressed)
-        if known is not None:  # the graph's last answer is reused as it is: nothing more to learn
+        if served is not None:  # the graph's last answer is reused as it is: nothing more to learn
             return False
         merged = _merged(summaries[path], _summary(again))
         learned = _learned(merged) != _learned(summaries[path])
         summaries[path] = merged
         return learned
 
-    # An unchanged tree gets the graph's last answer back without building it again.
+    # An unchanged tree gets the graph's last answer back without building it again, with each
+    # file's lint under it: its contexts stay undecoded (--show-scope and --fix read them).
     tree_key = _tree_key(cache, files) if cache is not None else None
     known = cache.get_tree(tree_key) if tree_key else None
+    served = _served(cache, known[1], outcomes) if known is not None else None
+    if served is not None:
+        external = known[0]
+        for path, hit in served.items():
+            take(path, hit)
     graph = None
-    for _round in range(MAX_GRAPH_ROUNDS if summarised else 0):
-        if known is None and graph is None:
+    for _round in range(MAX_GRAPH_ROUNDS if summarised and served is None else 0):
+        if graph is None:
             summaries.update(_summaries(outcomes, workers))
             # Built once: a round changes only the calls and return facts of summaries (which the
             # graph reads from this same dict), never the classes and imports its indexes hold.
             graph = ProjectGraph(summaries)
-        external = known if known is not None else graph.contexts()
+        external = graph.contexts()
         keys = {path: _external_key(context) for path, context in external.items()}
         pending = [path for path, key in keys.items() if done_keys.get(path) != key]
         if not pending:
@@ -370,10 +377,10 @@ def _check_paths(paths, settings: Settings, workers: "_Workers", use_cache, on_p
             if cache is not None:
                 cache.store(path, outcome, variant=keys[path])
             learned |= take(path, outcome)
-        if not learned or known is not None:
+        if not learned:
             break
-    if tree_key and known is None:
-        cache.put_tree(tree_key, external)
+    if tree_key and served is None:
+        cache.put_tree(tree_key, external, keys)
     result.external = external
 
     for path in files:
@@ -577,6 +584,18 @@ def _summaries(outcomes: dict, workers: "_Workers") -> dict:
     # walks summaries in this order, and the "called from" chain it reports must not depend on -j,
     # on the cache, or on which file was edited.
     return {path: summaries[path] for path in sorted(summaries)}
+
+
+def _served(cache: ResultCache, variant_keys: dict, outcomes: dict) -> Optional[dict]:
+    """Each file's lint under an unchanged tree's stored graph answer, all from the cache; None when
+    one is missing (a damaged entry, or one evicted): the graph is then built again."""
+    served = {}
+    for path, key in variant_keys.items():
+        hit = cache.lookup(path, variant=key) if path in outcomes else None
+        if hit is None:
+            return None
+        served[path] = hit
+    return served
 
 
 def _tree_key(cache: ResultCache, files: list[str]) -> Optional[str]:

@@ -1,0 +1,149 @@
+"""The results cache's value codec: breaklint's plain data classes to JSON and back.
+
+The cache lives in the linted tree, which may be an untrusted pull request: values are data only
+(JSON, never pickle), decoded through an allowlist of breaklint's own plain data classes, and
+anything unexpected raises CacheFormatError.
+"""
+from __future__ import annotations
+
+import dataclasses
+import importlib
+import json
+import types
+from typing import Any
+
+from ..analysis.project import ExternalEntry, FileContext
+from ..analysis.summary import CallRef, ClassSummary, ModuleSummary
+from ..model import Edit, FileError, FileOutcome, Finding, Fix, Location, Transform
+
+# The only classes a cache may name: plain frozen-or-simple data, no behaviour on construction.
+_CLASSES = {cls.__name__: cls for cls in (Location, Edit, Fix, Transform, Finding, FileError, FileOutcome, CallRef,
+                                          ClassSummary, ModuleSummary, ExternalEntry, FileContext)}
+# A fix's LibCST transform names its factory: a module-level function of breaklint's fix or rule
+# modules, stored by name and looked up again, never anything a cache file could name elsewhere.
+_FUNCTION_MODULES = ("breaklint.fix.", "breaklint.rules.")
+_FIELDS = {name: frozenset(f.name for f in dataclasses.fields(cls)) for name, cls in _CLASSES.items()}
+_TAGS = frozenset({"t", "f", "d", "c", "fn"})
+COMPACT = (",", ":")
+
+
+class CacheFormatError(ValueError):
+    """The cache file is not what this version writes: it is discarded."""
+
+
+def encode(value: Any) -> Any:
+    """Plain JSON for the values a cache holds: tuples, sets and non-string-keyed dicts are tagged."""
+    kind = type(value)
+    if value is None or kind in (bool, int, float, str):
+        return value
+    if kind is list:
+        return [encode(v) for v in value]
+    if kind is tuple:
+        return {"t": [encode(v) for v in value]}
+    if kind is frozenset or kind is set:
+        return {"f": [encode(v) for v in value]}
+    if kind is dict:
+        return {"d": [[encode(k), encode(v)] for k, v in value.items()]}
+    if kind is types.FunctionType and value.__module__.startswith(_FUNCTION_MODULES) and "." not in value.__qualname__:
+        return {"fn": f"{value.__module__}:{value.__qualname__}"}
+    if kind.__name__ in _CLASSES and _CLASSES[kind.__name__] is kind:
+        return {"c": kind.__name__, "v": {f.name: encode(getattr(value, f.name)) for f in dataclasses.fields(value)}}
+    raise TypeError(f"cannot cache a {kind.__name__}")
+
+
+def dumps(value: Any) -> str:
+    """A value's compact JSON text: ASCII only, no tab or newline (the cache file's separators)."""
+    return json.dumps(encode(value), separators=COMPACT)
+
+
+def _decode_object(obj: dict) -> Any:
+    """json object_hook: every JSON object in a cache is one tagged value (bottom-up)."""
+    if len(obj) == 1:
+        (tag, items), = obj.items()
+        if tag == "t" and type(items) is list:
+            return tuple(items)
+        if tag == "f" and type(items) is list:
+            return frozenset(items)
+        if tag == "fn" and type(items) is str:
+            return _function(items)
+        if tag == "d" and type(items) is list:
+            if not all(type(p) is list and len(p) == 2 for p in items):
+                raise CacheFormatError("bad mapping")
+            return {k: v for k, v in items}
+    elif len(obj) == 2 and type(obj.get("c")) is str and type(obj.get("v")) is _Fields:
+        name, values = obj["c"], obj["v"]
+        if name not in _CLASSES or frozenset(values) != _FIELDS[name]:
+            raise CacheFormatError(f"unexpected class {name!r}")
+        return _CLASSES[name](**values)
+    # A dataclass's field mapping: string keys, kept as they are until its class tag wraps it.
+    if all(type(k) is str for k in obj) and not _TAGS & set(obj):
+        return _Fields(obj)
+    raise CacheFormatError("unexpected object")
+
+
+def _function(name: str):
+    module, _, qualname = name.partition(":")
+    if not module.startswith(_FUNCTION_MODULES) or not qualname.isidentifier():
+        raise CacheFormatError(f"unexpected function {name!r}")
+    try:
+        function = getattr(importlib.import_module(module), qualname)
+    except (ImportError, AttributeError):
+        raise CacheFormatError(f"no function {name!r}") from None
+    if type(function) is not types.FunctionType or function.__module__ != module:
+        raise CacheFormatError(f"not a function {name!r}")
+    return function
+
+
+class _Fields(dict):
+    """The field values of a class tag, told apart from data (data dicts are always tagged "d")."""
+
+
+def decode(text: str) -> Any:
+    try:
+        return json.loads(text, object_hook=_decode_object)
+    except (ValueError, TypeError, RecursionError) as exc:  # JSONDecodeError is a ValueError
+        raise CacheFormatError(str(exc)) from None
+
+
+class LazySummary(str):
+    """A file's ModuleSummary still as the JSON text the cache holds: `load_summary` decodes and
+    validates it when the call graph is built (the tree changed), never on an unchanged tree."""
+
+
+def load_summary(summary):
+    """A ModuleSummary (or None) from what a cached outcome holds; CacheFormatError if the text is bad."""
+    if type(summary) is not LazySummary:
+        return summary
+    value = decode(summary)
+    if type(value) is not ModuleSummary:
+        raise CacheFormatError("bad summary")
+    return value
+
+
+def summary_text(summary) -> str:
+    """An outcome's summary as the cache stores it: its JSON text, "" for none."""
+    if summary is None:
+        return ""
+    if type(summary) is LazySummary:
+        return str(summary)
+    if type(summary) is not ModuleSummary:
+        raise TypeError(f"cannot cache a {type(summary).__name__} summary")
+    return dumps(summary)
+
+
+# -- validation of decoded values ----------------------------------------------------------------------
+
+def _is_findings(value) -> bool:
+    return type(value) is list and all(type(f) is Finding for f in value)
+
+
+def valid_outcome(value) -> bool:
+    """A file's lint: findings and counts (never an error: those are not cached); its summary is
+    stored beside it."""
+    return (type(value) is FileOutcome and _is_findings(value.findings) and value.error is None
+            and type(value.lines) is int and type(value.suppressed) is int and value.summary is None)
+
+
+def valid_contexts(value) -> bool:
+    """{path: FileContext}: what the call graph told each file."""
+    return type(value) is dict and all(type(k) is str and type(v) is FileContext for k, v in value.items())
