@@ -38,8 +38,19 @@ from dataclasses import dataclass
 from typing import Optional
 
 from ..model import FileOutcome
-from .cache_codec import (COMPACT, CacheFormatError, LazySummary, decode, dumps, encode, load_summary,
-                          summary_text, valid_contexts, valid_outcome)
+from .cache_codec import (
+    COMPACT,
+    CacheFormatError,
+    LazySummary,
+    StoredText,
+    decode,
+    dumps,
+    encode,
+    load_summary,
+    summary_text,
+    valid_contexts,
+    valid_outcome,
+)
 
 __all__ = ["CacheFormatError", "ResultCache", "content_digest", "decode", "encode", "load_summary", "parse"]
 
@@ -61,11 +72,11 @@ TREE = "__tree__"
 
 @dataclass(frozen=True)
 class StoredOutcome:
-    """A file's outcome as the cache file holds it (its JSON text, its summary's JSON text or ""):
-    decoded when a lookup serves it, and written back as it is when the file is saved again."""
+    """A file's outcome as the cache file holds it (its JSON text; its summary still in the file's
+    bytes): decoded when a lookup serves it, and written back as it is when the file is saved again."""
 
-    text: str
-    summary: str
+    text: bytes
+    summary: Optional[LazySummary]
 
     @classmethod
     def of(cls, value) -> "StoredOutcome":
@@ -73,7 +84,10 @@ class StoredOutcome:
             return value
         if type(value) is not FileOutcome:
             raise TypeError(f"cannot cache a {type(value).__name__}")
-        return cls(dumps(dataclasses.replace(value, summary=None)), summary_text(value.summary))
+        return _Fresh(dumps(dataclasses.replace(value, summary=None)).encode("ascii"), summary_text(value.summary))
+
+    def summary_bytes(self) -> bytes:
+        return self.summary.bytes() if self.summary is not None else b""
 
     def load(self) -> Optional[FileOutcome]:
         """The outcome, its summary left as text; None when the text is not a valid outcome."""
@@ -83,22 +97,33 @@ class StoredOutcome:
             return None
         if not valid_outcome(value):
             return None
-        value.summary = LazySummary(self.summary) if self.summary else None
+        value.summary = self.summary
         return value
+
+
+@dataclass(frozen=True)
+class _Fresh:
+    """An outcome of this run, encoded for saving."""
+
+    text: bytes
+    summary: bytes
+
+    def summary_bytes(self) -> bytes:
+        return self.summary
 
 
 class StoredContexts(Mapping):
     """The call graph's last answer ({path: FileContext}) as the cache file holds it, decoded on first
     use: an unchanged tree's warm run needs only each file's variant key, stored beside it."""
 
-    def __init__(self, text: str):
-        self.text = text
+    def __init__(self, stored: StoredText):
+        self.stored = stored
         self._value: Optional[dict] = None
 
     def _contexts(self) -> dict:
         if self._value is None:
             try:
-                value = decode(self.text)
+                value = decode(self.stored.bytes())
             except CacheFormatError:
                 value = None
             self._value = value if valid_contexts(value) else {}
@@ -114,88 +139,118 @@ class StoredContexts(Mapping):
         return len(self._contexts())
 
 
-def _int(text: str) -> int:
+def _json(data: bytes, expected: type):
     try:
-        return int(text)
+        value = json.loads(data)
+    except ValueError:  # UnicodeDecodeError too
+        raise CacheFormatError("bad field") from None
+    if type(value) is not expected:
+        raise CacheFormatError("bad field")
+    return value
+
+
+def _int(data: bytes) -> int:
+    try:
+        return int(data)
     except ValueError:
         raise CacheFormatError("bad number") from None
 
 
-def _path(text: str) -> str:
+def _ascii(data: bytes) -> str:
     try:
-        path = json.loads(text)
-    except ValueError:
-        raise CacheFormatError("bad path") from None
-    if type(path) is not str:
-        raise CacheFormatError("bad path")
-    return path
+        return data.decode("ascii")
+    except UnicodeDecodeError:
+        raise CacheFormatError("bad field") from None
 
 
-def _parse_line(fields: list[str]):
-    """(key, entry) from one line's fields; CacheFormatError for any other layout."""
-    kind = fields[0]
-    if kind == "T" and len(fields) == 4:
-        try:
-            keys = json.loads(fields[2])
-        except ValueError:
-            raise CacheFormatError("bad variant keys") from None
-        if not (type(keys) is dict and all(type(v) is str for v in keys.values())):
+def _spans(data: bytes, start: int, stop: int) -> list[tuple[int, int]]:
+    """The (start, end) of each tab-separated field of data[start:stop], copying nothing."""
+    spans = []
+    while True:
+        tab = data.find(b"\t", start, stop)
+        if tab < 0:
+            spans.append((start, stop))
+            return spans
+        spans.append((start, tab))
+        start = tab + 1
+
+
+def _parse_line(data: bytes, start: int, stop: int):
+    """(key, entry) from one line; CacheFormatError for any other layout. Outcomes are copied out
+    (they are decoded when served), summaries and contexts left in `data` as offsets."""
+    spans = _spans(data, start, stop)
+    if len(spans) == 4 and data[start:spans[0][1]] == b"T":
+        field = [data[s:e] for s, e in spans[:3]]
+        keys = _json(field[2], dict)
+        if not all(type(v) is str for v in keys.values()):
             raise CacheFormatError("bad variant keys")
-        return TREE, (fields[1], StoredContexts(fields[3]), keys)
-    if kind not in ("F", "X") or len(fields) < 8 or fields[5] not in ("0", "1"):
+        return TREE, (_ascii(field[1]), StoredContexts(StoredText(data, *spans[3])), keys)
+    field = [data[s:e] for s, e in spans[:6]]
+    if field[0] not in (b"F", b"X") or len(spans) < 8 or field[5] not in (b"0", b"1"):
         raise CacheFormatError("bad entry")
-    path, stamp = _path(fields[1]), (_int(fields[2]), _int(fields[3]), fields[4], fields[5] == "1")
-    if kind == "F":
-        if len(fields) != 8:
+    path = _json(field[1], str)
+    stamp = (_int(field[2]), _int(field[3]), _ascii(field[4]), field[5] == b"1")
+
+    def stored(i: int) -> StoredOutcome:
+        (s, e), (summary_start, summary_end) = spans[i], spans[i + 1]
+        summary = LazySummary(data, summary_start, summary_end) if summary_end > summary_start else None
+        return StoredOutcome(data[s:e], summary)
+
+    if field[0] == b"F":
+        if len(spans) != 8:
             raise CacheFormatError("bad entry")
-        return path, stamp + (StoredOutcome(fields[6], fields[7]),)
-    rest = fields[6:]
-    if len(rest) % 3:
+        return path, stamp + (stored(6),)
+    if (len(spans) - 6) % 3:
         raise CacheFormatError("bad variants")
-    variants = {rest[i]: StoredOutcome(rest[i + 1], rest[i + 2]) for i in range(0, len(rest), 3)}
+    variants = {_ascii(data[spans[i][0]:spans[i][1]]): stored(i + 1) for i in range(6, len(spans), 3)}
     return (path, "external"), stamp + (variants,)
 
 
-def parse(text: str) -> dict:
-    """The entries of a cache file's text (their outcomes and contexts still text)."""
-    lines = text.split("\n")
-    header = lines[0]
-    if len(header) > 100 or not header.startswith("{"):
+def parse(data: bytes) -> dict:
+    """The entries of a cache file's bytes (their outcomes and contexts still text)."""
+    end = data.find(b"\n", 0, 100)
+    if end < 0 or not data.startswith(b"{"):
         raise CacheFormatError("not a breaklint cache of this format")
-    try:
-        data = json.loads(header)
-    except ValueError:
-        raise CacheFormatError("not a breaklint cache of this format") from None
-    # The count catches a file cut short at a line's end; the final newline one cut inside a line.
-    if not (type(data) is dict and data.get("format") == FORMAT and data.get("entries") == len(lines) - 2
-            and lines[-1] == ""):
+    header = _json(data[:end], dict)
+    if header.get("format") != FORMAT or type(header.get("entries")) is not int:
         raise CacheFormatError("not a breaklint cache of this format")
     entries = {}
-    for line in lines[1:-1]:
-        key, entry = _parse_line(line.split("\t"))
+    count, start = 0, end + 1
+    while start < len(data):
+        stop = data.find(b"\n", start)
+        if stop < 0:  # a file cut inside a line
+            raise CacheFormatError("cut short")
+        key, entry = _parse_line(data, start, stop)
         entries[key] = entry
+        count, start = count + 1, stop + 1
+    if count != header["entries"]:  # a file cut at a line's end
+        raise CacheFormatError("cut short")
     return entries
 
 
-def _line(key, entry) -> str:
+def _line(key, entry) -> bytes:
     """One entry's line; what is still text (not decoded, or decoded but unchanged) is written back
     as it was read."""
     if key == TREE:
         tree_key, contexts, keys = entry
-        text = contexts.text if type(contexts) is StoredContexts else dumps(contexts)
-        return "\t".join(("T", tree_key, json.dumps(keys, separators=COMPACT), text))
+        text = contexts.stored.bytes() if type(contexts) is StoredContexts else dumps(contexts).encode("ascii")
+        return b"\t".join((b"T", tree_key.encode("ascii"), _dumps(keys), text))
     size, mtime, digest, racy, value = entry
     if type(key) is tuple:
-        path, kind = key[0], "X"
+        path, kind = key[0], b"X"
         outcomes = [(variant, StoredOutcome.of(outcome)) for variant, outcome in value.items()]
     else:
-        path, kind, outcomes = key, "F", [(None, StoredOutcome.of(value))]
-    fields = [kind, json.dumps(path), str(size), str(mtime), digest, "1" if racy else "0"]
+        path, kind, outcomes = key, b"F", [(None, StoredOutcome.of(value))]
+    fields = [kind, _dumps(path), b"%d" % size, b"%d" % mtime, digest.encode("ascii"), b"1" if racy else b"0"]
     for variant, stored in outcomes:
         if variant is not None:
-            fields.append(variant)
-        fields += (stored.text, stored.summary)
-    return "\t".join(fields)
+            fields.append(variant.encode("ascii"))
+        fields += (stored.text, stored.summary_bytes())
+    return b"\t".join(fields)
+
+
+def _dumps(value) -> bytes:
+    return json.dumps(value, separators=COMPACT).encode("ascii")
 
 
 def _safe_directory(directory: str) -> bool:
@@ -232,9 +287,9 @@ class ResultCache:
             with os.fdopen(fd, "rb") as handle:
                 if not stat_module.S_ISREG(os.fstat(handle.fileno()).st_mode):
                     return {}
-                text = handle.read().decode("utf-8")
-            return parse(text)
-        except (OSError, UnicodeDecodeError, CacheFormatError):
+                data = handle.read()
+            return parse(data)
+        except (OSError, CacheFormatError):
             return {}  # a cache of another shape is discarded and rewritten
 
     def _set(self, key, entry) -> None:
@@ -302,10 +357,10 @@ class ResultCache:
         if not self.dirty or not self.usable or not _safe_directory(self.directory):
             return
         try:
-            lines = [json.dumps({"format": FORMAT, "entries": len(self.entries)}, separators=COMPACT)]
+            lines = [_dumps({"format": FORMAT, "entries": len(self.entries)})]
             lines += (_line(key, entry) for key, entry in self.entries.items())
-            lines.append("")
-            text = "\n".join(lines)
+            lines.append(b"")
+            data = b"\n".join(lines)
             os.makedirs(self.directory, exist_ok=True)
             if not _safe_directory(self.directory):
                 return
@@ -314,8 +369,8 @@ class ResultCache:
                 with open(gitignore, "w") as handle:
                     handle.write("*\n")
             fd, tmp = tempfile.mkstemp(dir=self.directory, suffix=".tmp")
-            with os.fdopen(fd, "w", encoding="utf-8") as handle:
-                handle.write(text)
+            with os.fdopen(fd, "wb") as handle:
+                handle.write(data)
             os.replace(tmp, self.path)
             self._prune()
         except (OSError, TypeError):

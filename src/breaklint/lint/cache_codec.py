@@ -98,37 +98,53 @@ class _Fields(dict):
     """The field values of a class tag, told apart from data (data dicts are always tagged "d")."""
 
 
-def decode(text: str) -> Any:
+def decode(text) -> Any:
+    """The value of a cache's JSON text (str or bytes)."""
     try:
         return json.loads(text, object_hook=_decode_object)
     except (ValueError, TypeError, RecursionError) as exc:  # JSONDecodeError is a ValueError
         raise CacheFormatError(str(exc)) from None
 
 
-class LazySummary(str):
+class StoredText:
+    """A slice of the cache file's bytes, kept as offsets: copied (and decoded) only when needed. Most
+    of a cache is text a warm run over an unchanged tree never reads."""
+
+    __slots__ = ("buffer", "start", "end")
+
+    def __init__(self, buffer: bytes, start: int, end: int):
+        self.buffer, self.start, self.end = buffer, start, end
+
+    def bytes(self) -> bytes:
+        return self.buffer[self.start:self.end]
+
+
+class LazySummary(StoredText):
     """A file's ModuleSummary still as the JSON text the cache holds: `load_summary` decodes and
     validates it when the call graph is built (the tree changed), never on an unchanged tree."""
+
+    __slots__ = ()
 
 
 def load_summary(summary):
     """A ModuleSummary (or None) from what a cached outcome holds; CacheFormatError if the text is bad."""
     if type(summary) is not LazySummary:
         return summary
-    value = decode(summary)
+    value = decode(summary.bytes())
     if type(value) is not ModuleSummary:
         raise CacheFormatError("bad summary")
     return value
 
 
-def summary_text(summary) -> str:
-    """An outcome's summary as the cache stores it: its JSON text, "" for none."""
+def summary_text(summary) -> bytes:
+    """An outcome's summary as the cache stores it: its JSON text, b"" for none."""
     if summary is None:
-        return ""
+        return b""
     if type(summary) is LazySummary:
-        return str(summary)
+        return summary.bytes()
     if type(summary) is not ModuleSummary:
         raise TypeError(f"cannot cache a {type(summary).__name__} summary")
-    return dumps(summary)
+    return dumps(summary).encode("ascii")
 
 
 # -- validation of decoded values ----------------------------------------------------------------------
