@@ -147,9 +147,9 @@ def test_a_damaged_line_of_the_current_format_is_discarded_or_relinted(project):
     stat = os.stat(project / "model.py")
     head = "F\t%s\t%d\t%d\t" % (json.dumps(str(project / "model.py")), stat.st_size, stat.st_mtime_ns)
     digest = next(line.split("\t")[4] for line in good.split("\n") if line.startswith("F\t"))
-    bad_outcome = '{"c":"FileOutcome","v":{"findings":7,"error":null,"lines":1,"suppressed":0,"summary":null}}'
+    bad_outcome = '{"FileOutcome":[7,null,1,0,null]}'
     lines = [head + digest + "\t0\t" + bad_outcome + "\t",
-             head + digest + '\t0\t{"c":"Finding","v":{}}\t',
+             head + digest + '\t0\t{"Finding":[]}\t', head + digest + '\t0\t{"c":"Finding","v":{}}\t',
              head + digest + "\t0\t[1, 2]",
              head + digest + "\t2\t[]\t",
              head.replace("F", "X", 1) + digest + "\t0\tab\t[]",

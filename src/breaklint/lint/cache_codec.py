@@ -22,8 +22,9 @@ _CLASSES = {cls.__name__: cls for cls in (Location, Edit, Fix, Transform, Findin
 # A fix's LibCST transform names its factory: a module-level function of breaklint's fix or rule
 # modules, stored by name and looked up again, never anything a cache file could name elsewhere.
 _FUNCTION_MODULES = ("breaklint.fix.", "breaklint.rules.")
-_FIELDS = {name: frozenset(f.name for f in dataclasses.fields(cls)) for name, cls in _CLASSES.items()}
-_TAGS = frozenset({"t", "f", "d", "c", "fn"})
+# A class's values are stored in field order (the cache's name holds breaklint's code stamp, so a
+# changed class never meets an old cache): {"Location": [row, column]}.
+_FIELD_NAMES = {name: tuple(f.name for f in dataclasses.fields(cls)) for name, cls in _CLASSES.items()}
 COMPACT = (",", ":")
 
 
@@ -46,8 +47,9 @@ def encode(value: Any) -> Any:
         return {"d": [[encode(k), encode(v)] for k, v in value.items()]}
     if kind is types.FunctionType and value.__module__.startswith(_FUNCTION_MODULES) and "." not in value.__qualname__:
         return {"fn": f"{value.__module__}:{value.__qualname__}"}
-    if kind.__name__ in _CLASSES and _CLASSES[kind.__name__] is kind:
-        return {"c": kind.__name__, "v": {f.name: encode(getattr(value, f.name)) for f in dataclasses.fields(value)}}
+    name = kind.__name__
+    if name in _CLASSES and _CLASSES[name] is kind:
+        return {name: [encode(getattr(value, field)) for field in _FIELD_NAMES[name]]}
     raise TypeError(f"cannot cache a {kind.__name__}")
 
 
@@ -58,26 +60,25 @@ def dumps(value: Any) -> str:
 
 def _decode_object(obj: dict) -> Any:
     """json object_hook: every JSON object in a cache is one tagged value (bottom-up)."""
-    if len(obj) == 1:
-        (tag, items), = obj.items()
-        if tag == "t" and type(items) is list:
+    if len(obj) != 1:
+        raise CacheFormatError("unexpected object")
+    (tag, items), = obj.items()
+    if type(items) is list:
+        if tag == "t":
             return tuple(items)
-        if tag == "f" and type(items) is list:
+        cls = _CLASSES.get(tag)
+        if cls is not None:
+            if len(items) != len(_FIELD_NAMES[tag]):
+                raise CacheFormatError(f"bad {tag}")
+            return cls(*items)
+        if tag == "f":
             return frozenset(items)
-        if tag == "fn" and type(items) is str:
-            return _function(items)
-        if tag == "d" and type(items) is list:
+        if tag == "d":
             if not all(type(p) is list and len(p) == 2 for p in items):
                 raise CacheFormatError("bad mapping")
             return {k: v for k, v in items}
-    elif len(obj) == 2 and type(obj.get("c")) is str and type(obj.get("v")) is _Fields:
-        name, values = obj["c"], obj["v"]
-        if name not in _CLASSES or frozenset(values) != _FIELDS[name]:
-            raise CacheFormatError(f"unexpected class {name!r}")
-        return _CLASSES[name](**values)
-    # A dataclass's field mapping: string keys, kept as they are until its class tag wraps it.
-    if all(type(k) is str for k in obj) and not _TAGS & set(obj):
-        return _Fields(obj)
+    elif tag == "fn" and type(items) is str:
+        return _function(items)
     raise CacheFormatError("unexpected object")
 
 
@@ -92,10 +93,6 @@ def _function(name: str):
     if type(function) is not types.FunctionType or function.__module__ != module:
         raise CacheFormatError(f"not a function {name!r}")
     return function
-
-
-class _Fields(dict):
-    """The field values of a class tag, told apart from data (data dicts are always tagged "d")."""
 
 
 def decode(text) -> Any:
