@@ -31,7 +31,6 @@ import json
 import os
 import re
 import stat as stat_module
-import tempfile
 import time
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -368,6 +367,8 @@ class ResultCache:
             if not os.path.lexists(gitignore):
                 with open(gitignore, "w") as handle:
                     handle.write("*\n")
+            import tempfile
+
             fd, tmp = tempfile.mkstemp(dir=self.directory, suffix=".tmp")
             with os.fdopen(fd, "wb") as handle:
                 handle.write(data)

@@ -12,19 +12,33 @@ import json
 import types
 from typing import Any
 
-from ..analysis.project import ExternalEntry, FileContext
-from ..analysis.summary import CallRef, ClassSummary, ModuleSummary
 from ..model import Edit, FileError, FileOutcome, Finding, Fix, Location, Transform
 
 # The only classes a cache may name: plain frozen-or-simple data, no behaviour on construction.
-_CLASSES = {cls.__name__: cls for cls in (Location, Edit, Fix, Transform, Finding, FileError, FileOutcome, CallRef,
-                                          ClassSummary, ModuleSummary, ExternalEntry, FileContext)}
+_CLASSES = {cls.__name__: cls for cls in (Location, Edit, Fix, Transform, Finding, FileError, FileOutcome)}
+# And the call graph's, added when a summary or the graph's contexts are first met (_analysis_class):
+# a warm run over an unchanged tree decodes findings only, and need not import the analysis.
+_ANALYSIS_CLASSES = ("CallRef", "ClassSummary", "ModuleSummary", "ExternalEntry", "FileContext")
 # A fix's LibCST transform names its factory: a module-level function of breaklint's fix or rule
 # modules, stored by name and looked up again, never anything a cache file could name elsewhere.
 _FUNCTION_MODULES = ("breaklint.fix.", "breaklint.rules.")
 # A class's values are stored in field order (the cache's name holds breaklint's code stamp, so a
 # changed class never meets an old cache): {"Location": [row, column]}.
 _FIELD_NAMES = {name: tuple(f.name for f in dataclasses.fields(cls)) for name, cls in _CLASSES.items()}
+
+
+def _analysis_class(name: str):
+    """One of _ANALYSIS_CLASSES by name (all of them are added to the allowlist); None for any other."""
+    if name not in _ANALYSIS_CLASSES:
+        return None
+    if name not in _CLASSES:
+        from ..analysis.project import ExternalEntry, FileContext
+        from ..analysis.summary import CallRef, ClassSummary, ModuleSummary
+
+        for cls in (CallRef, ClassSummary, ModuleSummary, ExternalEntry, FileContext):
+            _FIELD_NAMES[cls.__name__] = tuple(f.name for f in dataclasses.fields(cls))
+            _CLASSES[cls.__name__] = cls
+    return _CLASSES[name]
 COMPACT = (",", ":")
 
 
@@ -48,7 +62,7 @@ def encode(value: Any) -> Any:
     if kind is types.FunctionType and value.__module__.startswith(_FUNCTION_MODULES) and "." not in value.__qualname__:
         return {"fn": f"{value.__module__}:{value.__qualname__}"}
     name = kind.__name__
-    if name in _CLASSES and _CLASSES[name] is kind:
+    if (_CLASSES.get(name) or _analysis_class(name)) is kind:
         return {name: [encode(getattr(value, field)) for field in _FIELD_NAMES[name]]}
     raise TypeError(f"cannot cache a {kind.__name__}")
 
@@ -66,7 +80,7 @@ def _decode_object(obj: dict) -> Any:
     if type(items) is list:
         if tag == "t":
             return tuple(items)
-        cls = _CLASSES.get(tag)
+        cls = _CLASSES.get(tag) or _analysis_class(tag)
         if cls is not None:
             if len(items) != len(_FIELD_NAMES[tag]):
                 raise CacheFormatError(f"bad {tag}")
@@ -128,7 +142,7 @@ def load_summary(summary):
     if type(summary) is not LazySummary:
         return summary
     value = decode(summary.bytes())
-    if type(value) is not ModuleSummary:
+    if type(value) is not _analysis_class("ModuleSummary"):
         raise CacheFormatError("bad summary")
     return value
 
@@ -139,7 +153,7 @@ def summary_text(summary) -> bytes:
         return b""
     if type(summary) is LazySummary:
         return summary.bytes()
-    if type(summary) is not ModuleSummary:
+    if type(summary) is not _analysis_class("ModuleSummary"):
         raise TypeError(f"cannot cache a {type(summary).__name__} summary")
     return dumps(summary).encode("ascii")
 
@@ -159,4 +173,5 @@ def valid_outcome(value) -> bool:
 
 def valid_contexts(value) -> bool:
     """{path: FileContext}: what the call graph told each file."""
-    return type(value) is dict and all(type(k) is str and type(v) is FileContext for k, v in value.items())
+    context = _analysis_class("FileContext")
+    return type(value) is dict and all(type(k) is str and type(v) is context for k, v in value.items())

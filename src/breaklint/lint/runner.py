@@ -4,23 +4,26 @@ from __future__ import annotations
 import dataclasses
 import gc
 import hashlib
-import multiprocessing
 import os
 import sys
 import traceback
 from collections import deque
 from dataclasses import dataclass, field
-from typing import Callable, Optional
+from typing import TYPE_CHECKING, Callable, Optional
 
-from . import engine
 from .cache import CacheFormatError, ResultCache, load_summary
 from .config import Settings
-from .engine import LintSettings
 from .files import discover, is_ignored, matching_ignores
 from ..model import CheckResult, FileError, FileOutcome
 from ..analysis.astwalk import forget_node_facts
-from ..analysis.project import FileContext, ProjectGraph
 from ..analysis.scope import ScopeSettings
+
+if TYPE_CHECKING:
+    from ..analysis.project import FileContext
+    from .engine import LintSettings
+
+# The engine (and the call graph's analysis) are imported when a file is linted or the graph is
+# built: a warm run over an unchanged tree does neither.
 
 # Below this many files a pool costs more than it saves.
 PARALLEL_THRESHOLD = 16
@@ -84,6 +87,8 @@ class TreeStore:
 
 
 def lint_settings(settings: Settings) -> LintSettings:
+    from .engine import LintSettings
+
     return LintSettings(
         rules=[rule() for rule in settings.enabled_rules()],
         scope=ScopeSettings(extra_decorators=tuple(settings.compile_decorators),
@@ -96,6 +101,8 @@ def lint_one(path: str, settings: LintSettings, context: Optional[FileContext] =
              want_summary: bool = True, trees: Optional[TreeStore] = None) -> FileOutcome:
     """engine.lint_file, but a crash inside breaklint (a rule bug) becomes an internal error for this
     file instead of ending the whole run."""
+    from . import engine
+
     try:
         outcome = engine.lint_file(path, settings, context, want_summary, trees)
         if outcome.error is not None and "recursion" in outcome.error.message:
@@ -241,6 +248,8 @@ def project_root_for(paths: list[str], settings: Settings) -> Optional[str]:
 def check_source(source: str, filename: str, settings: Optional[Settings] = None) -> CheckResult:
     """Lint one text as if it were the file `filename` (stdin for editors): the file's settings and
     per-file ignores apply; nothing is read from disk or cached."""
+    from . import engine
+
     settings = settings or Settings()
     result = CheckResult()
     path = os.path.abspath(filename)
@@ -356,6 +365,8 @@ def _check_paths(paths, settings: Settings, workers: "_Workers", use_cache, on_p
             summaries.update(_summaries(outcomes, workers))
             # Built once: a round changes only the calls and return facts of summaries (which the
             # graph reads from this same dict), never the classes and imports its indexes hold.
+            from ..analysis.project import ProjectGraph
+
             graph = ProjectGraph(summaries)
         external = graph.contexts()
         keys = {path: _external_key(context) for path, context in external.items()}
@@ -429,6 +440,8 @@ class _Workers:
 
     def run(self, work: list, progress: Optional[_Progress]):
         """(path, outcome) for each (path, FileContext or None) item, in the pool when there are many."""
+        if not work:  # a warm run over an unchanged tree: no rule objects, no engine import
+            return
         # A pool already started is worth using even for one (large) file: its worker kept the tree.
         if self.jobs > 1 and (len(work) >= PARALLEL_THRESHOLD or (self._pool is not None and work)):
             if self._pool is None:
@@ -461,6 +474,10 @@ class _Pool:
     one that linted it first). Results come back in the order of `work`, as a map would give them."""
 
     def __init__(self, settings: Settings, jobs: int):
+        import multiprocessing
+
+        from . import engine  # noqa: F401 - imported once here, not after the fork in every worker
+
         context = multiprocessing.get_context("fork" if sys.platform.startswith("linux") else "spawn")
         self.conns, self.procs = [], []
         self.owner: dict[str, int] = {}

@@ -7,7 +7,6 @@ from typing import Optional
 
 from rich.console import Console
 from rich.segment import Segment
-from rich.table import Table
 from rich.text import Text
 
 from ..model import CheckResult, Finding
@@ -151,6 +150,8 @@ def statistics_rows(result: CheckResult) -> list[dict]:
 
 
 def render_statistics(result: CheckResult, console: Console) -> None:
+    from rich.table import Table
+
     table = Table(show_header=True, header_style="bold", box=None)
     for column in ("count", "code", "name", "fixable"):
         table.add_column(column)
