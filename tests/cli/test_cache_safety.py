@@ -4,7 +4,7 @@ import os
 import pickle
 import time
 
-from breaklint.lint.cache import ResultCache
+from breaklint.lint.cache import FORMAT, ResultCache
 from cli_helpers import CLEAN, HAZARD, invoke, write
 
 
@@ -157,7 +157,8 @@ def test_a_damaged_line_of_the_current_format_is_discarded_or_relinted(project):
              'T\tkey\t{"a": 1}\t[]',
              "Q\t1"]
     for line in lines:
-        for header in ('{"format":10,"entries":1}', '{"format":10,"entries":2}', '{"format":9,"entries":1}'):
+        for header in (f'{{"format":{FORMAT},"entries":1}}', f'{{"format":{FORMAT},"entries":2}}',
+                       f'{{"format":{FORMAT - 1},"entries":1}}'):
             cache_file.write_text(f"{header}\n{line}\n")
             result = invoke("check", "model.py")
             assert result.exit_code == 1 and "BL201" in result.output, (line, result.output)
