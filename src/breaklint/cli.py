@@ -4,14 +4,16 @@ from __future__ import annotations
 import os
 import sys
 import time
-from pathlib import Path
-from typing import Optional
+from typing import TYPE_CHECKING, Optional
 
 import click
 from rich.console import Console
 
 from . import __version__
 from .lint.config import ConfigError, load_settings, target_note, with_overrides
+
+if TYPE_CHECKING:
+    from pathlib import Path
 
 EXIT_CLEAN, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
 
@@ -26,7 +28,23 @@ def fail(message: str) -> None:
     sys.exit(EXIT_ERROR)
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+class _Commands(click.Group):
+    """`confirm` and `calibrate` live with the dynamic half: their module (and its imports) is loaded
+    when one of them is named or the commands are listed, not for every `check`."""
+
+    DYNAMIC = ("confirm", "calibrate")
+
+    def list_commands(self, ctx):
+        _register_dynamic_commands()
+        return super().list_commands(ctx)
+
+    def get_command(self, ctx, name):
+        if name in self.DYNAMIC:
+            _register_dynamic_commands()
+        return super().get_command(ctx, name)
+
+
+@click.group(cls=_Commands, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="breaklint")
 def main() -> None:
     """Find and fix torch.compile graph breaks."""
@@ -273,6 +291,8 @@ def list_rules(target_torch: Optional[str], output_format: str) -> None:
 
 def rule_page_path(code: str) -> Optional[Path]:
     """A rule's page: shipped inside the package, or in the checkout's rules/ folder."""
+    from pathlib import Path
+
     here = Path(__file__).resolve().parent
     for folder in (here / "pages", here.parents[1] / "rules"):
         page = folder / f"{code.upper()}.md"
@@ -298,12 +318,11 @@ def show_rule(code: str) -> None:
 
 def _register_dynamic_commands() -> None:
     """`confirm` and `calibrate` live with the dynamic half; their modules import torch lazily."""
+    if all(name in main.commands for name in _Commands.DYNAMIC):
+        return
     try:
         from .confirm.cli import calibrate, confirm
     except ImportError:
         return
     main.add_command(confirm)
     main.add_command(calibrate)
-
-
-_register_dynamic_commands()

@@ -4,7 +4,7 @@ import os
 import pickle
 import time
 
-from breaklint.lint.cache import ResultCache
+from breaklint.lint.cache import FORMAT, ResultCache
 from cli_helpers import CLEAN, HAZARD, invoke, write
 
 
@@ -133,3 +133,34 @@ def test_temporary_files_of_a_dead_save_are_removed_but_a_fresh_one_is_kept(proj
     write(project / "model.py", HAZARD + "\n")  # a change, so that the cache is saved again
     invoke("check", "model.py")
     assert not dead.exists() and running.exists()
+
+
+def test_a_damaged_line_of_the_current_format_is_discarded_or_relinted(project):
+    """The line format decodes an outcome only when it is served: a line of the wrong layout discards
+    the file, and an outcome, summary or graph answer that does not decode is linted again."""
+    import json
+
+    write(project / "model.py", HAZARD)
+    invoke("check", "model.py")
+    cache_file, = (project / ".breaklint_cache").glob("results-*.json")
+    good = cache_file.read_text()
+    stat = os.stat(project / "model.py")
+    head = "F\t%s\t%d\t%d\t" % (json.dumps(str(project / "model.py")), stat.st_size, stat.st_mtime_ns)
+    digest = next(line.split("\t")[4] for line in good.split("\n") if line.startswith("F\t"))
+    bad_outcome = '{"FileOutcome":[7,null,1,0,null]}'
+    lines = [head + digest + "\t0\t" + bad_outcome + "\t",
+             head + digest + '\t0\t{"Finding":[]}\t', head + digest + '\t0\t{"c":"Finding","v":{}}\t',
+             head + digest + "\t0\t[1, 2]",
+             head + digest + "\t2\t[]\t",
+             head.replace("F", "X", 1) + digest + "\t0\tab\t[]",
+             head + "x\t0\t" + bad_outcome + "\tnot json",
+             'T\tkey\t{"a": 1}\t[]',
+             "Q\t1"]
+    for line in lines:
+        for header in (f'{{"format":{FORMAT},"entries":1}}', f'{{"format":{FORMAT},"entries":2}}',
+                       f'{{"format":{FORMAT - 1},"entries":1}}'):
+            cache_file.write_text(f"{header}\n{line}\n")
+            result = invoke("check", "model.py")
+            assert result.exit_code == 1 and "BL201" in result.output, (line, result.output)
+    cache_file.write_text(good[:len(good) // 2])  # cut short
+    assert "BL201" in invoke("check", "model.py").output

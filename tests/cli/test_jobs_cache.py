@@ -212,18 +212,17 @@ def test_unchanged_tree_never_decodes_the_call_graph_summaries(cross_file, monke
 def test_a_changed_tree_decodes_cached_summaries_and_a_damaged_one_is_relinted(cross_file, lint_calls):
     invoke("check", "-j", "1", "src")
     cache_file, = (cross_file / ".breaklint_cache").glob("results-*.json")
-    data = json.loads(cache_file.read_text())
+    lines = cache_file.read_text().split("\n")
     damaged = 0
-    for pair in data["entries"]:
-        if pair[0] == str(cross_file / "src" / "pkg" / "model.py"):
-            entry = json.loads(pair[1])
-            outcome = entry["t"][4]["v"]
-            assert set(outcome["summary"]) == {"s"}  # kept as text inside the entry
-            outcome["summary"] = {"s": "{}"}  # decodes, but is no summary
-            pair[1] = json.dumps(entry)
+    for i, line in enumerate(lines):
+        fields = line.split("\t")
+        if fields[0] == "F" and json.loads(fields[1]) == str(cross_file / "src" / "pkg" / "model.py"):
+            assert list(json.loads(fields[7])) == ["ModuleSummary"]  # kept as text beside the outcome
+            fields[7] = "{}"  # decodes, but is no summary
+            lines[i] = "\t".join(fields)
             damaged += 1
     assert damaged == 1
-    cache_file.write_text(json.dumps(data))
+    cache_file.write_text("\n".join(lines))
     (cross_file / "src" / "pkg" / "other.py").write_text("X = 2\n")  # the tree changed: the graph is rebuilt
     lint_calls.clear()
     warm = invoke("check", "-j", "1", "--output-format", "json", "src")
@@ -244,3 +243,31 @@ def test_the_called_from_chain_is_the_same_warm_after_an_edit_as_cold(cross_file
     helper = [f["message"] for f in cold if f["filename"].endswith("helpers.py")]
     assert helper and "called from" in helper[0], helper
     assert [f["message"] for f in warm] == [f["message"] for f in cold]
+
+
+def _rewrite_lines(cache_file, change):
+    lines = cache_file.read_text().split("\n")
+    kept = [line for line in (change(line.split("\t")) for line in lines[1:-1]) if line is not None]
+    header = json.loads(lines[0])
+    header["entries"] = len(kept)
+    cache_file.write_text("\n".join([json.dumps(header)] + kept + [""]))
+
+
+def test_an_unchanged_tree_serves_the_stored_graph_answer_and_survives_its_damage(cross_file, lint_calls):
+    """Warm, the graph's contexts are decoded only for --show-scope (and --fix); a missing variant
+    builds the graph again, and contexts that do not decode give no crash."""
+    cold = invoke("check", "--no-cache", "-j", "1", "--output-format", "json", "src")
+    cold_scope = invoke("check", "--no-cache", "-j", "1", "--show-scope", "--output-format", "json", "src")
+    invoke("check", "-j", "1", "src")
+    lint_calls.clear()
+    warm_scope = invoke("check", "-j", "1", "--show-scope", "--output-format", "json", "src")
+    assert lint_calls == [] and warm_scope.stdout == cold_scope.stdout
+    cache_file, = (cross_file / ".breaklint_cache").glob("results-*.json")
+    _rewrite_lines(cache_file, lambda f: None if f[0] == "X" else "\t".join(f))  # the variants evicted
+    warm = invoke("check", "-j", "1", "--output-format", "json", "src")
+    assert warm.stdout == cold.stdout and lint_calls  # linted again under a rebuilt graph
+    _rewrite_lines(cache_file, lambda f: "\t".join(f[:3] + ["[]"]) if f[0] == "T" else "\t".join(f))
+    lint_calls.clear()
+    assert invoke("check", "-j", "1", "--output-format", "json", "src").stdout == cold.stdout
+    assert lint_calls == []
+    assert invoke("check", "-j", "1", "--show-scope", "--output-format", "json", "src").exit_code == 0

@@ -1,34 +1,61 @@
 """Results cache: an unchanged file is not read twice.
 
-One JSON file per settings fingerprint (breaklint version, rules, torch target, scope options). An
-entry is reused when the file's size and mtime match; when only the mtime moved, or the mtime was too
+One file per settings fingerprint (breaklint version, rules, torch target, scope options). An entry
+is reused when the file's size and mtime match; when only the mtime moved, or the mtime was too
 recent to trust when the entry was stored, the content hash decides.
 
+The file is text, one entry a line, its fields separated by tabs (the values are compact ASCII JSON,
+which holds neither a tab nor a newline):
+
+    {"format": 10, "entries": N}
+    F  path  size  mtime_ns  digest  racy  outcome  summary               a file's own lint
+    X  path  size  mtime_ns  digest  racy  (variant  outcome  summary)... its lints with the scopes
+                                                                          other files reach
+    T  tree key  {path: variant}  contexts                                the call graph's last answer
+
+A warm run over an unchanged tree decodes only the outcomes it serves: a summary stays text until
+the call graph is rebuilt, the contexts until --show-scope or --fix reads them, and the variants a
+file has besides the one served are never decoded (the old single-JSON file spent most of a warm
+run decoding all of them).
+
 The cache lives in the linted tree, which may be an untrusted pull request: it is data only (JSON,
-never pickle), decoded through an allowlist of breaklint's own plain data classes and validated, and
-a cache folder that is a symlink is neither read nor written. Anything unexpected discards the cache.
+never pickle; cache_codec.py), and a cache folder that is a symlink is neither read nor written. A
+line of an unexpected layout discards the whole file; an outcome whose text does not decode is a
+miss (its file is linted again), and contexts that do not decode are empty.
 """
 from __future__ import annotations
 
 import dataclasses
 import hashlib
-import importlib
 import json
 import os
 import re
 import stat as stat_module
-import tempfile
 import time
-import types
-from typing import Any, Optional
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Optional
 
-from ..analysis.project import ExternalEntry, FileContext
-from ..analysis.summary import CallRef, ClassSummary, ModuleSummary
-from ..model import Edit, FileError, FileOutcome, Finding, Fix, Location, Transform
+from ..model import FileOutcome
+from .cache_codec import (
+    COMPACT,
+    CacheFormatError,
+    LazySummary,
+    StoredText,
+    decode,
+    dumps,
+    encode,
+    load_summary,
+    summary_text,
+    valid_contexts,
+    valid_outcome,
+)
+
+__all__ = ["CacheFormatError", "ResultCache", "content_digest", "decode", "encode", "load_summary", "parse"]
 
 CACHE_DIR = ".breaklint_cache"
 _RESULTS_NAME = re.compile(r"results-[0-9a-f]{16}\.json")
-FORMAT = 9
+FORMAT = 10
 # Lints of one file with different cross-file contexts kept: one per call-graph round.
 MAX_VARIANTS = 6
 # Results files of other settings kept beside the current one (another --select, the previous
@@ -39,183 +66,190 @@ STALE_TEMP_SECONDS = 3600
 # A file whose mtime is this close to the moment it was cached may change again within the
 # filesystem's mtime granularity without its stamp moving: its content hash is always checked.
 RACY_SECONDS = 2.0
-
-# The only classes a cache may name: plain frozen-or-simple data, no behaviour on construction.
-_CLASSES = {cls.__name__: cls for cls in (Location, Edit, Fix, Transform, Finding, FileError, FileOutcome, CallRef,
-                                          ClassSummary, ModuleSummary, ExternalEntry, FileContext)}
-# A fix's LibCST transform names its factory: a module-level function of breaklint's fix or rule
-# modules, stored by name and looked up again, never anything a cache file could name elsewhere.
-_FUNCTION_MODULES = ("breaklint.fix.", "breaklint.rules.")
-_FIELDS = {name: frozenset(f.name for f in dataclasses.fields(cls)) for name, cls in _CLASSES.items()}
+TREE = "__tree__"
 
 
-class CacheFormatError(ValueError):
-    """The cache file is not what this version writes: it is discarded."""
+@dataclass(frozen=True)
+class StoredOutcome:
+    """A file's outcome as the cache file holds it (its JSON text; its summary still in the file's
+    bytes): decoded when a lookup serves it, and written back as it is when the file is saved again."""
 
+    text: bytes
+    summary: Optional[LazySummary]
 
-def encode(value: Any) -> Any:
-    """Plain JSON for the values a cache holds: tuples, sets and non-string-keyed dicts are tagged."""
-    kind = type(value)
-    if value is None or kind in (bool, int, float, str):
+    @classmethod
+    def of(cls, value) -> "StoredOutcome":
+        if type(value) is StoredOutcome:
+            return value
+        if type(value) is not FileOutcome:
+            raise TypeError(f"cannot cache a {type(value).__name__}")
+        return _Fresh(dumps(dataclasses.replace(value, summary=None)).encode("ascii"), summary_text(value.summary))
+
+    def summary_bytes(self) -> bytes:
+        return self.summary.bytes() if self.summary is not None else b""
+
+    def load(self) -> Optional[FileOutcome]:
+        """The outcome, its summary left as text; None when the text is not a valid outcome."""
+        try:
+            value = decode(self.text)
+        except CacheFormatError:
+            return None
+        if not valid_outcome(value):
+            return None
+        value.summary = self.summary
         return value
-    if kind is list:
-        return [encode(v) for v in value]
-    if kind is tuple:
-        return {"t": [encode(v) for v in value]}
-    if kind is frozenset or kind is set:
-        return {"f": [encode(v) for v in value]}
-    if kind is dict:
-        return {"d": [[encode(k), encode(v)] for k, v in value.items()]}
-    if kind is types.FunctionType and value.__module__.startswith(_FUNCTION_MODULES) and "." not in value.__qualname__:
-        return {"fn": f"{value.__module__}:{value.__qualname__}"}
-    if kind is LazySummary:
-        return {"s": str(value)}
-    if kind is FileOutcome and type(value.summary) is ModuleSummary:
-        # The call-graph summary is kept as its own JSON text inside the entry: a warm run over an
-        # unchanged tree never decodes it (most of a cache's objects are summaries).
-        lazy = LazySummary(json.dumps(encode(value.summary), separators=(",", ":")))
-        value = dataclasses.replace(value, summary=lazy)
-    if kind.__name__ in _CLASSES and _CLASSES[kind.__name__] is kind:
-        return {"c": kind.__name__, "v": {f.name: encode(getattr(value, f.name)) for f in dataclasses.fields(value)}}
-    raise TypeError(f"cannot cache a {kind.__name__}")
 
 
-def _decode_object(obj: dict) -> Any:
-    """json object_hook: every JSON object in a cache is one tagged value (bottom-up)."""
-    if len(obj) == 1:
-        (tag, items), = obj.items()
-        if tag == "t" and type(items) is list:
-            return tuple(items)
-        if tag == "f" and type(items) is list:
-            return frozenset(items)
-        if tag == "fn" and type(items) is str:
-            return _function(items)
-        if tag == "s" and type(items) is str:
-            return LazySummary(items)
-        if tag == "d" and type(items) is list:
-            if not all(type(p) is list and len(p) == 2 for p in items):
-                raise CacheFormatError("bad mapping")
-            return {k: v for k, v in items}
-    elif len(obj) == 2 and type(obj.get("c")) is str and type(obj.get("v")) is _Fields:
-        name, values = obj["c"], obj["v"]
-        if name not in _CLASSES or frozenset(values) != _FIELDS[name]:
-            raise CacheFormatError(f"unexpected class {name!r}")
-        return _CLASSES[name](**values)
-    # A dataclass's field mapping: string keys, kept as they are until its class tag wraps it.
-    if all(type(k) is str for k in obj) and not {"t", "f", "d", "c", "fn", "s"} & set(obj):
-        return _Fields(obj)
-    raise CacheFormatError("unexpected object")
+@dataclass(frozen=True)
+class _Fresh:
+    """An outcome of this run, encoded for saving."""
+
+    text: bytes
+    summary: bytes
+
+    def summary_bytes(self) -> bytes:
+        return self.summary
 
 
-def _function(name: str):
-    module, _, qualname = name.partition(":")
-    if not module.startswith(_FUNCTION_MODULES) or not qualname.isidentifier():
-        raise CacheFormatError(f"unexpected function {name!r}")
+class StoredContexts(Mapping):
+    """The call graph's last answer ({path: FileContext}) as the cache file holds it, decoded on first
+    use: an unchanged tree's warm run needs only each file's variant key, stored beside it."""
+
+    def __init__(self, stored: StoredText):
+        self.stored = stored
+        self._value: Optional[dict] = None
+
+    def _contexts(self) -> dict:
+        if self._value is None:
+            try:
+                value = decode(self.stored.bytes())
+            except CacheFormatError:
+                value = None
+            self._value = value if valid_contexts(value) else {}
+        return self._value
+
+    def __getitem__(self, path):
+        return self._contexts()[path]
+
+    def __iter__(self):
+        return iter(self._contexts())
+
+    def __len__(self) -> int:
+        return len(self._contexts())
+
+
+def _json(data: bytes, expected: type):
     try:
-        function = getattr(importlib.import_module(module), qualname)
-    except (ImportError, AttributeError):
-        raise CacheFormatError(f"no function {name!r}") from None
-    if type(function) is not types.FunctionType or function.__module__ != module:
-        raise CacheFormatError(f"not a function {name!r}")
-    return function
-
-
-class LazySummary(str):
-    """A file's ModuleSummary still as the JSON text the cache holds: `load_summary` decodes and
-    validates it when the call graph is built (the tree changed), never on an unchanged tree."""
-
-
-def load_summary(summary):
-    """A ModuleSummary (or None) from what a cached outcome holds; CacheFormatError if the text is bad."""
-    if type(summary) is not LazySummary:
-        return summary
-    value = decode(summary)
-    if type(value) is not ModuleSummary:
-        raise CacheFormatError("bad summary")
+        value = json.loads(data)
+    except ValueError:  # UnicodeDecodeError too
+        raise CacheFormatError("bad field") from None
+    if type(value) is not expected:
+        raise CacheFormatError("bad field")
     return value
 
 
-class _Fields(dict):
-    """The field values of a class tag, told apart from data (data dicts are always tagged "d")."""
-
-
-def decode(text: str) -> Any:
+def _int(data: bytes) -> int:
     try:
-        return json.loads(text, object_hook=_decode_object)
-    except (ValueError, TypeError, RecursionError) as exc:  # JSONDecodeError is a ValueError
-        raise CacheFormatError(str(exc)) from None
+        return int(data)
+    except ValueError:
+        raise CacheFormatError("bad number") from None
 
 
-# -- validation of the decoded entries ----------------------------------------------------------------
-
-def _is_findings(value) -> bool:
-    return type(value) is list and all(type(f) is Finding for f in value)
-
-
-def _valid_outcome(value) -> bool:
-    """A file's lint: findings, counts and the summary the call graph needs (never an error: those
-    are not cached)."""
-    return (type(value) is FileOutcome and _is_findings(value.findings) and value.error is None
-            and type(value.lines) is int and type(value.suppressed) is int
-            and (value.summary is None or type(value.summary) in (ModuleSummary, LazySummary)))
-
-
-def _valid_variant(value) -> bool:
-    """{variant: outcome}: a file's lints with the scopes other files reach, one per graph round."""
-    return type(value) is dict and all(type(k) is str and _valid_outcome(v) for k, v in value.items())
-
-
-def _valid_entry(key, entry) -> bool:
-    if not (type(entry) is tuple and len(entry) == 5):
-        return False
-    size, mtime, digest, racy, value = entry
-    if type(size) is not int or type(mtime) is not int or type(digest) is not str or type(racy) is not bool:
-        return False
-    if type(key) is str:
-        return _valid_outcome(value)
-    if type(key) is tuple and len(key) == 2 and type(key[0]) is str and key[1] == "external":
-        return _valid_variant(value)
-    return False
-
-
-def _valid_tree(value) -> bool:
-    return (type(value) is tuple and len(value) == 2 and type(value[0]) is str and type(value[1]) is dict
-            and all(type(k) is str and type(v) is FileContext for k, v in value[1].items()))
-
-
-def _valid(key, entry) -> bool:
-    return _valid_tree(entry) if key == "__tree__" else _valid_entry(key, entry)
-
-
-def _decode_key(key):
-    """A key as the file holds it (parsed without the tag hook): a path, or {"t": [path, "external"]}."""
-    if type(key) is str:
-        return key
-    if type(key) is dict and list(key) == ["t"] and type(key["t"]) is list and len(key["t"]) == 2 \
-            and all(type(part) is str for part in key["t"]):
-        return tuple(key["t"])
-    raise CacheFormatError("bad key")
-
-
-def parse(text: str) -> tuple[dict, dict]:
-    """(entries, their encoded texts). The file is {"format", "entries": [[key, entry as JSON text]]}:
-    each entry keeps its text, so a save re-encodes only the entries that changed."""
+def _ascii(data: bytes) -> str:
     try:
-        data = json.loads(text)
-    except (ValueError, RecursionError) as exc:
-        raise CacheFormatError(str(exc)) from None
-    if not (type(data) is dict and data.get("format") == FORMAT and type(data.get("entries")) is list):
-        raise CacheFormatError("not a breaklint cache of this format")
-    entries, raw = {}, {}
-    for pair in data["entries"]:
-        if not (type(pair) is list and len(pair) == 2 and type(pair[1]) is str):
+        return data.decode("ascii")
+    except UnicodeDecodeError:
+        raise CacheFormatError("bad field") from None
+
+
+def _spans(data: bytes, start: int, stop: int) -> list[tuple[int, int]]:
+    """The (start, end) of each tab-separated field of data[start:stop], copying nothing."""
+    spans = []
+    while True:
+        tab = data.find(b"\t", start, stop)
+        if tab < 0:
+            spans.append((start, stop))
+            return spans
+        spans.append((start, tab))
+        start = tab + 1
+
+
+def _parse_line(data: bytes, start: int, stop: int):
+    """(key, entry) from one line; CacheFormatError for any other layout. Outcomes are copied out
+    (they are decoded when served), summaries and contexts left in `data` as offsets."""
+    spans = _spans(data, start, stop)
+    if len(spans) == 4 and data[start:spans[0][1]] == b"T":
+        field = [data[s:e] for s, e in spans[:3]]
+        keys = _json(field[2], dict)
+        if not all(type(v) is str for v in keys.values()):
+            raise CacheFormatError("bad variant keys")
+        return TREE, (_ascii(field[1]), StoredContexts(StoredText(data, *spans[3])), keys)
+    field = [data[s:e] for s, e in spans[:6]]
+    if field[0] not in (b"F", b"X") or len(spans) < 8 or field[5] not in (b"0", b"1"):
+        raise CacheFormatError("bad entry")
+    path = _json(field[1], str)
+    stamp = (_int(field[2]), _int(field[3]), _ascii(field[4]), field[5] == b"1")
+
+    def stored(i: int) -> StoredOutcome:
+        (s, e), (summary_start, summary_end) = spans[i], spans[i + 1]
+        summary = LazySummary(data, summary_start, summary_end) if summary_end > summary_start else None
+        return StoredOutcome(data[s:e], summary)
+
+    if field[0] == b"F":
+        if len(spans) != 8:
             raise CacheFormatError("bad entry")
-        key = _decode_key(pair[0])
-        entry = decode(pair[1])
-        if not _valid(key, entry):
-            raise CacheFormatError(f"bad entry for {key!r}")
-        entries[key], raw[key] = entry, pair[1]
-    return entries, raw
+        return path, stamp + (stored(6),)
+    if (len(spans) - 6) % 3:
+        raise CacheFormatError("bad variants")
+    variants = {_ascii(data[spans[i][0]:spans[i][1]]): stored(i + 1) for i in range(6, len(spans), 3)}
+    return (path, "external"), stamp + (variants,)
+
+
+def parse(data: bytes) -> dict:
+    """The entries of a cache file's bytes (their outcomes and contexts still text)."""
+    end = data.find(b"\n", 0, 100)
+    if end < 0 or not data.startswith(b"{"):
+        raise CacheFormatError("not a breaklint cache of this format")
+    header = _json(data[:end], dict)
+    if header.get("format") != FORMAT or type(header.get("entries")) is not int:
+        raise CacheFormatError("not a breaklint cache of this format")
+    entries = {}
+    count, start = 0, end + 1
+    while start < len(data):
+        stop = data.find(b"\n", start)
+        if stop < 0:  # a file cut inside a line
+            raise CacheFormatError("cut short")
+        key, entry = _parse_line(data, start, stop)
+        entries[key] = entry
+        count, start = count + 1, stop + 1
+    if count != header["entries"]:  # a file cut at a line's end
+        raise CacheFormatError("cut short")
+    return entries
+
+
+def _line(key, entry) -> bytes:
+    """One entry's line; what is still text (not decoded, or decoded but unchanged) is written back
+    as it was read."""
+    if key == TREE:
+        tree_key, contexts, keys = entry
+        text = contexts.stored.bytes() if type(contexts) is StoredContexts else dumps(contexts).encode("ascii")
+        return b"\t".join((b"T", tree_key.encode("ascii"), _dumps(keys), text))
+    size, mtime, digest, racy, value = entry
+    if type(key) is tuple:
+        path, kind = key[0], b"X"
+        outcomes = [(variant, StoredOutcome.of(outcome)) for variant, outcome in value.items()]
+    else:
+        path, kind, outcomes = key, b"F", [(None, StoredOutcome.of(value))]
+    fields = [kind, _dumps(path), b"%d" % size, b"%d" % mtime, digest.encode("ascii"), b"1" if racy else b"0"]
+    for variant, stored in outcomes:
+        if variant is not None:
+            fields.append(variant.encode("ascii"))
+        fields += (stored.text, stored.summary_bytes())
+    return b"\t".join(fields)
+
+
+def _dumps(value) -> bytes:
+    return json.dumps(value, separators=COMPACT).encode("ascii")
 
 
 def _safe_directory(directory: str) -> bool:
@@ -235,31 +269,30 @@ class ResultCache:
         key = hashlib.sha256(fingerprint.encode()).hexdigest()[:16]
         self.directory = os.path.join(root, CACHE_DIR)
         self.path = os.path.join(self.directory, f"results-{key}.json")
+        # key -> (size, mtime_ns, digest, racy, outcome or {variant: outcome}); TREE -> (tree key,
+        # contexts, variant keys). Outcomes read from the file stay StoredOutcome until saved again.
         self.entries: dict = {}
-        # Each loaded entry's JSON text, dropped when the entry changes: a save reuses the rest.
-        self.raw: dict = {}
         self.dirty = False
         self.usable = _safe_directory(self.directory)
         if self.usable:
-            self.entries, self.raw = self._load()
+            self.entries = self._load()
 
-    def _load(self) -> tuple[dict, dict]:
+    def _load(self) -> dict:
         try:
             fd = os.open(self.path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0))
         except OSError:
-            return {}, {}
+            return {}
         try:
             with os.fdopen(fd, "rb") as handle:
                 if not stat_module.S_ISREG(os.fstat(handle.fileno()).st_mode):
-                    return {}, {}
-                text = handle.read().decode("utf-8")
-            return parse(text)
-        except (OSError, UnicodeDecodeError, CacheFormatError):
-            return {}, {}  # a cache of another shape is discarded and rewritten
+                    return {}
+                data = handle.read()
+            return parse(data)
+        except (OSError, CacheFormatError):
+            return {}  # a cache of another shape is discarded and rewritten
 
     def _set(self, key, entry) -> None:
         self.entries[key] = entry
-        self.raw.pop(key, None)
         self.dirty = True
 
     def lookup(self, path: str, variant: str = "") -> Optional["FileOutcome"]:
@@ -280,26 +313,25 @@ class ResultCache:
             result = result.get(variant)
             if result is None:
                 return None
-        if stat.st_mtime_ns == mtime and not racy:
-            return result
-        if content_digest(path) == digest:
-            if stat.st_mtime_ns != mtime or racy:
-                self._set(key, (size, stat.st_mtime_ns, digest, _racy(stat.st_mtime_ns), entry[4]))
-            return result
-        return None
+        if not (stat.st_mtime_ns == mtime and not racy):
+            if content_digest(path) != digest:
+                return None
+            self._set(key, (size, stat.st_mtime_ns, digest, _racy(stat.st_mtime_ns), entry[4]))
+        return result.load() if type(result) is StoredOutcome else result
 
     def digest(self, path: str) -> Optional[str]:
         """The content digest stored for a file (after a lookup or store of it)."""
         entry = self.entries.get(path)
         return entry[2] if entry else None
 
-    def get_tree(self, key: str):
-        """A result computed over the whole tree, stored under the digest of every file in it."""
-        stored = self.entries.get("__tree__")
-        return stored[1] if stored and stored[0] == key else None
+    def get_tree(self, key: str) -> Optional[tuple[Mapping, dict]]:
+        """The call graph's answer for a whole tree, stored under the digest of every file in it:
+        (its contexts {path: FileContext}, and each one's variant key {path: key})."""
+        stored = self.entries.get(TREE)
+        return stored[1:] if stored and stored[0] == key else None
 
-    def put_tree(self, key: str, value) -> None:
-        self._set("__tree__", (key, value))
+    def put_tree(self, key: str, contexts: dict, variant_keys: dict) -> None:
+        self._set(TREE, (key, contexts, variant_keys))
 
     def store(self, path: str, result: "FileOutcome", variant: str = "") -> None:
         try:
@@ -324,10 +356,10 @@ class ResultCache:
         if not self.dirty or not self.usable or not _safe_directory(self.directory):
             return
         try:
-            compact = (",", ":")
-            pairs = [[encode(key), self.raw.get(key) or json.dumps(encode(entry), separators=compact)]
-                     for key, entry in self.entries.items()]
-            text = json.dumps({"format": FORMAT, "entries": pairs}, separators=compact)
+            lines = [_dumps({"format": FORMAT, "entries": len(self.entries)})]
+            lines += (_line(key, entry) for key, entry in self.entries.items())
+            lines.append(b"")
+            data = b"\n".join(lines)
             os.makedirs(self.directory, exist_ok=True)
             if not _safe_directory(self.directory):
                 return
@@ -335,9 +367,11 @@ class ResultCache:
             if not os.path.lexists(gitignore):
                 with open(gitignore, "w") as handle:
                     handle.write("*\n")
+            import tempfile
+
             fd, tmp = tempfile.mkstemp(dir=self.directory, suffix=".tmp")
-            with os.fdopen(fd, "w", encoding="utf-8") as handle:
-                handle.write(text)
+            with os.fdopen(fd, "wb") as handle:
+                handle.write(data)
             os.replace(tmp, self.path)
             self._prune()
         except (OSError, TypeError):

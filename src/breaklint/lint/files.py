@@ -13,6 +13,15 @@ DEFAULT_EXCLUDES = (
     ".breaklint_cache", "*.egg-info", "__pypackages__", ".ipynb_checkpoints",
 )
 SOURCE_SUFFIXES = (".py", ".pyi", ".ipynb")
+# DEFAULT_EXCLUDES as a set of plain names and the few patterns (tested once per folder met).
+_DEFAULT_NAMES = frozenset(os.path.normcase(p) for p in DEFAULT_EXCLUDES if not set("*?[") & set(p))
+_DEFAULT_PATTERNS = tuple(os.path.normcase(p) for p in DEFAULT_EXCLUDES if set("*?[") & set(p))
+
+
+def _default_excluded(name: str) -> bool:
+    """_excluded(name, DEFAULT_EXCLUDES) for a single folder name."""
+    name = os.path.normcase(name)
+    return name in _DEFAULT_NAMES or any(fnmatch.fnmatchcase(name, p) for p in _DEFAULT_PATTERNS)
 
 
 def _excluded(rel_path: str, patterns: Iterable[str]) -> bool:
@@ -37,6 +46,23 @@ def _kind(path: str) -> str:
         return "missing"
     except OSError as exc:
         return exc.strerror or "unreadable"
+    return _mode_kind(mode)
+
+
+def _entry_kind(path: str) -> tuple[str, bool]:
+    """_kind of a name met in a folder, and whether it is a symlink: one lstat for the rest."""
+    try:
+        mode = os.lstat(path).st_mode
+    except FileNotFoundError:
+        return "missing", False
+    except OSError as exc:
+        return exc.strerror or "unreadable", False
+    if stat.S_ISLNK(mode):
+        return _kind(path), True
+    return _mode_kind(mode), False
+
+
+def _mode_kind(mode: int) -> str:
     if stat.S_ISREG(mode):
         return "file"
     if stat.S_ISDIR(mode):
@@ -61,11 +87,10 @@ def discover(paths: Iterable[str], exclude: Iterable[str] = (), root: str = "."
     root = os.path.abspath(root)
     exclude = tuple(exclude)
 
-    def add(path: str) -> None:
-        real = os.path.realpath(path)
+    def add(real: str, absolute: str) -> None:
         if real not in seen:
             seen.add(real)
-            files.append(os.path.abspath(path))
+            files.append(absolute)
 
     def unlistable(error: OSError) -> None:
         problems.append((error.filename or "", f"cannot list folder: {error.strerror or error}"))
@@ -75,7 +100,7 @@ def discover(paths: Iterable[str], exclude: Iterable[str] = (), root: str = "."
         if kind == "file":
             rel = os.path.normpath(os.path.relpath(os.path.abspath(given), root))
             if not _excluded(rel, exclude):
-                add(given)
+                add(os.path.realpath(given), os.path.abspath(given))
             continue
         if kind == "missing":
             problems.append((given, "no such file or directory"))
@@ -88,17 +113,23 @@ def discover(paths: Iterable[str], exclude: Iterable[str] = (), root: str = "."
             # Default excludes name folders met below the given path, never the folders above it:
             # `breaklint check .venv/lib/.../site-packages/torch` lints torch, as ruff would.
             subdirs[:] = sorted(d for d in subdirs
-                                if not _excluded(d, DEFAULT_EXCLUDES)
-                                and not _excluded(os.path.normpath(os.path.join(rel_dir, d)), exclude))
+                                if not _default_excluded(d)
+                                and not (exclude and _excluded(os.path.normpath(os.path.join(rel_dir, d)), exclude)))
+            # A name that is no symlink has its folder's real path (one realpath per folder, not one
+            # per file: realpath costs a syscall per component of the path).
+            real_dir = abs_dir = None
             for name in sorted(names):
                 if name.endswith(SOURCE_SUFFIXES):
                     rel = os.path.normpath(os.path.join(rel_dir, name))
-                    if _excluded(rel, exclude):
+                    if exclude and _excluded(rel, exclude):
                         continue
                     path = os.path.join(directory, name)
-                    kind = _kind(path)
+                    kind, link = _entry_kind(path)
                     if kind == "file":
-                        add(path)
+                        if real_dir is None:
+                            real_dir, abs_dir = os.path.realpath(directory), os.path.abspath(directory)
+                        add(os.path.realpath(path) if link else os.path.join(real_dir, name),
+                            os.path.join(abs_dir, name))
                     elif kind == "missing":  # a dangling symlink
                         problems.append((path, "No such file or directory"))
                     elif kind != "dir":  # a folder named x.py is walked on its own

@@ -4,23 +4,26 @@ from __future__ import annotations
 import dataclasses
 import gc
 import hashlib
-import multiprocessing
 import os
 import sys
 import traceback
 from collections import deque
 from dataclasses import dataclass, field
-from typing import Callable, Optional
+from typing import TYPE_CHECKING, Callable, Optional
 
-from . import engine
 from .cache import CacheFormatError, ResultCache, load_summary
 from .config import Settings
-from .engine import LintSettings
 from .files import discover, is_ignored, matching_ignores
 from ..model import CheckResult, FileError, FileOutcome
 from ..analysis.astwalk import forget_node_facts
-from ..analysis.project import FileContext, ProjectGraph
 from ..analysis.scope import ScopeSettings
+
+if TYPE_CHECKING:
+    from ..analysis.project import FileContext
+    from .engine import LintSettings
+
+# The engine (and the call graph's analysis) are imported when a file is linted or the graph is
+# built: a warm run over an unchanged tree does neither.
 
 # Below this many files a pool costs more than it saves.
 PARALLEL_THRESHOLD = 16
@@ -84,6 +87,8 @@ class TreeStore:
 
 
 def lint_settings(settings: Settings) -> LintSettings:
+    from .engine import LintSettings
+
     return LintSettings(
         rules=[rule() for rule in settings.enabled_rules()],
         scope=ScopeSettings(extra_decorators=tuple(settings.compile_decorators),
@@ -96,6 +101,8 @@ def lint_one(path: str, settings: LintSettings, context: Optional[FileContext] =
              want_summary: bool = True, trees: Optional[TreeStore] = None) -> FileOutcome:
     """engine.lint_file, but a crash inside breaklint (a rule bug) becomes an internal error for this
     file instead of ending the whole run."""
+    from . import engine
+
     try:
         outcome = engine.lint_file(path, settings, context, want_summary, trees)
         if outcome.error is not None and "recursion" in outcome.error.message:
@@ -241,6 +248,8 @@ def project_root_for(paths: list[str], settings: Settings) -> Optional[str]:
 def check_source(source: str, filename: str, settings: Optional[Settings] = None) -> CheckResult:
     """Lint one text as if it were the file `filename` (stdin for editors): the file's settings and
     per-file ignores apply; nothing is read from disk or cached."""
+    from . import engine
+
     settings = settings or Settings()
     result = CheckResult()
     path = os.path.abspath(filename)
@@ -328,29 +337,38 @@ def _check_paths(paths, settings: Settings, workers: "_Workers", use_cache, on_p
     summaries: dict = {}
     summarised = sum(1 for o in outcomes.values() if o.summary is not None)
     external: dict = {}
+    keys: dict[str, str] = {}
     done_keys: dict[str, str] = {}
 
     def take(path: str, again: FileOutcome) -> bool:
         """Keep a second lint's findings; say whether it taught the graph new call facts."""
         outcomes[path] = dataclasses.replace(outcomes[path], findings=again.findings, suppressed=again.suppressed)
-        if known is not None:  # the graph's last answer is reused as it is: nothing more to learn
+        if served is not None:  # the graph's last answer is reused as it is: nothing more to learn
             return False
         merged = _merged(summaries[path], _summary(again))
         learned = _learned(merged) != _learned(summaries[path])
         summaries[path] = merged
         return learned
 
-    # An unchanged tree gets the graph's last answer back without building it again.
+    # An unchanged tree gets the graph's last answer back without building it again, with each
+    # file's lint under it: its contexts stay undecoded (--show-scope and --fix read them).
     tree_key = _tree_key(cache, files) if cache is not None else None
     known = cache.get_tree(tree_key) if tree_key else None
+    served = _served(cache, known[1], outcomes) if known is not None else None
+    if served is not None:
+        external = known[0]
+        for path, hit in served.items():
+            take(path, hit)
     graph = None
-    for _round in range(MAX_GRAPH_ROUNDS if summarised else 0):
-        if known is None and graph is None:
+    for _round in range(MAX_GRAPH_ROUNDS if summarised and served is None else 0):
+        if graph is None:
             summaries.update(_summaries(outcomes, workers))
             # Built once: a round changes only the calls and return facts of summaries (which the
             # graph reads from this same dict), never the classes and imports its indexes hold.
+            from ..analysis.project import ProjectGraph
+
             graph = ProjectGraph(summaries)
-        external = known if known is not None else graph.contexts()
+        external = graph.contexts()
         keys = {path: _external_key(context) for path, context in external.items()}
         pending = [path for path, key in keys.items() if done_keys.get(path) != key]
         if not pending:
@@ -370,10 +388,10 @@ def _check_paths(paths, settings: Settings, workers: "_Workers", use_cache, on_p
             if cache is not None:
                 cache.store(path, outcome, variant=keys[path])
             learned |= take(path, outcome)
-        if not learned or known is not None:
+        if not learned:
             break
-    if tree_key and known is None:
-        cache.put_tree(tree_key, external)
+    if tree_key and served is None:
+        cache.put_tree(tree_key, external, keys)
     result.external = external
 
     for path in files:
@@ -422,6 +440,8 @@ class _Workers:
 
     def run(self, work: list, progress: Optional[_Progress]):
         """(path, outcome) for each (path, FileContext or None) item, in the pool when there are many."""
+        if not work:  # a warm run over an unchanged tree: no rule objects, no engine import
+            return
         # A pool already started is worth using even for one (large) file: its worker kept the tree.
         if self.jobs > 1 and (len(work) >= PARALLEL_THRESHOLD or (self._pool is not None and work)):
             if self._pool is None:
@@ -454,6 +474,10 @@ class _Pool:
     one that linted it first). Results come back in the order of `work`, as a map would give them."""
 
     def __init__(self, settings: Settings, jobs: int):
+        import multiprocessing
+
+        from . import engine  # noqa: F401 - imported once here, not after the fork in every worker
+
         context = multiprocessing.get_context("fork" if sys.platform.startswith("linux") else "spawn")
         self.conns, self.procs = [], []
         self.owner: dict[str, int] = {}
@@ -577,6 +601,18 @@ def _summaries(outcomes: dict, workers: "_Workers") -> dict:
     # walks summaries in this order, and the "called from" chain it reports must not depend on -j,
     # on the cache, or on which file was edited.
     return {path: summaries[path] for path in sorted(summaries)}
+
+
+def _served(cache: ResultCache, variant_keys: dict, outcomes: dict) -> Optional[dict]:
+    """Each file's lint under an unchanged tree's stored graph answer, all from the cache; None when
+    one is missing (a damaged entry, or one evicted): the graph is then built again."""
+    served = {}
+    for path, key in variant_keys.items():
+        hit = cache.lookup(path, variant=key) if path in outcomes else None
+        if hit is None:
+            return None
+        served[path] = hit
+    return served
 
 
 def _tree_key(cache: ResultCache, files: list[str]) -> Optional[str]:
