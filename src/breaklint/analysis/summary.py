@@ -262,9 +262,10 @@ def _call_refs(nodes, self_name: Optional[str], scopes: ModuleScopes, imports: I
             found.extend(_indirect_refs(node, self_name, scopes, imports, scope))
         func = node.func
         if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Call) \
-                and (found[0] is None or found[0][0] == ATTRIBUTE):
+                and (found[0] is not None and found[0][0] == ATTRIBUTE or found[0] is None and _made_by_class(func.value)):
             # `Normal(loc, scale).log_prob(x)`: a method of what the call makes, a class of another file
-            # too; `Out(x).norm()` as well, a tensor method's name, which only a class of ours answers
+            # too; `Out(x).norm()` as well, a tensor method's name on an object a class just made
+            # (not `self.proj(x).view(...)`, a tensor nearly always: asking costs a round of the graph)
             found.append(_result_ref(func.value, func.attr, self_name, scopes, imports))
         elif isinstance(func, ast.Call) and found[0] is None:
             found.append(_result_ref(func, "__call__", self_name, scopes, imports))  # `Noise(0.1)(x)`
@@ -294,6 +295,12 @@ def _call_refs(nodes, self_name: Optional[str], scopes: ModuleScopes, imports: I
                     # the callee calls on that parameter run on it
                     refs[CallRef(PASSED_OBJECT, f"{found[0][0]}:{found[0][1]}|{key}|{passed[1]}")] = None
     return tuple(refs)
+
+
+def _made_by_class(call: ast.Call) -> bool:
+    """`Out(x)` / `mod.Out(x)`: a call of a capitalised (dotted) name, an object a class makes."""
+    spelled = dotted(call.func)
+    return spelled is not None and spelled.rsplit(".", 1)[-1][:1].isupper()
 
 
 def _no_tensor_method(node: ast.Call, imports: ImportMap) -> bool:
