@@ -431,6 +431,11 @@ class TensorEnv:
                 return self.is_tensor(node.value)
             if self._is_self(node.value) and self.class_facts is not None:
                 return node.attr in self.class_facts.tensor_attrs
+            if node.attr in _RESULT_FIELDS:
+                # `top.values` / `top.indices` of `top = x.topk(2)` (a named tuple of tensors)
+                held = node.value if isinstance(node.value, ast.Call) else \
+                    self.reaching_value(node.value) if isinstance(node.value, ast.Name) else None
+                return isinstance(held, ast.Call) and self._elements_are_tensors(held)
             return False
         if isinstance(node, ast.Subscript):
             if self.is_tensor(node.value):
@@ -667,6 +672,10 @@ def _passed(call: ast.Call, name: str) -> Optional[ast.Name]:
         if isinstance(value, ast.Name) and value.id == name:
             return value
     return None
+
+
+# The fields of the named tuples torch's tuple functions return (topk, sort, max, min, kthvalue, mode, ...).
+_RESULT_FIELDS = frozenset({"values", "indices"})
 
 
 def _zipped(value, count: int) -> Optional[list]:

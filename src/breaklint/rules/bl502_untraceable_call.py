@@ -12,7 +12,7 @@ from typing import Optional
 from ..analysis.flow import parameter_defaults
 from ..analysis.names import normalize_torch
 from ..analysis.scope import is_module_base
-from ..analysis.torch_api import BUILTIN_METHODS, NUMPY_RANDOM_UNTRACED, SKIPPED_TORCH_FUNCTIONS
+from ..analysis.torch_api import BUILTIN_METHODS, DISTRIBUTION_CLASSES, NUMPY_RANDOM_UNTRACED, SKIPPED_TORCH_FUNCTIONS
 from ..fix.rewrite import replace_fix
 from ..model import Edit, Fix
 from ..versions import before
@@ -383,6 +383,26 @@ def _optional_key_typeddicts(ctx) -> set[str]:
     return ctx.file.memo(("BL502", "optional TypedDicts"), collect)
 
 
+def _validating(node: ast.Call, ctx, qual: str) -> Optional[str]:
+    """`Normal(loc, scale, validate_args=True)` built in traced code, or the class-wide switch turned on:
+    validation calls constraints.is_dependent, which Dynamo skips (GB0007), then branches on the sample in
+    log_prob (GB0170); the switch itself is a setattr on a class (GB0467). Measured on 2.13; the default
+    (validation on unless `python -O`) and `validate_args=False` are traced."""
+    if not ctx.file.memo(("BL502 validate_args",), lambda: "validate_args" in ctx.file.source):
+        return None
+    if qual.endswith(".set_default_validate_args") and qual.startswith("torch.distributions.") \
+            and node.args and isinstance(node.args[0], ast.Constant) and node.args[0].value is True:
+        return "turning torch.distributions' validation on in compiled code breaks the graph (GB0467), and every " \
+               "distribution built after it breaks again; set it once outside compiled code"
+    if normalize_torch(qual) in DISTRIBUTION_CLASSES and any(
+            kw.arg == "validate_args" and isinstance(kw.value, ast.Constant) and kw.value.value is True
+            for kw in node.keywords):
+        return "validate_args=True makes the distribution check its arguments with a function Dynamo skips " \
+               "(GB0007) and its samples in log_prob (GB0170): the graph breaks; validate outside compiled " \
+               "code, or pass validate_args=False here"
+    return None
+
+
 def _compiled_object(func: ast.AST, ctx) -> Optional[str]:
     """`w.wavefun(2)` after `w = pywt.Wavelet("db2")` in the function: the library whose object every
     binding of the local makes (measured on 2.13: the method call breaks, GB0156; reading `w.dec_lo` does not)."""
@@ -422,6 +442,9 @@ def untraceable(node: ast.Call, ctx) -> Optional[str]:
     if qual.split(".")[0] in COMPILED_LIBRARIES and qual.count(".") >= 1:
         return f"{qual}() runs {qual.split('.')[0]}'s compiled code, which Dynamo cannot trace (GB0156 / GB0157): the " \
                "graph breaks here; call it outside compiled code and pass the result in (or use a torch op)"
+    validating = _validating(node, ctx, qual)
+    if validating is not None:
+        return validating
     library = _compiled_object(func, ctx)
     if library is not None:
         return f".{func.attr}() of an object {library} made runs compiled code Dynamo cannot trace (GB0156): the " \
@@ -490,7 +513,7 @@ class UntraceableCall(Rule):
     gb_ids = ("GB0007", "GB0033", "GB0294", "GB4198", "GB0208", "GB0569", "GB0059", "GB5976", "GB0088",
               "GB0156", "GB0363", "GB0045", "GB0008", "GB0262", "GB0055", "GB0467", "GB0257", "GB7650",
               "GB0098", "GB0107", "GB0126", "GB0127", "GB0128", "GB0142", "GB4695", "GB0256", "GB0046", "GB0104", "GB4411",
-              "GB0157")
+              "GB0157", "GB0170")
     fix_availability = "sometimes"
     fix_applicability = "safe"  # torch.jit.isinstance(x, T) -> isinstance(x, T) only
     node_types = (ast.Call, ast.Attribute, ast.FormattedValue, ast.Compare, ast.BinOp)
