@@ -123,11 +123,6 @@ COMPILE_DECORATORS = {
 DISABLE_DECORATORS = {
     "torch._disable_dynamo", "torch._dynamo.disable", "torch.compiler.disable"
 }
-# Decorators that file a function into a table torch itself reads from traced code: `kl_divergence(p, q)`
-# runs the `@register_kl(P, Q)` function (Dynamo traces it, measured on 2.13).
-TORCH_REGISTRARS = {
-    "torch.distributions.kl.register_kl", "torch.distributions.register_kl"
-}
 # Recurrent modules Dynamo refuses to trace (GB0014 "Attempted to wrap RNN, GRU, or LSTM": an
 # isinstance test in torch/_dynamo/variables/builder.py, so subclasses too; the cells are traced).
 RNN_MODULES = {
@@ -498,7 +493,6 @@ def _check_curated(torch) -> list[str]:
     dotted("NON_TENSOR_TORCH_FUNCS", NON_TENSOR_TORCH_FUNCS)
     dotted("COMPILE_DECORATORS", COMPILE_DECORATORS)
     dotted("DISABLE_DECORATORS", DISABLE_DECORATORS)
-    dotted("TORCH_REGISTRARS", TORCH_REGISTRARS)
     dotted("RNN_MODULES", RNN_MODULES)
     dotted("FRESH_TENSOR_FUNCS", FRESH_TENSOR_FUNCS)
     dotted("TORCH_CONTEXT_MANAGERS", TORCH_CONTEXT_MANAGERS)

@@ -7,6 +7,7 @@ one_hot` alike, without importing anything.
 from __future__ import annotations
 
 import ast
+import sys
 from typing import Optional
 
 # Common spellings resolved even when the import is not visible (star imports, re-exports).
@@ -83,7 +84,7 @@ def _fallback_imports(body) -> set[int]:
     stack = list(body)
     while stack:
         node = stack.pop()
-        if isinstance(node, ast.Try):
+        if isinstance(node, ast.Try) and not any(_always_present(n) for n in import_statements(node.body)):
             for handler in node.handlers:
                 if handler.type is not None and _IMPORT_ERRORS & {dotted(n) for n in ast.walk(handler.type)}:
                     found.update(id(n) for n in import_statements(handler.body))
@@ -95,6 +96,18 @@ def _fallback_imports(body) -> set[int]:
 
 
 _IMPORT_ERRORS = {"ImportError", "ModuleNotFoundError"}
+
+
+def _always_present(node) -> bool:
+    """An import from torch, numpy or the standard library: where the model runs it succeeds (a newer API
+    tried first, `try: from torch.nn.functional import silu`), so the try body wins, not the fallback."""
+    if isinstance(node, ast.ImportFrom):
+        if node.level or not node.module:
+            return False
+        roots = [node.module.split(".")[0]]
+    else:
+        roots = [alias.name.split(".")[0] for alias in node.names]
+    return any(root in ("torch", "numpy") or root in sys.stdlib_module_names for root in roots)
 
 
 def dotted(node: ast.AST) -> Optional[str]:

@@ -15,8 +15,7 @@ from typing import NamedTuple, Optional, Union
 
 from .astwalk import breadth_first, function_nodes_of, node_memo, subtree_memo
 from .names import ImportMap, dotted, normalize_torch
-from .torch_api import (COMPILE_DECORATORS, DISABLE_DECORATORS, DISTRIBUTION_CLASSES, DISTRIBUTION_HOOKS,
-                        TORCH_REGISTRARS)
+from .torch_api import COMPILE_DECORATORS, DISABLE_DECORATORS, DISTRIBUTION_CLASSES, DISTRIBUTION_HOOKS
 
 FunctionNode = Union[ast.FunctionDef, ast.AsyncFunctionDef]
 
@@ -470,8 +469,6 @@ class ModuleScopes:
         for name, func in self.functions.items():
             if self._is_compile_decorated(func):
                 add(func, name, None, (name,), "decorated with torch.compile")
-            elif any(n in TORCH_REGISTRARS for n in self._decorator_names(func)):
-                add(func, name, None, (name,), "registered with torch.distributions.register_kl: kl_divergence runs it")
         for name in self._compiled_by_call() if self.may_compile else ():
             if name in self.functions:
                 add(self.functions[name], name, None, (name,), "passed to torch.compile()")

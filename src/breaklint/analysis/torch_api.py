@@ -562,11 +562,6 @@ COMPILE_DECORATORS = frozenset({
 DISABLE_DECORATORS = frozenset({
     "torch._disable_dynamo", "torch._dynamo.disable", "torch.compiler.disable",
 })
-# Decorators that file a function into a table torch itself reads from traced code: `kl_divergence(p, q)`
-# runs the `@register_kl(P, Q)` function (Dynamo traces it, measured on 2.13).
-TORCH_REGISTRARS = frozenset({
-    "torch.distributions.kl.register_kl", "torch.distributions.register_kl",
-})
 # Recurrent modules Dynamo refuses to trace (GB0014 "Attempted to wrap RNN, GRU, or LSTM": an
 # isinstance test in torch/_dynamo/variables/builder.py, so subclasses too; the cells are traced).
 RNN_MODULES = frozenset({
