@@ -3,8 +3,8 @@ grown past what Dynamo traces, mended.
 
 - An import in an `except ImportError` handler wins only where the try body's import may fail: not over an
   import from torch, numpy or the standard library (`try: from torch.nn.functional import silu as act`).
-- Functions decorated with `@register_kl` are no entry points of their own (Dynamo traces them only where
-  traced code calls kl_divergence; nothing here follows that call yet).
+- Functions decorated with `@register_kl` are no entry points of their own: Dynamo traces them only where
+  traced code calls kl_divergence, which the call graph follows (test_scope_stop30).
 - BL503 counts backward hooks registered in `__init__` only: one registered in an opt-in method that forward
   never calls (`enable_debug()`) is never installed, and Dynamo does not break.
 """

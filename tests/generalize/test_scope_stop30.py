@@ -20,6 +20,8 @@ checks, where torch is installed, that Dynamo breaks on exactly those rows.
 - A function that a lambda in another file's dict calls (`ACTS = {"gelu": lambda x: gelu_tanh(x)}`).
 - `self.bijector.inverse(y, ctx)` on an object of unknown class: Tensor.inverse takes no argument, so
   the tree's methods of that name are followed (as other names are).
+- A function registered with `torch.distributions.register_kl`, where traced code calls `kl_divergence`
+  (where nothing calls it, the function stays out: test_review_stop30).
 - Registries a decorator fills (`REG[name] = cls` inside `def register(name)`), of classes or functions,
   read through `REG[name]` or a factory returning `REG[name]()`.
 """
@@ -395,6 +397,36 @@ PACKAGES = {
                     super().__init__(lambda shape: Shift())
             """,
     },
+    "kl_function_registered_with_torch": {
+        "pkg/di.py": """
+            import torch
+            from torch.distributions import Distribution, constraints
+            class MyDist(Distribution):
+                arg_constraints = {}
+                support = constraints.real
+                def __init__(self, loc):
+                    self.loc = loc
+                    super().__init__(loc.shape, validate_args=False)
+            """,
+        "pkg/kl.py": """
+            from torch.distributions import register_kl
+            from .di import MyDist
+            @register_kl(MyDist, MyDist)
+            def _kl_my(p, q):
+                x = p.loc
+                int(x.sum().item())
+                return (p.loc - q.loc) ** 2
+            """,
+        "entry.py": """
+            import torch
+            from torch.distributions import kl_divergence
+            import pkg.kl
+            from pkg.di import MyDist
+            class M(torch.nn.Module):
+                def forward(self, x):
+                    return kl_divergence(MyDist(x), MyDist(x * 2))
+            """,
+    },
 }
 
 # (file, row) of each `int(x.sum().item())` that Dynamo traces, per package.
@@ -415,6 +447,7 @@ EXPECTED = {
     "modulelist_of_a_constructor_argument": {("pkg/flows.py", 6)},
     "function_a_lambda_in_another_files_dict_calls": {("pkg/acts.py", 2)},
     "tensor_method_name_called_with_arguments": {("pkg/flows.py", 10)},
+    "kl_function_registered_with_torch": {("pkg/kl.py", 6)},
 }
 
 

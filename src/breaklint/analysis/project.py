@@ -26,9 +26,10 @@ from ..sources import read_source
 from .flow import parameter_defaults
 from .names import dotted
 from .scope import distribution_entries, distribution_reason, is_autograd_function_base, is_module_base
-from .torch_api import BUILTIN_METHODS, DISTRIBUTION_CLASSES, TENSOR_METHODS, TENSOR_METHODS_WITHOUT_ARGUMENTS
+from .torch_api import (BUILTIN_METHODS, DISTRIBUTION_CLASSES, KL_REGISTRARS, TENSOR_METHODS,
+                        TENSOR_METHODS_WITHOUT_ARGUMENTS)
 from .summary import (ATTRIBUTE, DECORATOR, ELEMENT, GETATTR, GLOBAL, HELD_READ, INSTANCE, LOCAL, MEMBER, PASSED, PASSED_METHOD,
-                      PASSED_OBJECT, READ, RESULT, SELF,
+                      PASSED_OBJECT, READ, REGISTERED_KL, RESULT, SELF,
                       SUPER, CallRef, ModuleSummary, classify_spelling, text_calls)
 
 # "Exact" for a class guessed from `getattr(module, name)()` where the module also exports functions:
@@ -151,6 +152,7 @@ class ProjectGraph:
         self._bindings_memo: dict[tuple[ClassKey, str], list[tuple[str, str]]] = {}
         self._alias_index: Optional[dict[str, list[str]]] = None
         self._registered_memo: dict[tuple[str, str], list[tuple[str, str, str]]] = {}
+        self._kl_memo: Optional[list[tuple[str, str]]] = None
         self._package_call_index: Optional[dict[tuple[str, str], list[tuple[str, int, int]]]] = None
         self._class_index: Optional[dict[tuple[str, str], list[ClassKey]]] = None
         # Hierarchy answers, asked hundreds of thousands of times on a big tree (a base class's
@@ -712,6 +714,9 @@ class ProjectGraph:
                 yield from self._method_targets(cls, method, exact)
         elif ref.kind == ELEMENT:
             yield from self._container_targets(self._absolute(path, ref.name))
+        elif ref.kind == REGISTERED_KL:
+            for site, function in self._registered_kl():
+                yield site, function, None, False
         elif ref.kind == DECORATOR:
             kind, _, spelled = ref.name.partition(":")
             for target in self._find_targets(path, qualname, dynamic, CallRef(kind, spelled)):
@@ -1192,6 +1197,21 @@ class ProjectGraph:
                     if self._named(site, match.group(1)) == ("function", path, registrar):
                         found.append(("class" if match.group(2) == "class" else "function", site, match.group(3)))
         return found
+
+    def _registered_kl(self) -> list[tuple[str, str]]:
+        """(file, function) of each top-level function of the tree under `@register_kl(P, Q)`."""
+        if self._kl_memo is None:
+            self._kl_memo = []
+            decorated = re.compile(r"(?m)^@[ \t]*([A-Za-z_][\w.]*)[ \t]*\([^\n]*\n(?:[ \t]*@[^\n]*\n)*def[ \t]+([A-Za-z_]\w*)")
+            for path in sorted(self.summaries):
+                text = self._text(path)
+                if text is None or "register_kl" not in text.text:
+                    continue
+                for match in decorated.finditer(text.text):
+                    if self._qualified(path, match.group(1)) in KL_REGISTRARS \
+                            and match.group(2) in self.summaries[path].functions:
+                        self._kl_memo.append((path, match.group(2)))
+        return self._kl_memo
 
     def _importers(self, name: str) -> list[str]:
         """The files that import something whose dotted name ends in `name` (a class, function or module)."""

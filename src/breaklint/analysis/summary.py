@@ -14,7 +14,7 @@ from typing import Callable, Optional
 
 from .astwalk import breadth_first, function_nodes_of, node_memo
 from .callscan import CallText
-from .torch_api import BUILTIN_METHODS, TENSOR_METHODS, TENSOR_METHODS_WITHOUT_ARGUMENTS
+from .torch_api import BUILTIN_METHODS, KL_DIVERGENCE_FUNCTIONS, TENSOR_METHODS, TENSOR_METHODS_WITHOUT_ARGUMENTS
 from .names import ImportMap, dotted
 from .new_objects import new_object_calls
 from .scope import BUILTIN_NAMES, FunctionNode, ModuleScopes, _read_as_call, _self_name, _special_read, is_result_item
@@ -50,6 +50,8 @@ RESULT = "o"
 # A function or class taken out of a module-level dict, tuple or list of another file and called
 # (`ACTS[name](x)`, `for f in PIPELINE: f(x)`): the container's name as the imports qualify it.
 ELEMENT = "e"
+# `kl_divergence(p, q)` called: the functions of the tree registered with `@register_kl` run ("k", no name).
+REGISTERED_KL = "k"
 # Roots whose callees are never in a linted tree: not worth a byte of the summary.
 _FOREIGN_ROOTS = {"torch", "numpy", "math", "warnings", "logging", "typing", "os", "sys", "functools",
                   "itertools", "collections", "einops", "re", "copy", "time", "random", "inspect",
@@ -254,6 +256,9 @@ def _call_refs(nodes, self_name: Optional[str], scopes: ModuleScopes, imports: I
         if template is not None:  # and on: its default (`getattr(self, t, self.fallback)`) is passed
             refs[CallRef(GETATTR, template)] = None
         found = [_classify(node.func, self_name, scopes, imports)]
+        if found[0] is None and "kl_divergence" in (getattr(node.func, "attr", None), getattr(node.func, "id", None)) \
+                and imports.qualify(node.func) in KL_DIVERGENCE_FUNCTIONS:
+            found[0] = (REGISTERED_KL, "")
         if found[0] is None and _no_tensor_method(node, imports):
             found[0] = (ATTRIBUTE, node.func.attr)  # `t.inverse(y)`: Tensor.inverse takes no argument
         if found[0] is None or found[0][0] in (ATTRIBUTE, SELF, MEMBER):

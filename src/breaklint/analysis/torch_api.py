@@ -562,6 +562,14 @@ COMPILE_DECORATORS = frozenset({
 DISABLE_DECORATORS = frozenset({
     "torch._disable_dynamo", "torch._dynamo.disable", "torch.compiler.disable",
 })
+# `kl_divergence(p, q)` runs the function its registrar filed for the pair's classes (`@register_kl(P, Q)`):
+# traced code calling it traces that function (measured on 2.13).
+KL_DIVERGENCE_FUNCTIONS = frozenset({
+    "torch.distributions.kl.kl_divergence", "torch.distributions.kl_divergence",
+})
+KL_REGISTRARS = frozenset({
+    "torch.distributions.kl.register_kl", "torch.distributions.register_kl",
+})
 # Recurrent modules Dynamo refuses to trace (GB0014 "Attempted to wrap RNN, GRU, or LSTM": an
 # isinstance test in torch/_dynamo/variables/builder.py, so subclasses too; the cells are traced).
 RNN_MODULES = frozenset({
