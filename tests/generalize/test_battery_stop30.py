@@ -13,13 +13,9 @@ Dynamo 2.13 (CPU, eager backend) reports the break, and the unmarked classes are
 - BL105: `self.alphas[self.timesteps[k]]` with k a range() variable (GB0033).
 - BL401: a bool buffer or a literal list of bools as an index, F.ctc_loss (GB0036).
 """
-import importlib.util
-import logging
-import re
-
 import pytest
 
-from .helpers import codes_by_row, dynamo_break_rows
+from .helpers import codes_by_row, dynamo_break_rows, dynamo_innermost_rows
 
 SOURCE = '''import numpy as np
 import torch
@@ -333,42 +329,7 @@ def test_copies_are_flagged_at_the_innermost_frame_of_the_source(tmp_path):
     assert len(LIBRARY_ROWS) == 3
     assert {row for row, _code in codes_by_row(LIBRARY)} == LIBRARY_ROWS
     _dynamo_2_13()
-    assert _innermost_rows(LIBRARY, ("L1", "L2", "L3", "L4", "L5"), tmp_path) == LIBRARY_ROWS
-
-
-def _innermost_rows(source: str, class_names, tmp_path) -> set:
-    """Dynamo's break rows, each the innermost frame of `source` in the break's traceback (a break inside a
-    library counts at the line of the source that called into it)."""
-    import torch
-
-    path = tmp_path / "innermost_snippet.py"
-    path.write_text(source)
-    spec = importlib.util.spec_from_file_location("innermost_snippet", path)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    rows = set()
-
-    class Sites(logging.Handler):
-        def emit(self, record):
-            message = record.getMessage()
-            if "Graph break in user code at" in message:
-                frames = re.findall(rf'File "{re.escape(str(path))}", line (\d+), in forward(?:\n|$)', message)
-                if frames:
-                    rows.add(int(frames[-1]))
-
-    torch._logging.set_logs(graph_breaks=True)
-    logger = logging.getLogger("torch._dynamo.symbolic_convert.__graph_breaks")
-    handler = Sites()
-    logger.addHandler(handler)
-    try:
-        for name in class_names:
-            torch._dynamo.reset()
-            torch.compile(getattr(module, name)(), backend="eager")(torch.randn(4, 4))
-    finally:
-        logger.removeHandler(handler)
-        torch._logging.set_logs()
-        torch._dynamo.reset()
-    return rows
+    assert dynamo_innermost_rows(LIBRARY, ("L1", "L2", "L3", "L4", "L5"), tmp_path) == LIBRARY_ROWS
 
 
 # Libraries of compiled code (BL502): measured on 2.13 with scipy 1.17 and PyWavelets in the bench environment;
@@ -420,7 +381,7 @@ def test_dynamo_breaks_on_calls_into_compiled_libraries(tmp_path):
     pytest.importorskip("scipy")
     pytest.importorskip("pywt")
     rows = {row for row, line in enumerate(COMPILED.splitlines(), 1) if "# Dynamo 2.13:" in line}
-    assert _innermost_rows(COMPILED, ("S01", "S02", "S03", "S04", "S05"), tmp_path) == rows
+    assert dynamo_innermost_rows(COMPILED, ("S01", "S02", "S03", "S04", "S05"), tmp_path) == rows
 
 
 # Stop 30's domain battery (probabilistic code, solvers, audio, separation, CLIP-style; 93 shapes, no false
@@ -471,4 +432,4 @@ def test_dynamo_breaks_on_the_domain_battery_rows(tmp_path):
     _dynamo_2_13()
     rows = {row for row, line in enumerate(DOMAIN.splitlines(), 1) if "# Dynamo 2.13:" in line}
     # V01 breaks inside torch.distributions (is_dependent, then _validate_sample for log_prob at row 9)
-    assert _innermost_rows(DOMAIN, ("V01", "V02", "V03", "Z01", "Z02"), tmp_path) == rows | {9}
+    assert dynamo_innermost_rows(DOMAIN, ("V01", "V02", "V03", "Z01", "Z02"), tmp_path) == rows | {9}

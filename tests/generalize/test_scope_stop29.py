@@ -25,14 +25,10 @@ is installed.
 - A lambda kept on self in __init__ (`self.f = lambda t: ...`), called in forward.
 - A single file is linted with the call graph too, as it is inside a tree.
 """
-import json
-import os
-import subprocess
-import sys
 
 import pytest
 
-from .helpers import check_tree, write_tree
+from .helpers import check_tree, dynamo_package_rows, package_files
 
 FLOWS = """
 import torch
@@ -497,13 +493,6 @@ EXPECTED = {
 }
 
 
-def _tree(name):
-    files = dict(PACKAGES[name])
-    if "pkg/__init__.py" not in files:
-        files["pkg/__init__.py"] = ""
-    return files
-
-
 # `fn = getattr(ops, name); fn(x)` with a name that is no constant may run any function of the module;
 # taking every public one put setup and I/O helpers in scope (the review of stop 29), so none is taken.
 LEFT_OUT = {"getattr_of_a_module_with_a_variable_name": {("pkg/ops.py", 2)}}
@@ -511,40 +500,15 @@ LEFT_OUT = {"getattr_of_a_module_with_a_variable_name": {("pkg/ops.py", 2)}}
 
 @pytest.mark.parametrize("name", sorted(PACKAGES))
 def test_every_helper_dynamo_traces_is_in_scope(tmp_path, name):
-    found = check_tree(tmp_path, _tree(name))
+    found = check_tree(tmp_path, package_files(PACKAGES, name))
     flagged = {(path, row) for path, row, code in found if code == "BL103" and path.startswith("pkg/")}
     assert flagged == EXPECTED[name] - LEFT_OUT.get(name, set())
-
-
-_DYNAMO = """
-import json, logging, os, re, sys
-root = sys.argv[1]
-sys.path.insert(0, root)
-import torch
-rows = set()
-class Sites(logging.Handler):
-    def emit(self, record):
-        for m in re.finditer(r"Graph break in user code at (\\S+):(\\d+)", record.getMessage()):
-            if m.group(1).startswith(root):
-                rows.add((os.path.relpath(m.group(1), root), int(m.group(2))))
-torch._logging.set_logs(graph_breaks=True)
-logging.getLogger("torch._dynamo.symbolic_convert.__graph_breaks").addHandler(Sites())
-import entry
-torch.compile(entry.M(), backend="eager")(torch.randn(4))
-print(json.dumps(sorted(rows)))
-"""
 
 
 @pytest.mark.parametrize("name", sorted(PACKAGES))
 def test_dynamo_traces_every_flagged_helper(tmp_path, name):
     pytest.importorskip("torch")
-    write_tree(tmp_path, _tree(name))
-    # A process of its own: each package is named `pkg`, and Dynamo's caches outlive a test.
-    done = subprocess.run([sys.executable, "-c", _DYNAMO, str(tmp_path)], capture_output=True, text=True,
-                          timeout=300, env=dict(os.environ, PYTHONPATH=""))
-    assert done.returncode == 0, done.stderr[-2000:]
-    rows = {tuple(row) for row in json.loads(done.stdout.strip().splitlines()[-1])}
-    assert {row for row in rows if row[0].startswith("pkg")} == EXPECTED[name]
+    assert dynamo_package_rows(tmp_path, package_files(PACKAGES, name)) == EXPECTED[name]
 
 
 def test_a_single_file_gets_the_call_graph_too(tmp_path):
