@@ -594,12 +594,11 @@ class ModuleScopes:
             return []
         targets = []
         for stmt in scope.cls.node.body:  # `fn = staticmethod(helper)` in the class body
-            if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name) \
-                    and stmt.targets[0].id == func.attr and isinstance(stmt.value, ast.Call) \
-                    and isinstance(stmt.value.func, ast.Name) and stmt.value.func.id == "staticmethod" \
-                    and len(stmt.value.args) == 1 and isinstance(stmt.value.args[0], ast.Name) \
-                    and stmt.value.args[0].id in self.functions and not self.imports.is_bound(stmt.value.args[0].id):
-                targets.append((None, self.functions[stmt.value.args[0].id], stmt.value.args[0].id, False))
+            wrapped = _unwrapped_static(stmt.value) if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 \
+                and isinstance(stmt.targets[0], ast.Name) and stmt.targets[0].id == func.attr else None
+            if wrapped is not None and wrapped is not stmt.value and isinstance(wrapped, ast.Name) \
+                    and wrapped.id in self.functions and not self.imports.is_bound(wrapped.id):
+                targets.append((None, self.functions[wrapped.id], wrapped.id, False))
         for value, self_name, annotated in scope.cls.assignments.values.get(func.attr, ()):
             if annotated:
                 continue  # only plain assignments are followed
@@ -1503,6 +1502,7 @@ def _class_level_values(cls_node: ast.ClassDef, name: str) -> list[ast.AST]:
 
 
 def _unwrapped_static(value: ast.AST) -> ast.AST:
+    """The function `staticmethod(f)` wraps, else the value itself."""
     if isinstance(value, ast.Call) and isinstance(value.func, ast.Name) and value.func.id == "staticmethod" \
             and len(value.args) == 1 and not value.keywords:
         return value.args[0]
