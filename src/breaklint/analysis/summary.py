@@ -17,7 +17,8 @@ from .callscan import CallText
 from .torch_api import BUILTIN_METHODS, KL_DIVERGENCE_FUNCTIONS, TENSOR_METHODS, TENSOR_METHODS_WITHOUT_ARGUMENTS
 from .names import ImportMap, dotted
 from .new_objects import new_object_calls
-from .scope import BUILTIN_NAMES, FunctionNode, ModuleScopes, _read_as_call, _self_name, _special_read, is_result_item
+from .scope import (BUILTIN_NAMES, FunctionNode, ModuleScopes, _constructed, _read_as_call, _self_name, _special_read,
+                    is_result_item)
 
 # Call kinds: a dotted name resolved through the file's imports, a same-file function or
 # Class.method, self.method(), super().method(), and obj.method() on a receiver we cannot type.
@@ -267,7 +268,7 @@ def _call_refs(nodes, self_name: Optional[str], scopes: ModuleScopes, imports: I
             found.extend(_indirect_refs(node, self_name, scopes, imports, scope))
         func = node.func
         if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Call) \
-                and (found[0] is not None and found[0][0] == ATTRIBUTE or found[0] is None and _made_by_class(func.value)):
+                and (found[0] is not None and found[0][0] == ATTRIBUTE or found[0] is None and _constructed(func.value)):
             # `Normal(loc, scale).log_prob(x)`: a method of what the call makes, a class of another file
             # too; `Out(x).norm()` as well, a tensor method's name on an object a class just made
             # (not `self.proj(x).view(...)`, a tensor nearly always: asking costs a round of the graph)
@@ -300,12 +301,6 @@ def _call_refs(nodes, self_name: Optional[str], scopes: ModuleScopes, imports: I
                     # the callee calls on that parameter run on it
                     refs[CallRef(PASSED_OBJECT, f"{found[0][0]}:{found[0][1]}|{key}|{passed[1]}")] = None
     return tuple(refs)
-
-
-def _made_by_class(call: ast.Call) -> bool:
-    """`Out(x)` / `mod.Out(x)`: a call of a capitalised (dotted) name, an object a class makes."""
-    spelled = dotted(call.func)
-    return spelled is not None and spelled.rsplit(".", 1)[-1][:1].isupper()
 
 
 def _no_tensor_method(node: ast.Call, imports: ImportMap) -> bool:
