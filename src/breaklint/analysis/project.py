@@ -37,8 +37,13 @@ from .summary import (ATTRIBUTE, DECORATOR, ELEMENT, GETATTR, GLOBAL, HELD_READ,
 GUESSED = "guessed"
 
 # obj.method() on an untyped receiver is dispatched by name only when at most this many classes of
-# the same top-level package define the method: a rare name is a real call, a common one a guess.
-MAX_NAME_DISPATCH = 4
+# the same top-level package define the method: a family of handlers, manifolds or layers sharing a
+# method is a real call, a name that many unrelated classes define a guess. 16 where the call was read
+# from the tree of a traced function, whose receiver typing failed (where the dev split's scope recall
+# stopped rising, BENCHMARKS.md 5.14); 4 (the limit until stop 30) for a call read off the text of a
+# function the graph reached, whose receiver was never typed.
+MAX_NAME_DISPATCH = 16
+MAX_TEXT_NAME_DISPATCH = 4
 MAX_ALIAS_HOPS = 8
 # Factories that return factories: how far `make(...)` is followed to the class it returns.
 MAX_FACTORY_DEPTH = 3
@@ -695,9 +700,9 @@ class ProjectGraph:
                     and (method not in TENSOR_METHODS or ref.positional and method in TENSOR_METHODS_WITHOUT_ARGUMENTS) \
                     and not method.startswith("__"):
                 # (`self.bijector.inverse(y, ctx)`: Tensor.inverse takes no argument, so not a tensor's)
-                yield from self._by_name(path, method)
+                yield from self._by_name(path, qualname, method)
         elif ref.kind == ATTRIBUTE:
-            yield from self._by_name(path, ref.name)
+            yield from self._by_name(path, qualname, ref.name)
         elif ref.kind == RESULT:
             callee, attrs, method = ref.name.split("|")
             steps = attrs.split(".") if attrs else []
@@ -879,10 +884,11 @@ class ProjectGraph:
         return any(is_autograd_function_base(base) for key in self._mro(cls)
                    for base in self.summaries[key[0]].classes[key[1]].bases)
 
-    def _by_name(self, path: str, method: str):
+    def _by_name(self, path: str, qualname: str, method: str):
         top = self.module_of[path].split(".")[0]
         candidates = self._methods_by_name.get((top, method), ())
-        if 0 < len(candidates) <= MAX_NAME_DISPATCH:
+        limit = MAX_NAME_DISPATCH if qualname in self.summaries[path].calls else MAX_TEXT_NAME_DISPATCH
+        if 0 < len(candidates) <= limit:
             for cls in candidates:
                 yield cls[0], f"{cls[1]}.{method}", cls, True
 

@@ -257,6 +257,7 @@ def _call_refs(nodes, self_name: Optional[str], scopes: ModuleScopes, imports: I
         if template is not None:  # and on: its default (`getattr(self, t, self.fallback)`) is passed
             refs[CallRef(GETATTR, template)] = None
         found = [_classify(node.func, self_name, scopes, imports)]
+        by_name = None  # the name-only reference that a typed one replaces
         if found[0] is None and "kl_divergence" in (getattr(node.func, "attr", None), getattr(node.func, "id", None)) \
                 and imports.qualify(node.func) in KL_DIVERGENCE_FUNCTIONS:
             found[0] = (REGISTERED_KL, "")
@@ -265,7 +266,10 @@ def _call_refs(nodes, self_name: Optional[str], scopes: ModuleScopes, imports: I
         if found[0] is None or found[0][0] in (ATTRIBUTE, SELF, MEMBER):
             # the callee may be held in a name, or `self.dist` may hold what this file can tell
             # (`self.dist = dist` of an enclosing factory's `dist = cls(2)`)
-            found.extend(_indirect_refs(node, self_name, scopes, imports, scope))
+            typed = _indirect_refs(node, self_name, scopes, imports, scope)
+            if found[0] is not None and found[0][0] == ATTRIBUTE and any(ref[0] in (INSTANCE, RESULT) for ref in typed):
+                by_name = found[0]  # the receiver's class is known: no guess by the method's name
+            found.extend(typed)
         func = node.func
         if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Call) \
                 and (found[0] is not None and found[0][0] == ATTRIBUTE or found[0] is None and _constructed(func.value)):
@@ -278,14 +282,17 @@ def _call_refs(nodes, self_name: Optional[str], scopes: ModuleScopes, imports: I
         if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) and scope is not None \
                 and not func.attr.startswith("__"):
             # `m, c = self.m, self.c; m.init(y)`: as `self.m.init(y)`, which the project types
-            found.extend((MEMBER, f"{attr}.{func.attr}") for attr in scopes.self_attributes_in(scope, func.value.id))
+            held = [(MEMBER, f"{attr}.{func.attr}") for attr in scopes.self_attributes_in(scope, func.value.id)]
             # `for f in self.flows: f.inverse(y)`: a method of what the held container holds
-            found.extend((MEMBER, f"{attr}.{func.attr}") for attr in scopes.self_elements_in(scope, func.value.id))
+            held += [(MEMBER, f"{attr}.{func.attr}") for attr in scopes.self_elements_in(scope, func.value.id)]
+            if held and found[0] is not None and found[0][0] == ATTRIBUTE:
+                by_name = found[0]  # typed through the attribute, which guesses by name only where typing fails
+            found.extend(held)
         elif isinstance(func, ast.Name) and scope is not None and found[0] is None:
             # `for t in self.parts: x = t(x)`: calling an element runs its class's __call__
             found.extend((MEMBER, f"{attr}.__call__") for attr in scopes.self_elements_in(scope, func.id))
         for ref in found:
-            if ref is not None:
+            if ref is not None and ref is not by_name:
                 _add_ref(refs, node, ref, env)
         if _defers_callbacks(node.func):
             continue
