@@ -85,3 +85,18 @@ def test_a_receiver_of_known_class_is_not_dispatched_by_name(tmp_path):
                 return apply_first(Handler0(), x)
         """
     assert flagged(check_tree(tmp_path, files)) == {("pkg/handlers.py", 3)}
+
+
+def test_an_annotation_naming_a_class_of_a_star_import_types_the_receiver(tmp_path):
+    """pkg/stack.py has `from pkg.handlers import *`: `h: Handler0` still names Handler0."""
+    files = handler_package(12)
+    files["pkg/stack.py"] += "def apply_first(h: Handler0, x):\n    return h.apply_effect(x)\n"
+    files["entry.py"] = """
+        import torch
+        from pkg.stack import apply_first
+        from pkg.handlers import Handler0
+        class M(torch.nn.Module):
+            def forward(self, x):
+                return apply_first(Handler0(), x)
+        """
+    assert flagged(check_tree(tmp_path, files)) == {("pkg/handlers.py", 3)}

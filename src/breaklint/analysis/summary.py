@@ -442,7 +442,11 @@ def _indirect_refs(node: ast.Call, self_name, scopes: ModuleScopes, imports: Imp
             continue
         if method is not None:
             spelled = f"{spelled}.{method}"
-        ref = _classify_spelling(spelled, False, self_name, imports.aliases, scopes.functions, scopes.classes)
+        ref = _classify_spelling(spelled, False, self_name, imports.aliases, scopes.functions, scopes.classes,
+                                 bool(imports.stars))
+        if method is not None and imports.stars and (ref is None or ref[0] == ATTRIBUTE) \
+                and spelled.count(".") == 1 and spelled[:1].isupper():
+            ref = (LOCAL, spelled)  # `h: Handler` with Handler from a `from m import *`: the project looks it up
         if ref is not None and ref[0] in (GLOBAL, LOCAL):
             refs.append((INSTANCE, ref[1]) if method is not None else ref)
     return refs
