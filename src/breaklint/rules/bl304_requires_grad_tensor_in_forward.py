@@ -20,7 +20,8 @@ whenever `t` does not already require grad and is used afterwards, returned or n
 too (a tensor never used again is dropped with its call, no break); on a tensor that already does (made
 from a parameter) it is traced (measured on 2.13). (`torch.as_tensor(t)` is `t` itself: not fresh.) So it is flagged only on a tensor
 made fresh in the traced code, spelled there or held by a name whose one reaching assignment is one: a
-torch creation function's result, or a `.detach()`.
+torch creation function's result, a `.detach()`, or `x.new_zeros(...)` and its kin, filled in place or not
+(stop 31's gradient battery: GB8985 on each).
 """
 from __future__ import annotations
 
@@ -52,6 +53,8 @@ class RequiresGradTensorInForward(Rule):
                 return
             # a flag that is a variable (`requires_grad_(self.training)`) breaks when it is true
             when = [] if flag is True else [ctx.segment(flag)]
+            if _never_used_after(node, ctx):
+                return  # the tensor is dropped with its call: no break (measured on 2.13)
             origin = _origin(node.func.value, ctx, 0)
             if origin is FRESH or isinstance(origin, str) and node.func.value is not None \
                     and not (isinstance(node.func.value, ast.Name) and node.func.value.id == origin):
@@ -225,6 +228,10 @@ _KEEPS_ORIGIN = frozenset({"clone", "float", "double", "half", "bfloat16", "to",
                            "repeat", "abs", "exp", "log", "sqrt", "neg", "sum", "mean", "view_as", "reshape_as",
                            "type_as", "narrow", "select", "cpu", "cuda"})
 _JOINS = frozenset({"torch.cat", "torch.stack", "torch.concat", "torch.hstack", "torch.vstack"})
+# `x.new_zeros(...)`: a new tensor that never requires grad, whatever x is (measured on 2.13: GB8985 after
+# requires_grad_()); in-place fills keep what they fill (`torch.empty_like(x).fill_(1.0)`).
+_NEW_TENSOR_METHODS = frozenset({"new_zeros", "new_ones", "new_empty", "new_full", "new_tensor"})
+_FILLS = frozenset({"fill_", "zero_", "normal_", "uniform_", "random_", "bernoulli_", "exponential_"})
 
 
 def _origin(node: ast.AST, ctx, depth: int):
@@ -259,7 +266,26 @@ def _origin(node: ast.AST, ctx, depth: int):
     if isinstance(func, ast.Attribute) and func.attr in _KEEPS_ORIGIN and not qual.startswith("torch.") \
             and all(_constant(a) or _is_dtype_or_device(a, ctx) for a in node.args):
         return _origin(func.value, ctx, depth + 1)
+    if isinstance(func, ast.Attribute) and not qual.startswith("torch.") and not ctx.is_known_non_tensor(func.value):
+        if func.attr in _NEW_TENSOR_METHODS and not any(k.arg == "requires_grad" for k in node.keywords):
+            return FRESH
+        if func.attr in _FILLS:
+            return _origin(func.value, ctx, depth + 1)
     return None
+
+
+def _never_used_after(node: ast.Call, ctx) -> bool:
+    """`z.requires_grad_()` as a statement of its own, outside any loop, and `z` read nowhere after it in the
+    function: Dynamo drops the call with the tensor, and nothing breaks."""
+    receiver = node.func.value
+    if not isinstance(receiver, ast.Name) or ctx.scope is None or not ctx.parents \
+            or not isinstance(ctx.parents[-1], ast.Expr):
+        return False
+    if any(isinstance(parent, (ast.For, ast.While, ast.AsyncFor)) for parent in ctx.parents):
+        return False
+    end = (node.end_lineno, node.end_col_offset)
+    return not any(isinstance(n, ast.Name) and n.id == receiver.id and (n.lineno, n.col_offset) > end
+                   for n in ast.walk(ctx.scope.func))
 
 
 def _joined(origins: list):

@@ -38,7 +38,9 @@ class AutogradInCompiled(Rule):
         if qual in AUTOGRAD_FUNCTIONS or qual in FUNCTIONAL:
             what = qual + "()"
         elif isinstance(func, ast.Attribute) and func.attr == "retain_grad" and not node.args \
-                and self._tensor_like(func.value, ctx):
+                and not ctx.is_known_non_tensor(func.value) \
+                and not (isinstance(func.value, ast.Name) and func.value.id in ("self", "cls")):
+            # only tensors have retain_grad(): any receiver but a proven non-tensor (`self.cache[-1]` too)
             what = ".retain_grad()"  # GB0108: it does not work with AOTDispatcher; the frame is skipped
         elif isinstance(func, ast.Attribute) and func.attr == "backward" and self._tensor_like(func.value, ctx):
             what = ".backward()"
