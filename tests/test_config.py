@@ -186,3 +186,23 @@ def test_load_settings_defaults_without_pyproject(here):
     assert settings.source is None and settings.select == ["BL"]
     with pytest.raises(ConfigError):
         load_settings(str(here), str(here / "missing.toml"))
+
+
+def test_the_code_stamp_covers_every_layer_of_the_package(monkeypatch):
+    """The cache fingerprint's code stamp must move when a rule or analysis module changes, not only when a
+    module of lint/ does (until stop 31 it walked lint/ alone, so an edited rule was served stale results)."""
+    import os
+
+    import breaklint.rules.bl304_requires_grad_tensor_in_forward as rule_module
+    from breaklint.lint import config
+
+    path = rule_module.__file__
+    before = os.stat(path)
+    monkeypatch.setattr(config, "_CODE_STAMP", None)
+    first = config.code_stamp()
+    try:
+        os.utime(path, ns=(before.st_atime_ns, before.st_mtime_ns + 1_000_000_000))
+        monkeypatch.setattr(config, "_CODE_STAMP", None)
+        assert config.code_stamp() != first
+    finally:
+        os.utime(path, ns=(before.st_atime_ns, before.st_mtime_ns))

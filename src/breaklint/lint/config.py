@@ -65,13 +65,14 @@ _CODE_STAMP: Optional[str] = None
 
 
 def code_stamp() -> str:
-    """Size and mtime of breaklint's own modules: a rule edited in a checkout invalidates the cache
-    even though the version number did not move."""
+    """Size and mtime of breaklint's own modules, every layer of the package (rules and analysis too, not
+    only this `lint/` folder): a rule edited in a checkout invalidates the cache even though the version
+    number did not move."""
     global _CODE_STAMP
     if _CODE_STAMP is None:
         import hashlib
 
-        package = os.path.dirname(os.path.abspath(__file__))
+        package = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
         digest = hashlib.blake2b(digest_size=8)
         for directory, subdirs, names in os.walk(package):
             subdirs[:] = sorted(d for d in subdirs if d != "__pycache__")
