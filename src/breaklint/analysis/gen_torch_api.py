@@ -149,6 +149,12 @@ FRESH_TENSOR_FUNCS = {
     "torch.linspace", "torch.ones", "torch.ones_like", "torch.rand", "torch.rand_like", "torch.randint",
     "torch.randn", "torch.randn_like", "torch.tensor", "torch.zeros", "torch.zeros_like"
 }
+# Tensor methods that make a new tensor, one that never requires grad unless asked, whatever the receiver
+# (`x.new_zeros(...)`; measured on 2.13: requires_grad_() on it breaks with GB8985, BL304).
+FRESH_TENSOR_METHODS = {"new_empty", "new_full", "new_ones", "new_tensor", "new_zeros"}
+# In-place Tensor methods that overwrite every element (`torch.empty_like(x).fill_(1.0)`): the result
+# requires grad as the receiver does (BL304).
+FILL_METHODS = {"bernoulli_", "exponential_", "fill_", "normal_", "random_", "uniform_", "zero_"}
 # Context managers Dynamo traces through: a break inside them is one split, not a frame skip.
 TORCH_CONTEXT_MANAGERS = (
     "torch.no_grad", "torch.enable_grad", "torch.set_grad_enabled", "torch.inference_mode",
@@ -505,6 +511,9 @@ def _check_curated(torch) -> list[str]:
     dotted("KL_REGISTRARS", KL_REGISTRARS)
     dotted("RNN_MODULES", RNN_MODULES)
     dotted("FRESH_TENSOR_FUNCS", FRESH_TENSOR_FUNCS)
+    for label in ("FRESH_TENSOR_METHODS", "FILL_METHODS"):
+        for name in sorted(set(globals()[label]) - tensor - NOT_IN_THIS_TORCH):
+            problems.append(f"{label}: {name} is not a Tensor method")
     dotted("TORCH_CONTEXT_MANAGERS", TORCH_CONTEXT_MANAGERS)
     dotted("HELD_CONTEXT_MANAGERS_TRACED", HELD_CONTEXT_MANAGERS_TRACED)
     for name in SCALAR_KEYWORDS:

@@ -28,7 +28,7 @@ from __future__ import annotations
 import ast
 
 from ..analysis.names import normalize_torch
-from ..analysis.torch_api import FRESH_TENSOR_FUNCS
+from ..analysis.torch_api import FILL_METHODS, FRESH_TENSOR_FUNCS, FRESH_TENSOR_METHODS
 from ..fix.rewrite import replace_fix
 from .base import Example, Rule
 
@@ -228,10 +228,6 @@ _KEEPS_ORIGIN = frozenset({"clone", "float", "double", "half", "bfloat16", "to",
                            "repeat", "abs", "exp", "log", "sqrt", "neg", "sum", "mean", "view_as", "reshape_as",
                            "type_as", "narrow", "select", "cpu", "cuda"})
 _JOINS = frozenset({"torch.cat", "torch.stack", "torch.concat", "torch.hstack", "torch.vstack"})
-# `x.new_zeros(...)`: a new tensor that never requires grad, whatever x is (measured on 2.13: GB8985 after
-# requires_grad_()); in-place fills keep what they fill (`torch.empty_like(x).fill_(1.0)`).
-_NEW_TENSOR_METHODS = frozenset({"new_zeros", "new_ones", "new_empty", "new_full", "new_tensor"})
-_FILLS = frozenset({"fill_", "zero_", "normal_", "uniform_", "random_", "bernoulli_", "exponential_"})
 
 
 def _origin(node: ast.AST, ctx, depth: int):
@@ -267,9 +263,9 @@ def _origin(node: ast.AST, ctx, depth: int):
             and all(_constant(a) or _is_dtype_or_device(a, ctx) for a in node.args):
         return _origin(func.value, ctx, depth + 1)
     if isinstance(func, ast.Attribute) and not qual.startswith("torch.") and not ctx.is_known_non_tensor(func.value):
-        if func.attr in _NEW_TENSOR_METHODS and not any(k.arg == "requires_grad" for k in node.keywords):
+        if func.attr in FRESH_TENSOR_METHODS and not any(k.arg == "requires_grad" for k in node.keywords):
             return FRESH
-        if func.attr in _FILLS:
+        if func.attr in FILL_METHODS:
             return _origin(func.value, ctx, depth + 1)
     return None
 
