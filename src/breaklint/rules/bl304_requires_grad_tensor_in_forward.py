@@ -320,16 +320,3 @@ def _input(node: ast.AST, ctx) -> bool:
         if isinstance(parent, ast.For) and isinstance(parent.target, ast.Name) and parent.target.id == node.id:
             return isinstance(parent.iter, ast.Name) and parent.iter.id in params and ctx.is_tensor(parent.iter)
     return False
-
-
-def _fresh(node: ast.AST, ctx, depth: int = 0) -> bool:
-    """A tensor that surely does not require grad: made here by a torch creation function, or detached."""
-    if isinstance(node, ast.Name) and depth == 0:
-        value = ctx.reaching_value(node)
-        return value is not None and _fresh(value, ctx, depth + 1)
-    if not isinstance(node, ast.Call):
-        return False
-    if isinstance(node.func, ast.Attribute) and node.func.attr == "detach" and not node.args:
-        return ctx.is_tensor(node.func.value)
-    qual = normalize_torch(ctx.qualify(node.func)) or ""
-    return qual in FRESH_TENSOR_FUNCS and not any(k.arg == "requires_grad" for k in node.keywords)
