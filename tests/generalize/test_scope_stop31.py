@@ -73,9 +73,11 @@ def test_dynamo_traces_each_handler(tmp_path):
     assert dynamo_package_rows(tmp_path, handler_package(12)) == {("pkg/handlers.py", 3 + 5 * i) for i in range(12)}
 
 
-def test_a_receiver_of_known_class_is_not_dispatched_by_name(tmp_path):
+def annotated_receiver_package(import_line: str) -> dict:
+    """handler_package(12), plus `apply_first(h: Handler0, x)` in pkg/stack.py (after `import_line`), which
+    forward calls: only Handler0.apply_effect runs."""
     files = handler_package(12)
-    files["pkg/stack.py"] += "from pkg.handlers import Handler0\ndef apply_first(h: Handler0, x):\n    return h.apply_effect(x)\n"
+    files["pkg/stack.py"] += import_line + "def apply_first(h: Handler0, x):\n    return h.apply_effect(x)\n"
     files["entry.py"] = """
         import torch
         from pkg.stack import apply_first
@@ -84,19 +86,15 @@ def test_a_receiver_of_known_class_is_not_dispatched_by_name(tmp_path):
             def forward(self, x):
                 return apply_first(Handler0(), x)
         """
+    return files
+
+
+def test_a_receiver_of_known_class_is_not_dispatched_by_name(tmp_path):
+    files = annotated_receiver_package("from pkg.handlers import Handler0\n")
     assert flagged(check_tree(tmp_path, files)) == {("pkg/handlers.py", 3)}
 
 
 def test_an_annotation_naming_a_class_of_a_star_import_types_the_receiver(tmp_path):
-    """pkg/stack.py has `from pkg.handlers import *`: `h: Handler0` still names Handler0."""
-    files = handler_package(12)
-    files["pkg/stack.py"] += "def apply_first(h: Handler0, x):\n    return h.apply_effect(x)\n"
-    files["entry.py"] = """
-        import torch
-        from pkg.stack import apply_first
-        from pkg.handlers import Handler0
-        class M(torch.nn.Module):
-            def forward(self, x):
-                return apply_first(Handler0(), x)
-        """
+    """pkg/stack.py has only `from pkg.handlers import *`: `h: Handler0` still names Handler0."""
+    files = annotated_receiver_package("")
     assert flagged(check_tree(tmp_path, files)) == {("pkg/handlers.py", 3)}
