@@ -83,6 +83,9 @@ SPECS = [
     # Two more (bench/SPLITS.md, "Dev split growth: openai-whisper and gluonts", stop 28, third round).
     "models.whisper_models",
     "models.gluonts_models",
+    # Two more (bench/SPLITS.md, "Dev split growth: encodec and asteroid", stop 32).
+    "models.encodec_models",
+    "models.asteroid_models",
 ]
 # The frozen test split (bench/SPLITS.md): never tuned on; only its aggregates are ever reported.
 TEST_SPECS = [
