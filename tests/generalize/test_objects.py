@@ -108,6 +108,40 @@ def test_an_object_a_base_class_assigns_in_another_file_and_an_inherited_method(
     assert "pkg/others.py" not in reported_files(got)
 
 
+def test_an_object_self_holds_passed_to_a_function_of_another_package(tmp_path):
+    # `solve(self.field, y)`: the methods `solve` calls on its parameter run on what self.field holds;
+    # the class is in another top-level package than the function, so no name dispatch finds it
+    got = check_tree(tmp_path, {
+        "solv/__init__.py": "",
+        "solv/api.py": """
+            def solve(field, y, ts):
+                for t in ts:
+                    y = y + field.drift(t, y)
+                return y
+            """,
+        "model/__init__.py": "",
+        "model/others.py": decoys("drift"),
+        "model/net.py": MODEL_HEAD + """
+            from solv.api import solve
+            class Field(nn.Module):
+                def drift(self, t, y):
+                    print("drift")
+                    return -y
+                def unused(self, t, y):
+                    print(t)
+            class Net(nn.Module):
+                def __init__(self):
+                    super().__init__()
+                    self.field = Field()
+                def forward(self, y, ts):
+                    return solve(self.field, y, ts)
+            """,
+    })
+    assert ("model/net.py", 6, "BL201") in got
+    assert ("model/net.py", 9, "BL201") not in got
+    assert "model/others.py" not in reported_files(got)
+
+
 def test_an_attribute_typed_by_a_base_class_reaches_the_overrides_of_its_subclasses(tmp_path):
     got = check_tree(tmp_path, {
         "pkg/__init__.py": "",

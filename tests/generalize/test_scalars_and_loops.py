@@ -1,6 +1,6 @@
 """Issue #11, items 3 and 6: scalar extraction whose receiver only a tensor can be, and loop
 variables over tensors (measured on torch 2.13: `for h, w in t: int(h * w)` breaks)."""
-from .helpers import codes_by_row
+from .helpers import codes_by_row, dynamo_break_rows
 
 
 def test_item_and_tolist_on_untyped_receivers_are_flagged():
@@ -15,6 +15,38 @@ def test_item_and_tolist_on_untyped_receivers_are_flagged():
                 return x
         """)
     assert {(6, "BL103"), (7, "BL102"), (8, "BL104")} <= got or {(6, "BL103"), (7, "BL103"), (8, "BL104")} <= got
+
+
+ITEM_IN_CONDITIONS = """
+import torch
+from torch import nn
+
+
+class Net(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.state = getattr(torch, "ones")(())    # nothing types it
+
+    def forward(self, x, flag=None):
+        if self.state.item() > 0:
+            x = x + 1
+        if flag.item():
+            x = x * 2
+        while self.state.item() > 2:
+            x = x / 2
+        return x * 3 if self.state.item() > 2 else x
+"""
+
+
+def test_item_in_a_condition_on_an_untyped_receiver_is_flagged(tmp_path):
+    # `.item()` is a tensor's or an array's: in an if / while / ternary test it is BL102's finding whatever
+    # the receiver's type, unless that is proven not to be a tensor, as it is BL103's elsewhere
+    rows = {12, 14, 16, 18}
+    assert {(row, "BL102") for row in rows} <= codes_by_row(ITEM_IN_CONDITIONS)
+    import torch
+
+    assert rows <= dynamo_break_rows(ITEM_IN_CONDITIONS, ["Net"], tmp_path,
+                                     inputs=lambda: (torch.randn(4), torch.tensor(True)))
 
 
 def test_int_of_a_slice_of_an_annotated_tensor():

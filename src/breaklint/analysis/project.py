@@ -28,7 +28,8 @@ from .names import dotted
 from .scope import distribution_entries, distribution_reason, is_autograd_function_base, is_module_base
 from .torch_api import (BUILTIN_METHODS, DISTRIBUTION_CLASSES, KL_REGISTRARS, TENSOR_METHODS,
                         TENSOR_METHODS_WITHOUT_ARGUMENTS)
-from .summary import (ATTRIBUTE, DECORATOR, ELEMENT, GETATTR, GLOBAL, HELD_READ, INSTANCE, LOCAL, MEMBER, PASSED, PASSED_METHOD,
+from .summary import (ATTRIBUTE, DECORATOR, ELEMENT, GETATTR, GLOBAL, HELD_READ, INSTANCE, LOCAL, MEMBER, MEMBER_SPELLING,
+                      PASSED, PASSED_METHOD,
                       PASSED_OBJECT, READ, REGISTERED_KL, RESULT, SELF,
                       SUPER, CallRef, ModuleSummary, classify_spelling, text_calls)
 
@@ -730,7 +731,13 @@ class ProjectGraph:
         elif ref.kind == PASSED_OBJECT:
             callee, key, spelled = ref.name.split("|")
             kind, _, name = callee.partition(":")
-            classes = self._classes_named(path, spelled, 0)
+            if spelled.startswith(MEMBER_SPELLING):
+                start = dynamic or self._owner(path, qualname)
+                classes = [(cls, exact) for cls, exact, is_class in
+                           (self._attribute_classes(start, spelled[len(MEMBER_SPELLING):]) if start is not None else ())
+                           if not is_class]
+            else:
+                classes = self._classes_named(path, spelled, 0)
             for target_path, target, _owner, bound in self._find_targets(path, qualname, dynamic, CallRef(kind, name)) \
                     if classes else ():
                 param = self._parameter_at(target_path, target, key, bound is True)

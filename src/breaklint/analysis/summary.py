@@ -38,6 +38,8 @@ PASSED, PASSED_METHOD = "f", "M"
 # An object of a known class passed to a function of the tree: "<g|l|s>:<callee>|<position or =keyword>|<class
 # spelling>"; the methods the callee calls on that parameter run on it (`advance(g, y)` with `g.update(y)`).
 PASSED_OBJECT = "p"
+# The class spelling of a PASSED_OBJECT that is an attribute of self: "self.<attr>".
+MEMBER_SPELLING = "self."
 # `getattr(self, f"{kind}_reduction")`: every method of the object's hierarchy whose name the template
 # matches ("t", the name a regular expression: constant parts literal, formatted parts `\w+`).
 GETATTR = "t"
@@ -396,7 +398,9 @@ def _passed_callables(arg: ast.AST, self_name: Optional[str], scopes: ModuleScop
             return found
     elif isinstance(arg, ast.Attribute) and isinstance(arg.value, ast.Name) and self_name is not None \
             and arg.value.id == self_name and not arg.attr.startswith("__"):
-        return [(PASSED_METHOD, arg.attr)]
+        # `self.m` is a bound method, or an object self holds (`solve(self.field, y)`): the project
+        # types the attribute from what the class hierarchy assigns to it
+        return [(PASSED_METHOD, arg.attr), (PASSED_OBJECT, f"{MEMBER_SPELLING}{arg.attr}")]
     elif depth == 0 and scope is not None and isinstance(arg, ast.Call):
         return _passed_objects(arg, self_name, scopes, imports, scope)  # made in the call: `outer(BM(), y)`
     return []

@@ -8,6 +8,7 @@ from ..fix.branch import is_scalar_extraction, ternary_fix, where_fix
 from ..fix.cond import cond_fix
 from .base import Example, Rule
 from .bl101_tensor_branch import in_condition
+from .bl103_item_call import scalar_extraction
 
 
 class ScalarInCondition(Rule):
@@ -22,7 +23,9 @@ class ScalarInCondition(Rule):
     verdicts = {"2.11": True, "2.13": True, "2.15": True}
 
     def check(self, node: ast.Call, ctx) -> None:
-        if is_scalar_extraction(node, ctx) is None:
+        # `.item()` exists only on tensors and arrays: it is flagged unless its receiver is proven not to be
+        # a tensor (BL103's test), as it is outside conditions; int() / float() / bool() need a tensor
+        if is_scalar_extraction(node, ctx) is None and scalar_extraction(node, ctx) != ".item()":
             return
         owner = in_condition(ctx, node)
         if not isinstance(owner, (ast.If, ast.While, ast.IfExp)):
