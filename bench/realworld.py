@@ -86,6 +86,9 @@ SPECS = [
     # Two more (bench/SPLITS.md, "Dev split growth: encodec and asteroid", stop 32).
     "models.encodec_models",
     "models.asteroid_models",
+    # Two more (bench/SPLITS.md, "Dev split growth: k-diffusion and torch-audiomentations", stop 32, second round).
+    "models.kdiffusion_models",
+    "models.audiomentations_models",
 ]
 # The frozen test split (bench/SPLITS.md): never tuned on; only its aggregates are ever reported.
 TEST_SPECS = [
