@@ -273,8 +273,10 @@ def _safe(key: str) -> str:
 def library_key(model: dict) -> str:
     versions = model["versions"]
     # A sub-package of torch (torch.distributions) has no distribution of its own: torch's version is its.
-    version = versions.get(model["library"]) or next((v for k, v in versions.items() if k != "torch"),
-                                                     versions.get("torch"))
+    # A library whose import name is its distribution's with "-" for "_" (k_diffusion, k-diffusion) is labelled with
+    # that distribution's version, not with the first other distribution its spec records (dctorch).
+    version = (versions.get(model["library"]) or versions.get(model["library"].replace("_", "-"))
+               or next((v for k, v in versions.items() if k != "torch"), versions.get("torch")))
     return f"{model['library']}=={version} (torch {model['torch']})"
 
 
