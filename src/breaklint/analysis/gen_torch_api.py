@@ -347,6 +347,7 @@ def read_torch_facts(torch) -> dict:
         "TENSOR_SUBCLASS_METHODS": tensor_subclass_methods(torch),
         "TENSOR_METHODS_WITHOUT_ARGUMENTS": tensor_methods_without_arguments(torch),
         "NUMPY_RANDOM_UNTRACED": numpy_random_untraced(torch),
+        "FORWARD_HOOKS": forward_hooks(torch),
     }
 
 
@@ -440,6 +441,46 @@ def skipped_torch_functions(torch) -> frozenset:
                 skipped = False
             if skipped and qualified not in NOT_SKIPPED_WHEN_CALLED:
                 found.add(qualified)
+    return frozenset(found)
+
+
+def forward_hooks(torch) -> frozenset:
+    """"<torch.nn class, every spelling>.<method>" for each method of self that a torch.nn module's forward
+    calls, at any depth within torch's own classes (BatchNorm's `_check_input_dim`, Conv's `_conv_forward`):
+    a subclass that overrides one has it run, and traced, whenever the module is called."""
+    import ast
+    import inspect
+    import textwrap
+
+    nn = torch.nn
+    found = set()
+    for name in dir(nn):
+        cls = getattr(nn, name)
+        if not (inspect.isclass(cls) and issubclass(cls, nn.Module)) or cls is nn.Module \
+                or cls.__module__.startswith("torch.nn.parallel"):
+            continue
+        called, todo, seen = set(), ["forward"], set()
+        while todo:
+            method = todo.pop()
+            if method in seen:
+                continue
+            seen.add(method)
+            owner = next((k for k in cls.__mro__ if method in vars(k)), None)
+            if owner is None or owner is nn.Module or not owner.__module__.startswith("torch."):
+                continue
+            try:
+                tree = ast.parse(textwrap.dedent(inspect.getsource(vars(owner)[method])))
+            except (TypeError, OSError, SyntaxError):
+                continue
+            for node in ast.walk(tree):
+                if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) \
+                        and isinstance(node.func.value, ast.Name) and node.func.value.id == "self" \
+                        and callable(getattr(cls, node.func.attr, None)) \
+                        and not hasattr(nn.Module, node.func.attr):
+                    called.add(node.func.attr)
+                    todo.append(node.func.attr)
+        for spelling in {f"torch.nn.{name}", f"{cls.__module__}.{cls.__name__}"}:
+            found.update(f"{spelling}.{method}" for method in called)
     return frozenset(found)
 
 
@@ -675,6 +716,9 @@ def render(torch) -> str:
         "# Public functions of numpy.random that torch._numpy.random lacks: Dynamo traces numpy through",
         "# torch._numpy, so a call of one in traced code breaks the graph (GB0294, rules/bl502).",
         "NUMPY_RANDOM_UNTRACED = " + _literal(read["NUMPY_RANDOM_UNTRACED"]),
+        "# \"<torch.nn class>.<method>\": methods of self that the class's forward calls (BatchNorm's",
+        "# _check_input_dim, Conv's _conv_forward): a subclass's override runs whenever the module is called.",
+        "FORWARD_HOOKS = " + _literal(read["FORWARD_HOOKS"]),
     ]
     for name in curated_names():
         out.extend(_comment_above(source_lines, name))

@@ -70,16 +70,19 @@ class RequiresGradTensorInForward(Rule):
                                  "region, or pass a tensor that already requires grad",
                            guard=f"not {owner}.requires_grad")
             return
-        if not any(k.arg == "requires_grad" and isinstance(k.value, ast.Constant) and k.value.value is True
-                   for k in node.keywords):
+        flags = [k.value for k in node.keywords if k.arg == "requires_grad"]
+        if not flags or isinstance(flags[0], ast.Constant) and flags[0].value is not True:
             return
+        # a flag that is a variable (`requires_grad=self.training`) breaks when it is true (measured on 2.13)
+        when = None if isinstance(flags[0], ast.Constant) else ctx.segment(flags[0])
         qual = normalize_torch(ctx.qualify(node.func)) or ""
         short = qual.rsplit(".", 1)[-1]
         # torch functions only (torch.nn.Parameter is BL302's; a class is no tensor factory).
         if not qual.startswith("torch.") or qual.startswith("torch.nn.") or not short[:1].islower():
             return
-        ctx.report(node, f"{qual}(..., requires_grad=True) in traced code breaks the graph (GB0225); create "
-                         f"the tensor outside the compiled region and pass it in, or drop requires_grad")
+        spelled = "True" if when is None else when
+        ctx.report(node, f"{qual}(..., requires_grad={spelled}) in traced code breaks the graph (GB0225); create "
+                         f"the tensor outside the compiled region and pass it in, or drop requires_grad", guard=when)
 
     def _assigned_flag(self, node: ast.Assign, ctx) -> None:
         target = node.targets[0] if len(node.targets) == 1 else None

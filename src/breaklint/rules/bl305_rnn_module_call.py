@@ -28,7 +28,7 @@ class RnnModuleCall(Rule):
 
     def check(self, node: ast.Attribute, ctx) -> None:
         # every attribute read comes here: a file that names no recurrent module is done at once
-        if not ctx.file.memo(("BL305 mentions rnn",), lambda: any(w in ctx.file.source for w in ("LSTM", "GRU", "RNN"))):
+        if not ctx.file.memo(("BL305 mentions rnn",), lambda: any(w in ctx.file.source for w in ("LSTM", "GRU", "RNN", "flatten_parameters"))):
             return
         scope = ctx.scope
         if not (isinstance(node.value, ast.Name) and scope is not None and scope.cls is not None
@@ -164,4 +164,16 @@ def _find_rnn_attributes(ctx, cls) -> dict[str, str]:
                     kind = "nn." + qual.rsplit(".", 1)[-1]
                     if qual in RNN_MODULES and kind not in kinds.setdefault(attr, []):
                         kinds[attr].append(kind)
-    return {attr: " or ".join(found) for attr, found in kinds.items() if found}
+    found = {attr: " or ".join(names) for attr, names in kinds.items() if names}
+    # `self.rnn = getattr(nn, rnn_type)(...)`: what the class calls flatten_parameters() on is recurrent, since
+    # only nn.RNNBase has that method (unless a class of this file defines one)
+    if not any("flatten_parameters" in info.methods for info in scopes.classes.values()):
+        for info in [cls, *scopes.local_ancestors(cls), *scopes.local_descendants(cls)]:
+            for method in info.methods.values():
+                self_name = _self_name(method)
+                for node in walk(method):
+                    if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) \
+                            and node.func.attr == "flatten_parameters" and isinstance(node.func.value, ast.Attribute) \
+                            and isinstance(node.func.value.value, ast.Name) and node.func.value.value.id == self_name:
+                        found.setdefault(node.func.value.attr, "nn.LSTM, nn.GRU or nn.RNN (it has flatten_parameters)")
+    return found
