@@ -7,9 +7,10 @@ Dynamo 2.13 (CPU, eager backend); each marked row is where Dynamo reports the br
   ("torch.* op returned non-Tensor", GB0208); `io.BytesIO()` joins `io.StringIO()` (their methods break).
 - BL305: what a class calls `flatten_parameters()` on is a recurrent module (only nn.RNNBase has that method),
   even when its class is picked by name (`getattr(nn, rnn_type)(...)`), GB0014.
-- Scope: an override of a method that a torch.nn base's forward calls on self (`_conv_forward` of an
-  nn.Conv1d subclass, `_check_input_dim` of a BatchNorm's; torch_api.FORWARD_HOOKS) is traced whenever the
-  module is called (asteroid's BatchNorm, the dev split's whisper Conv1d).
+- Scope: an override of a method that a torch.nn base's forward calls on self on every call (`_conv_forward`
+  of an nn.Conv1d subclass, `_check_input_dim` of a BatchNorm's or of the private `_BatchNorm`'s;
+  torch_api.FORWARD_HOOKS) is traced whenever the module is called (asteroid's BatchNorm, the dev split's
+  whisper Conv1d), unless the subclass overrides forward too.
 """
 from .helpers import codes_by_row, dynamo_break_rows
 
@@ -17,6 +18,7 @@ SOURCE = '''import io
 
 import torch
 from torch import nn
+from torch.nn.modules.batchnorm import _BatchNorm
 
 
 class LossFlag(nn.Module):
@@ -74,18 +76,59 @@ class Norm(nn.BatchNorm1d):
         if input.dim() not in (2, 3):
             raise ValueError("2-D or 3-D input")
         print("checked")  # Dynamo 2.13: GB0209 print (nn.BatchNorm1d.forward calls the override)
+
+
+class PrivateBase(_BatchNorm):
+    def __init__(self):
+        super().__init__(4)
+
+    def _check_input_dim(self, input):
+        print("checked")  # Dynamo 2.13: GB0209 print (_BatchNorm.forward calls the override)
+
+
+class OwnForward(nn.Conv1d):
+    def __init__(self):
+        super().__init__(4, 4, 1)
+
+    def forward(self, x):
+        return x * 2
+
+    def _conv_forward(self, x, weight, bias):
+        print("never called: forward is overridden")
+        return x
+
+
+class Wrapper(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.proj = nn.Linear(4, 4)
+
+    def flatten_parameters(self):
+        pass
+
+
+class Wrapped(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.enc = Wrapper()
+
+    def forward(self, x):
+        self.enc.flatten_parameters()  # a method of the tree's own: no recurrent module
+        return self.enc.proj(x)
 '''
 
 
 def test_findings():
     got = codes_by_row(SOURCE)
-    assert {(9, "BL304"), (21, "BL502"), (28, "BL502"), (39, "BL305"), (49, "BL102"), (61, "BL201")} <= got
-    assert not any(row == 15 for row, _ in got)
+    assert {(10, "BL304"), (22, "BL502"), (29, "BL502"), (40, "BL305"), (50, "BL102"), (62, "BL201"),
+            (70, "BL201")} <= got
+    assert not any(row == 16 or row >= 72 for row, _ in got)  # NoFlag, OwnForward, Wrapped
 
 
 def test_dynamo_breaks_where_marked(tmp_path):
     marked = {i for i, line in enumerate(SOURCE.splitlines(), 1) if "# Dynamo 2.13:" in line}
     got = set()
-    for name in ("LossFlag", "NoFlag", "Tracing", "Buffer", "Recurrent", "Conv", "Norm"):
+    for name in ("LossFlag", "NoFlag", "Tracing", "Buffer", "Recurrent", "Conv", "Norm", "PrivateBase", "OwnForward",
+                 "Wrapped"):
         got |= dynamo_break_rows(SOURCE, [name], tmp_path)
     assert got == marked

@@ -508,8 +508,8 @@ class ProjectGraph:
                     base = next((base for key in self._mro((path, cname))
                                  for base in self.summaries[key[0]].classes[key[1]].bases
                                  if f"{base}.{method}" in FORWARD_HOOKS), None)
-                    if base is None or qualname in summary.scopes:
-                        continue
+                    if base is None or qualname in summary.scopes or self._lookup((path, cname), "forward"):
+                        continue  # (a forward of the tree overrides torch's: what it calls is followed as usual)
                     result.setdefault(path, {})[qualname] = ExternalEntry(
                         chain=(qualname,), reason=f"{method} of {cname}: {base}.forward calls it")
                     state = (path, qualname, (path, cname))

@@ -366,9 +366,13 @@ class ModuleScopes:
 
     def _forward_hooks(self, info: ClassInfo) -> dict[str, str]:
         """method -> torch base, for the methods of `info` that override one its torch.nn base's forward
-        calls on self (`_conv_forward` of an nn.Conv1d subclass, here or through bases of this file)."""
+        calls on self (`_conv_forward` of an nn.Conv1d subclass, here or through bases of this file), when no
+        class of the file between them overrides forward itself."""
         found = {}
-        for klass in [info, *self.local_ancestors(info)]:
+        family = [info, *self.local_ancestors(info)]
+        if any("forward" in klass.methods for klass in family):
+            return found  # torch's forward never runs: what the own forward calls is followed as usual
+        for klass in family:
             for base in klass.bases:
                 for name in info.methods:
                     if f"{base}.{name}" in FORWARD_HOOKS:

@@ -62,9 +62,8 @@ RANDOM_SKIPPED_BEFORE = ("2.14", {"random.random", "random.shuffle", "random.sam
 COMPILED_LIBRARIES = ("scipy", "pywt")
 # Other calls measured to break on 2.13 (bench: a call in a compiled function, real arguments), and why.
 UNSUPPORTED_CALLS = {
-    # in-memory files: their methods break (GB0156; making one alone does not, measured on 2.13): reported
-    # where the file is made, which has to move out of compiled code (the dev split's encodec: Dynamo reports
-    # the making line too when the file is passed on to be written)
+    # in-memory files (GB0156, measured on 2.13 at the making line or at the first method call): reported
+    # where the file is made, which has to move out of compiled code
     "json.dumps": "GB0156", "json.loads": "GB0156", "io.StringIO": "GB0156", "io.BytesIO": "GB0156",
     # torch.jit.is_tracing() is traced (False); the private call it wraps is not
     "torch._C._is_tracing": "GB0208",
