@@ -359,6 +359,7 @@ def read_torch_facts(torch) -> dict:
         "TENSOR_METHODS_WITHOUT_ARGUMENTS": tensor_methods_without_arguments(torch),
         "NUMPY_RANDOM_UNTRACED": numpy_random_untraced(torch),
         "FORWARD_HOOKS": forward_hooks(torch),
+        "SKIPPED_LIBRARIES": skipped_libraries(torch),
     }
 
 
@@ -426,6 +427,15 @@ def tensor_properties(torch) -> frozenset:
     return frozenset(name for name in dir(torch.Tensor) if not name.startswith("__")
                      and (isinstance(inspect.getattr_static(torch.Tensor, name), values)
                           or not callable(inspect.getattr_static(torch.Tensor, name))))
+
+
+def skipped_libraries(torch) -> frozenset:
+    """The third-party packages Dynamo never traces (trace_rules.THIRDPARTY_SKIPLIST: tqdm, pandas,
+    sklearn...): calling into one from traced code breaks the graph (GB0007). numpy is left out: Dynamo
+    traces it through torch._numpy."""
+    from torch._dynamo import trace_rules
+
+    return frozenset(trace_rules.THIRDPARTY_SKIPLIST) - {"numpy"}
 
 
 def skipped_torch_functions(torch) -> frozenset:
@@ -759,6 +769,9 @@ def render(torch) -> str:
         "# \"<torch.nn class>.<method>\": methods of self that the class's forward calls (BatchNorm's",
         "# _check_input_dim, Conv's _conv_forward): a subclass's override runs whenever the module is called.",
         "FORWARD_HOOKS = " + _literal(read["FORWARD_HOOKS"]),
+        "# Third-party packages Dynamo never traces (trace_rules.THIRDPARTY_SKIPLIST, numpy left out: it is",
+        "# traced through torch._numpy): a call into one from traced code breaks the graph (GB0007, rules/bl502).",
+        "SKIPPED_LIBRARIES = " + _literal(read["SKIPPED_LIBRARIES"]),
     ]
     for name in curated_names():
         out.extend(_comment_above(source_lines, name))

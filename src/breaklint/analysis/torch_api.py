@@ -543,6 +543,12 @@ FORWARD_HOOKS = frozenset({
     "torch.nn.modules.padding.CircularPad3d._check_input_dim",
     "torch.nn.modules.padding._CircularPadNd._check_input_dim",
 })
+# Third-party packages Dynamo never traces (trace_rules.THIRDPARTY_SKIPLIST, numpy left out: it is
+# traced through torch._numpy): a call into one from traced code breaks the graph (GB0007, rules/bl502).
+SKIPPED_LIBRARIES = frozenset({
+    "fx2trt_oss", "hypothesis", "networkx", "onnx", "onnx_tf", "onnxruntime", "pandas", "sklearn",
+    "tabulate", "tensorflow", "tensorrt", "torch2trt", "tqdm", "tree", "tvm", "xarray",
+})
 # Tensor attributes that are plain Python values (no data dependence).
 META_ATTRIBUTES = frozenset({
     "device", "dtype", "grad_fn", "is_cpu", "is_cuda", "is_floating_point", "is_leaf", "is_meta",

@@ -12,7 +12,8 @@ from typing import Optional
 from ..analysis.flow import parameter_defaults
 from ..analysis.names import normalize_torch
 from ..analysis.scope import is_module_base
-from ..analysis.torch_api import BUILTIN_METHODS, DISTRIBUTION_CLASSES, NUMPY_RANDOM_UNTRACED, SKIPPED_TORCH_FUNCTIONS
+from ..analysis.torch_api import (BUILTIN_METHODS, DISTRIBUTION_CLASSES, NUMPY_RANDOM_UNTRACED, SKIPPED_LIBRARIES,
+                                  SKIPPED_TORCH_FUNCTIONS)
 from ..fix.rewrite import replace_fix
 from ..model import Edit, Fix
 from ..versions import before
@@ -443,6 +444,9 @@ def untraceable(node: ast.Call, ctx) -> Optional[str]:
         return "torch.jit.isinstance() is skipped by Dynamo and breaks the graph; use the builtin isinstance()"
     if qual in SEEDS:
         return f"{qual}() breaks the graph; seed once before calling the compiled code"
+    if qual.split(".")[0] in SKIPPED_LIBRARIES and qual.count(".") >= 1:
+        return f"{qual}() is in {qual.split('.')[0]}, a package Dynamo never traces (GB0007): the graph breaks here, " \
+               "a disabled progress bar too; call it outside compiled code"
     if qual.split(".")[0] in COMPILED_LIBRARIES and qual.count(".") >= 1:
         return f"{qual}() runs {qual.split('.')[0]}'s compiled code, which Dynamo cannot trace (GB0156 / GB0157): the " \
                "graph breaks here; call it outside compiled code and pass the result in (or use a torch op)"
