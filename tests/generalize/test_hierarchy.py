@@ -177,3 +177,27 @@ def test_private_torch_module_bases():
                 return x
         """)
     assert "InstanceNorm.forward" in scopes
+
+
+def test_an_override_a_torch_base_s_forward_calls_through_a_base_in_another_file(tmp_path):
+    # nn.Conv1d.forward calls self._conv_forward: the override runs whenever the module is called, the
+    # torch base reached through a class of another file (torch_api.FORWARD_HOOKS); another method does not
+    got = check_tree(tmp_path, {
+        "pkg/__init__.py": "",
+        "pkg/base.py": """
+            from torch import nn
+            class Conv1d(nn.Conv1d):
+                pass
+            """,
+        "pkg/model.py": """
+            from .base import Conv1d
+            class MyConv(Conv1d):
+                def _conv_forward(self, x, weight, bias):
+                    print("conv")
+                    return super()._conv_forward(x, weight, bias)
+                def _check_input_dim(self, x):
+                    print("not a Conv1d hook")
+            """,
+    })
+    assert ("pkg/model.py", 4, "BL201") in got
+    assert ("pkg/model.py", 7, "BL201") not in got

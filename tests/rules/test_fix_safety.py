@@ -417,3 +417,30 @@ def test_masked_mean_from_monai_keeps_finite_gradients(tmp_path):
             grads.append((out.detach(), x.grad if x.grad is not None else torch.zeros(5)))
         assert torch.allclose(grads[0][0], grads[1][0])
         assert torch.isfinite(grads[1][1]).all() and torch.allclose(grads[0][1], grads[1][1])
+
+
+def test_a_numpy_array_held_on_self_keeps_its_branch():
+    # Dynamo traces `self.arr.sum() > 0` as a tensor (the branch breaks, and is reported), but eagerly it is a
+    # numpy bool, which torch.where refuses (TypeError): no rewrite may take the branch away (a review's case)
+    source = """
+        import numpy as np
+        import torch
+        from torch import nn
+
+
+        class Net(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.arr = np.zeros(3)
+
+            def forward(self, x):
+                h = x.relu()
+                if self.arr.sum().item() > 0:
+                    h = h - 1
+                if self.arr.sum() > 0:
+                    h = h - 2
+                return h
+        """
+    outcome = _fix(source)
+    assert "torch.where" not in outcome.source and "torch.cond" not in outcome.source
+    assert outcome.source.count("if self.arr.sum()") == 2

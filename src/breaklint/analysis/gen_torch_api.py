@@ -136,6 +136,8 @@ KL_REGISTRARS = {
 RNN_MODULES = {
     "torch.nn.GRU", "torch.nn.LSTM", "torch.nn.RNN"
 }
+# Methods only the recurrent modules (nn.RNNBase) have: what a module calls one on is recurrent (BL305).
+RNN_ONLY_METHODS = {"flatten_parameters"}
 # Methods that torch.distributions' base classes call on a subclass ("kind.method"): traced when a
 # model calls the public method that runs them (`t(x)` runs `t._call(x)`, `t.inv(y)` `t._inverse(y)`).
 DISTRIBUTION_HOOKS = {
@@ -155,6 +157,15 @@ FRESH_TENSOR_METHODS = {"new_empty", "new_full", "new_ones", "new_tensor", "new_
 # In-place Tensor methods that overwrite every element (`torch.empty_like(x).fill_(1.0)`): the result
 # requires grad as the receiver does (BL304).
 FILL_METHODS = {"bernoulli_", "exponential_", "fill_", "normal_", "random_", "uniform_", "zero_"}
+# Tensor methods whose result requires grad exactly when the receiver does, given constant arguments
+# (`x.clone().float()` is made from x as far as requires_grad goes; BL304).
+GRAD_KEEPING_METHODS = {
+    "abs", "bfloat16", "clone", "contiguous", "cpu", "cuda", "double", "exp", "expand", "flatten", "flip",
+    "float", "half", "log", "mean", "narrow", "neg", "permute", "repeat", "reshape", "reshape_as", "select",
+    "sqrt", "squeeze", "sum", "t", "to", "transpose", "type_as", "unsqueeze", "view", "view_as"
+}
+# torch functions that join a sequence of tensors: the result requires grad when one of them does (BL304).
+TENSOR_JOINS = {"torch.cat", "torch.concat", "torch.hstack", "torch.stack", "torch.vstack"}
 # Context managers Dynamo traces through: a break inside them is one split, not a frame skip.
 TORCH_CONTEXT_MANAGERS = (
     "torch.no_grad", "torch.enable_grad", "torch.set_grad_enabled", "torch.inference_mode",
@@ -347,6 +358,8 @@ def read_torch_facts(torch) -> dict:
         "TENSOR_SUBCLASS_METHODS": tensor_subclass_methods(torch),
         "TENSOR_METHODS_WITHOUT_ARGUMENTS": tensor_methods_without_arguments(torch),
         "NUMPY_RANDOM_UNTRACED": numpy_random_untraced(torch),
+        "FORWARD_HOOKS": forward_hooks(torch),
+        "SKIPPED_LIBRARIES": skipped_libraries(torch),
     }
 
 
@@ -416,6 +429,15 @@ def tensor_properties(torch) -> frozenset:
                           or not callable(inspect.getattr_static(torch.Tensor, name))))
 
 
+def skipped_libraries(torch) -> frozenset:
+    """The third-party packages Dynamo never traces (trace_rules.THIRDPARTY_SKIPLIST: tqdm, pandas,
+    sklearn...): calling into one from traced code breaks the graph (GB0007). numpy is left out: Dynamo
+    traces it through torch._numpy."""
+    from torch._dynamo import trace_rules
+
+    return frozenset(trace_rules.THIRDPARTY_SKIPLIST) - {"numpy"}
+
+
 def skipped_torch_functions(torch) -> frozenset:
     """The public functions of SKIP_LIST_MODULES that Dynamo's trace rules mark skipped: a call in
     traced code ends the graph and runs eagerly ("Attempted to call function marked as skipped")."""
@@ -441,6 +463,69 @@ def skipped_torch_functions(torch) -> frozenset:
             if skipped and qualified not in NOT_SKIPPED_WHEN_CALLED:
                 found.add(qualified)
     return frozenset(found)
+
+
+def forward_hooks(torch) -> frozenset:
+    """"<torch.nn class, every spelling>.<method>" for each method of self that a torch.nn module's forward
+    calls on every call, at any depth within torch's own classes (BatchNorm's `_check_input_dim`, Conv's
+    `_conv_forward`): a subclass that overrides one (and not forward) has it traced whenever the module is
+    called. Calls under an `if` or a loop (a fast path) do not count; recurrent modules are never traced."""
+    import ast
+    import importlib
+    import inspect
+    import pkgutil
+    import textwrap
+
+    nn = torch.nn
+    modules = [nn] + [importlib.import_module(f"torch.nn.modules.{info.name}")
+                      for info in pkgutil.iter_modules(nn.modules.__path__)]
+    classes = {}
+    for module in modules:
+        for name, cls in vars(module).items():
+            if inspect.isclass(cls) and issubclass(cls, nn.Module) and cls is not nn.Module \
+                    and cls.__module__.startswith("torch.nn.modules") and not issubclass(cls, nn.RNNBase):
+                # names.py spells `torch.nn.modules.batchnorm._BatchNorm` as `torch.nn._BatchNorm`
+                classes.setdefault(cls, set()).update({f"{module.__name__}.{name}", f"torch.nn.{name}"})
+    found = set()
+    for cls, spellings in classes.items():
+        called, todo, seen = set(), ["forward"], set()
+        while todo:
+            method = todo.pop()
+            if method in seen:
+                continue
+            seen.add(method)
+            owner = next((k for k in cls.__mro__ if method in vars(k)), None)
+            if owner is None or owner is nn.Module or not owner.__module__.startswith("torch."):
+                continue
+            try:
+                tree = ast.parse(textwrap.dedent(inspect.getsource(vars(owner)[method])))
+            except (TypeError, OSError, SyntaxError):
+                continue
+            for node in _unconditional_nodes(tree.body[0].body):
+                if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) \
+                        and isinstance(node.func.value, ast.Name) and node.func.value.id == "self" \
+                        and callable(getattr(cls, node.func.attr, None)) \
+                        and not hasattr(nn.Module, node.func.attr):
+                    called.add(node.func.attr)
+                    todo.append(node.func.attr)
+        found.update(f"{spelling}.{method}" for spelling in spellings for method in called)
+    return frozenset(found)
+
+
+def _unconditional_nodes(body: list):
+    """The nodes of statements that run whenever the body does: not those inside an `if`, a loop, a `try` or
+    a nested def (an `if`'s test runs, its branches may not)."""
+    import ast
+
+    for stmt in body:
+        if isinstance(stmt, ast.If):
+            yield from ast.walk(stmt.test)
+        elif isinstance(stmt, (ast.For, ast.While, ast.Try, ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            continue
+        elif isinstance(stmt, ast.With):
+            yield from _unconditional_nodes(stmt.body)
+        else:
+            yield from ast.walk(stmt)
 
 
 def distribution_classes(torch) -> dict:
@@ -510,8 +595,14 @@ def _check_curated(torch) -> list[str]:
     dotted("KL_DIVERGENCE_FUNCTIONS", KL_DIVERGENCE_FUNCTIONS)
     dotted("KL_REGISTRARS", KL_REGISTRARS)
     dotted("RNN_MODULES", RNN_MODULES)
+    for name in sorted(RNN_ONLY_METHODS):
+        others = [c.__name__ for c in vars(torch.nn).values() if isinstance(c, type) and issubclass(c, torch.nn.Module)
+                  and hasattr(c, name) and not issubclass(c, torch.nn.RNNBase)]
+        if not hasattr(torch.nn.RNNBase, name) or others:
+            problems.append(f"RNN_ONLY_METHODS: {name} is not nn.RNNBase's alone ({others})")
     dotted("FRESH_TENSOR_FUNCS", FRESH_TENSOR_FUNCS)
-    for label in ("FRESH_TENSOR_METHODS", "FILL_METHODS"):
+    dotted("TENSOR_JOINS", TENSOR_JOINS)
+    for label in ("FRESH_TENSOR_METHODS", "FILL_METHODS", "GRAD_KEEPING_METHODS"):
         for name in sorted(set(globals()[label]) - tensor - NOT_IN_THIS_TORCH):
             problems.append(f"{label}: {name} is not a Tensor method")
     dotted("TORCH_CONTEXT_MANAGERS", TORCH_CONTEXT_MANAGERS)
@@ -675,6 +766,12 @@ def render(torch) -> str:
         "# Public functions of numpy.random that torch._numpy.random lacks: Dynamo traces numpy through",
         "# torch._numpy, so a call of one in traced code breaks the graph (GB0294, rules/bl502).",
         "NUMPY_RANDOM_UNTRACED = " + _literal(read["NUMPY_RANDOM_UNTRACED"]),
+        "# \"<torch.nn class>.<method>\": methods of self that the class's forward calls (BatchNorm's",
+        "# _check_input_dim, Conv's _conv_forward): a subclass's override runs whenever the module is called.",
+        "FORWARD_HOOKS = " + _literal(read["FORWARD_HOOKS"]),
+        "# Third-party packages Dynamo never traces (trace_rules.THIRDPARTY_SKIPLIST, numpy left out: it is",
+        "# traced through torch._numpy): a call into one from traced code breaks the graph (GB0007, rules/bl502).",
+        "SKIPPED_LIBRARIES = " + _literal(read["SKIPPED_LIBRARIES"]),
     ]
     for name in curated_names():
         out.extend(_comment_above(source_lines, name))

@@ -26,7 +26,7 @@ from ..sources import read_source
 from .flow import parameter_defaults
 from .names import dotted
 from .scope import distribution_entries, distribution_reason, is_autograd_function_base, is_module_base
-from .torch_api import (BUILTIN_METHODS, DISTRIBUTION_CLASSES, KL_REGISTRARS, TENSOR_METHODS,
+from .torch_api import (BUILTIN_METHODS, DISTRIBUTION_CLASSES, FORWARD_HOOKS, KL_REGISTRARS, TENSOR_METHODS,
                         TENSOR_METHODS_WITHOUT_ARGUMENTS)
 from .summary import (ATTRIBUTE, DECORATOR, ELEMENT, GETATTR, GLOBAL, HELD_READ, INSTANCE, LOCAL, MEMBER, MEMBER_SPELLING,
                       PASSED, PASSED_METHOD,
@@ -75,6 +75,8 @@ _TYPING = {"Optional", "Union", "List", "Dict", "Tuple", "Any", "Callable", "Seq
            "torch", "typing", "object"}
 
 ClassKey = tuple[str, str]  # (path, class qualname)
+# The names of the methods torch.nn bases' forwards call on self (torch_api.FORWARD_HOOKS).
+_HOOK_NAMES = frozenset(hook.rsplit(".", 1)[1] for hook in FORWARD_HOOKS)
 
 
 @dataclass
@@ -493,6 +495,23 @@ class ProjectGraph:
                 if entry in summary.classes[cname].methods and qualname not in summary.scopes:
                     result.setdefault(path, {})[qualname] = ExternalEntry(
                         chain=(qualname,), reason=f"{entry} of {cname}: {reason}")
+                    state = (path, qualname, (path, cname))
+                    if state not in seen:
+                        seen.add(state)
+                        queue.append((*state, (qualname,)))
+        # Overrides of a method that a torch.nn base's forward calls on self (`_conv_forward`), the base
+        # reached through classes of other files.
+        for path, summary in self.summaries.items():
+            for cname, info in summary.classes.items():
+                for method in info.methods & _HOOK_NAMES:
+                    qualname = f"{cname}.{method}"
+                    base = next((base for key in self._mro((path, cname))
+                                 for base in self.summaries[key[0]].classes[key[1]].bases
+                                 if f"{base}.{method}" in FORWARD_HOOKS), None)
+                    if base is None or qualname in summary.scopes or self._lookup((path, cname), "forward"):
+                        continue  # (a forward of the tree overrides torch's: what it calls is followed as usual)
+                    result.setdefault(path, {})[qualname] = ExternalEntry(
+                        chain=(qualname,), reason=f"{method} of {cname}: {base}.forward calls it")
                     state = (path, qualname, (path, cname))
                     if state not in seen:
                         seen.add(state)

@@ -15,7 +15,7 @@ from typing import NamedTuple, Optional, Union
 
 from .astwalk import breadth_first, function_nodes_of, node_memo, subtree_memo
 from .names import ImportMap, dotted, normalize_torch
-from .torch_api import COMPILE_DECORATORS, DISABLE_DECORATORS, DISTRIBUTION_CLASSES, DISTRIBUTION_HOOKS
+from .torch_api import COMPILE_DECORATORS, DISABLE_DECORATORS, DISTRIBUTION_CLASSES, DISTRIBUTION_HOOKS, FORWARD_HOOKS
 
 FunctionNode = Union[ast.FunctionDef, ast.AsyncFunctionDef]
 
@@ -364,6 +364,21 @@ class ModuleScopes:
                     found.append(base)
         return found
 
+    def _forward_hooks(self, info: ClassInfo) -> dict[str, str]:
+        """method -> torch base, for the methods of `info` that override one its torch.nn base's forward
+        calls on self (`_conv_forward` of an nn.Conv1d subclass, here or through bases of this file), when no
+        class of the file between them overrides forward itself."""
+        found = {}
+        family = [info, *self.local_ancestors(info)]
+        if any("forward" in klass.methods for klass in family):
+            return found  # torch's forward never runs: what the own forward calls is followed as usual
+        for klass in family:
+            for base in klass.bases:
+                for name in info.methods:
+                    if f"{base}.{name}" in FORWARD_HOOKS:
+                        found.setdefault(name, base)
+        return found
+
     def local_ancestors(self, cls: ClassInfo) -> list[ClassInfo]:
         """The classes of this file that `cls` inherits from, at any depth, nearest first."""
         found, queue = [], list(cls.bases)
@@ -458,6 +473,9 @@ class ModuleScopes:
                     if entry in info.methods:
                         add(info.methods[entry], f"{info.name}.{entry}", info, (f"{info.name}.{entry}",),
                             f"{entry} of {info.name}: {info.module_reason}")
+                for hook, base in self._forward_hooks(info).items():
+                    add(info.methods[hook], f"{info.name}.{hook}", info, (f"{info.name}.{hook}",),
+                        f"{hook} of {info.name}: {base}.forward calls it")
             if info.distribution_kind:
                 for entry in distribution_entries(info.methods, info.distribution_kind):
                     add(info.methods[entry], f"{info.name}.{entry}", info, (f"{info.name}.{entry}",),

@@ -466,6 +466,89 @@ NUMPY_RANDOM_UNTRACED = frozenset({
     "standard_cauchy", "standard_exponential", "standard_gamma", "standard_normal", "standard_t",
     "triangular", "vonmises", "wald", "weibull", "zipf",
 })
+# "<torch.nn class>.<method>": methods of self that the class's forward calls (BatchNorm's
+# _check_input_dim, Conv's _conv_forward): a subclass's override runs whenever the module is called.
+FORWARD_HOOKS = frozenset({
+    "torch.nn.BatchNorm1d._check_input_dim", "torch.nn.BatchNorm2d._check_input_dim",
+    "torch.nn.BatchNorm3d._check_input_dim", "torch.nn.CircularPad1d._check_input_dim",
+    "torch.nn.CircularPad2d._check_input_dim", "torch.nn.CircularPad3d._check_input_dim",
+    "torch.nn.Conv1d._conv_forward", "torch.nn.Conv2d._conv_forward",
+    "torch.nn.Conv3d._conv_forward", "torch.nn.ConvTranspose1d._output_padding",
+    "torch.nn.ConvTranspose2d._output_padding", "torch.nn.ConvTranspose3d._output_padding",
+    "torch.nn.InstanceNorm1d._apply_instance_norm", "torch.nn.InstanceNorm1d._check_input_dim",
+    "torch.nn.InstanceNorm1d._get_no_batch_dim", "torch.nn.InstanceNorm2d._apply_instance_norm",
+    "torch.nn.InstanceNorm2d._check_input_dim", "torch.nn.InstanceNorm2d._get_no_batch_dim",
+    "torch.nn.InstanceNorm3d._apply_instance_norm", "torch.nn.InstanceNorm3d._check_input_dim",
+    "torch.nn.InstanceNorm3d._get_no_batch_dim", "torch.nn.LazyBatchNorm1d._check_input_dim",
+    "torch.nn.LazyBatchNorm2d._check_input_dim", "torch.nn.LazyBatchNorm3d._check_input_dim",
+    "torch.nn.LazyConv1d._conv_forward", "torch.nn.LazyConv2d._conv_forward",
+    "torch.nn.LazyConv3d._conv_forward", "torch.nn.LazyConvTranspose1d._output_padding",
+    "torch.nn.LazyConvTranspose2d._output_padding", "torch.nn.LazyConvTranspose3d._output_padding",
+    "torch.nn.LazyInstanceNorm1d._apply_instance_norm",
+    "torch.nn.LazyInstanceNorm1d._check_input_dim",
+    "torch.nn.LazyInstanceNorm1d._get_no_batch_dim",
+    "torch.nn.LazyInstanceNorm2d._apply_instance_norm",
+    "torch.nn.LazyInstanceNorm2d._check_input_dim",
+    "torch.nn.LazyInstanceNorm2d._get_no_batch_dim",
+    "torch.nn.LazyInstanceNorm3d._apply_instance_norm",
+    "torch.nn.LazyInstanceNorm3d._check_input_dim",
+    "torch.nn.LazyInstanceNorm3d._get_no_batch_dim", "torch.nn.SyncBatchNorm._check_input_dim",
+    "torch.nn.SyncBatchNorm._check_non_zero_input_channels",
+    "torch.nn._BatchNorm._check_input_dim", "torch.nn._CircularPadNd._check_input_dim",
+    "torch.nn._InstanceNorm._apply_instance_norm", "torch.nn._InstanceNorm._check_input_dim",
+    "torch.nn._InstanceNorm._get_no_batch_dim",
+    "torch.nn.modules.batchnorm.BatchNorm1d._check_input_dim",
+    "torch.nn.modules.batchnorm.BatchNorm2d._check_input_dim",
+    "torch.nn.modules.batchnorm.BatchNorm3d._check_input_dim",
+    "torch.nn.modules.batchnorm.LazyBatchNorm1d._check_input_dim",
+    "torch.nn.modules.batchnorm.LazyBatchNorm2d._check_input_dim",
+    "torch.nn.modules.batchnorm.LazyBatchNorm3d._check_input_dim",
+    "torch.nn.modules.batchnorm.SyncBatchNorm._check_input_dim",
+    "torch.nn.modules.batchnorm.SyncBatchNorm._check_non_zero_input_channels",
+    "torch.nn.modules.batchnorm._BatchNorm._check_input_dim",
+    "torch.nn.modules.conv.Conv1d._conv_forward", "torch.nn.modules.conv.Conv2d._conv_forward",
+    "torch.nn.modules.conv.Conv3d._conv_forward",
+    "torch.nn.modules.conv.ConvTranspose1d._output_padding",
+    "torch.nn.modules.conv.ConvTranspose2d._output_padding",
+    "torch.nn.modules.conv.ConvTranspose3d._output_padding",
+    "torch.nn.modules.conv.LazyConv1d._conv_forward",
+    "torch.nn.modules.conv.LazyConv2d._conv_forward",
+    "torch.nn.modules.conv.LazyConv3d._conv_forward",
+    "torch.nn.modules.conv.LazyConvTranspose1d._output_padding",
+    "torch.nn.modules.conv.LazyConvTranspose2d._output_padding",
+    "torch.nn.modules.conv.LazyConvTranspose3d._output_padding",
+    "torch.nn.modules.instancenorm.InstanceNorm1d._apply_instance_norm",
+    "torch.nn.modules.instancenorm.InstanceNorm1d._check_input_dim",
+    "torch.nn.modules.instancenorm.InstanceNorm1d._get_no_batch_dim",
+    "torch.nn.modules.instancenorm.InstanceNorm2d._apply_instance_norm",
+    "torch.nn.modules.instancenorm.InstanceNorm2d._check_input_dim",
+    "torch.nn.modules.instancenorm.InstanceNorm2d._get_no_batch_dim",
+    "torch.nn.modules.instancenorm.InstanceNorm3d._apply_instance_norm",
+    "torch.nn.modules.instancenorm.InstanceNorm3d._check_input_dim",
+    "torch.nn.modules.instancenorm.InstanceNorm3d._get_no_batch_dim",
+    "torch.nn.modules.instancenorm.LazyInstanceNorm1d._apply_instance_norm",
+    "torch.nn.modules.instancenorm.LazyInstanceNorm1d._check_input_dim",
+    "torch.nn.modules.instancenorm.LazyInstanceNorm1d._get_no_batch_dim",
+    "torch.nn.modules.instancenorm.LazyInstanceNorm2d._apply_instance_norm",
+    "torch.nn.modules.instancenorm.LazyInstanceNorm2d._check_input_dim",
+    "torch.nn.modules.instancenorm.LazyInstanceNorm2d._get_no_batch_dim",
+    "torch.nn.modules.instancenorm.LazyInstanceNorm3d._apply_instance_norm",
+    "torch.nn.modules.instancenorm.LazyInstanceNorm3d._check_input_dim",
+    "torch.nn.modules.instancenorm.LazyInstanceNorm3d._get_no_batch_dim",
+    "torch.nn.modules.instancenorm._InstanceNorm._apply_instance_norm",
+    "torch.nn.modules.instancenorm._InstanceNorm._check_input_dim",
+    "torch.nn.modules.instancenorm._InstanceNorm._get_no_batch_dim",
+    "torch.nn.modules.padding.CircularPad1d._check_input_dim",
+    "torch.nn.modules.padding.CircularPad2d._check_input_dim",
+    "torch.nn.modules.padding.CircularPad3d._check_input_dim",
+    "torch.nn.modules.padding._CircularPadNd._check_input_dim",
+})
+# Third-party packages Dynamo never traces (trace_rules.THIRDPARTY_SKIPLIST, numpy left out: it is
+# traced through torch._numpy): a call into one from traced code breaks the graph (GB0007, rules/bl502).
+SKIPPED_LIBRARIES = frozenset({
+    "fx2trt_oss", "hypothesis", "networkx", "onnx", "onnx_tf", "onnxruntime", "pandas", "sklearn",
+    "tabulate", "tensorflow", "tensorrt", "torch2trt", "tqdm", "tree", "tvm", "xarray",
+})
 # Tensor attributes that are plain Python values (no data dependence).
 META_ATTRIBUTES = frozenset({
     "device", "dtype", "grad_fn", "is_cpu", "is_cuda", "is_floating_point", "is_leaf", "is_meta",
@@ -575,6 +658,10 @@ KL_REGISTRARS = frozenset({
 RNN_MODULES = frozenset({
     "torch.nn.GRU", "torch.nn.LSTM", "torch.nn.RNN",
 })
+# Methods only the recurrent modules (nn.RNNBase) have: what a module calls one on is recurrent (BL305).
+RNN_ONLY_METHODS = frozenset({
+    "flatten_parameters",
+})
 # Methods that torch.distributions' base classes call on a subclass ("kind.method"): traced when a
 # model calls the public method that runs them (`t(x)` runs `t._call(x)`, `t.inv(y)` `t._inverse(y)`).
 DISTRIBUTION_HOOKS = frozenset({
@@ -598,6 +685,18 @@ FRESH_TENSOR_METHODS = frozenset({
 # requires grad as the receiver does (BL304).
 FILL_METHODS = frozenset({
     "bernoulli_", "exponential_", "fill_", "normal_", "random_", "uniform_", "zero_",
+})
+# Tensor methods whose result requires grad exactly when the receiver does, given constant arguments
+# (`x.clone().float()` is made from x as far as requires_grad goes; BL304).
+GRAD_KEEPING_METHODS = frozenset({
+    "abs", "bfloat16", "clone", "contiguous", "cpu", "cuda", "double", "exp", "expand", "flatten",
+    "flip", "float", "half", "log", "mean", "narrow", "neg", "permute", "repeat", "reshape",
+    "reshape_as", "select", "sqrt", "squeeze", "sum", "t", "to", "transpose", "type_as",
+    "unsqueeze", "view", "view_as",
+})
+# torch functions that join a sequence of tensors: the result requires grad when one of them does (BL304).
+TENSOR_JOINS = frozenset({
+    "torch.cat", "torch.concat", "torch.hstack", "torch.stack", "torch.vstack",
 })
 # Context managers Dynamo traces through: a break inside them is one split, not a frame skip.
 TORCH_CONTEXT_MANAGERS = (

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Optional
 from ..model import Edit, Fix, Location, Transform
 from ..analysis.torch_api import BOOL_RESULT, RANDOM_NAMES
 from .rewrite import statement_lines, torch_imports, torch_name, torch_never_rebound, torch_prefix
-from .safety import condition_is_tensor, is_scalar_extraction, may_be_none, same_shape, singular_ops
+from .safety import condition_is_tensor, is_scalar_extraction, may_be_none, numpy_free, same_shape, singular_ops
 
 if TYPE_CHECKING:
     from ..rules.base import NodeContext
@@ -191,7 +191,7 @@ def tensor_condition(ctx: "NodeContext", test: ast.AST, drop_scalars: bool = Fal
     """The condition as a bool tensor expression, or None when it cannot be written as one or may
     be a Python number or bool on some path (torch.where and torch.cond raise TypeError on those)."""
     got = _convert(test, ctx, drop_scalars)
-    if got is None or not got.tensor or not condition_is_tensor(test, ctx, drop_scalars):
+    if got is None or not got.tensor or not condition_is_tensor(test, ctx, drop_scalars) or not numpy_free(test, ctx):
         return None
     return as_bool(got)
 

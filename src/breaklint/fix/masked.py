@@ -15,8 +15,7 @@ from typing import TYPE_CHECKING, Optional
 from ..model import Fix
 from .branch import ATOMIC, is_pure, known_bool
 from .rewrite import replace_fix, torch_imports, torch_name, torch_prefix
-from .safety import same_shape
-from .trap import numpy_free
+from .safety import numpy_free, same_shape
 
 if TYPE_CHECKING:
     from ..rules.base import NodeContext

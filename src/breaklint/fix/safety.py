@@ -310,3 +310,31 @@ def singular_ops(node: ast.AST, ctx: "NodeContext") -> tuple[list[ast.AST], bool
             if short in SINGULAR:
                 other = True
     return denominators, other
+
+
+def numpy_free(node: ast.AST, ctx: "NodeContext", seen: frozenset = frozenset()) -> bool:
+    """No value in `node` comes from numpy: `remainder = np.array(shape) % k > 0` has `.any()` too
+    (monai's convutils), and torch._assert_async and torch.where refuse an ndarray. Follows names to what
+    they were bound to in the function, and `self.x` to what the class assigns to it."""
+    for sub in ast.walk(node):
+        if isinstance(sub, ast.Call) and (ctx.qualify(sub.func) or "").split(".")[0] in ("numpy", "np"):
+            return False
+        if isinstance(sub, ast.Name) and sub.id not in seen:
+            for value in bindings(ctx, sub.id):
+                if isinstance(value, ast.AST) and not numpy_free(value, ctx, seen | {sub.id}):
+                    return False
+        held = _held_values(sub, ctx) if f"self.{getattr(sub, 'attr', '')}" not in seen else ()
+        if any(not numpy_free(value, ctx, seen | {f"self.{sub.attr}"}) for value in held):
+            return False
+    return True
+
+
+def _held_values(node: ast.AST, ctx: "NodeContext") -> list:
+    """What the class of the traced method assigns to `self.<attr>` (`self.arr = np.zeros(3)`), for a read
+    of one; else nothing."""
+    scope = ctx.scope
+    if not (isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and scope is not None
+            and scope.cls is not None and scope.func.args.args and node.value.id == scope.func.args.args[0].arg):
+        return []
+    return [value for value, _self, _annotated in scope.cls.assignments.values.get(node.attr, ())
+            if isinstance(value, ast.AST)]

@@ -15,8 +15,7 @@ from ..analysis.astwalk import function_nodes
 from ..analysis.torch_api import TENSOR_EVIDENCE_METHODS, TENSOR_ONLY_METHODS
 from ..model import Edit, Fix, Location
 from .rewrite import replace_fix
-from .safety import bindings, surely_tensor
-from .trap import numpy_free
+from .safety import bindings, numpy_free, surely_tensor
 
 if TYPE_CHECKING:
     from ..rules.base import NodeContext

@@ -28,7 +28,7 @@ from ..model import Fix, Transform
 from .branch import is_pure, tensor_condition
 from .message import constant_message, device_message, literal
 from .rewrite import MAX_LINE, indent_unit, torch_name
-from .safety import bindings
+from .safety import bindings, numpy_free
 
 if TYPE_CHECKING:
     from ..rules.base import NodeContext
@@ -121,20 +121,6 @@ def _trap_condition(checked: ast.AST, ctx: "NodeContext", drop_scalars: bool) ->
     if negated is None:
         return f"~{_wrapped(cond)}"
     return f"({cond})" if "\n" in cond else cond
-
-
-def numpy_free(node: ast.AST, ctx: "NodeContext", seen: frozenset = frozenset()) -> bool:
-    """No value in `node` comes from numpy: `remainder = np.array(shape) % k > 0` has `.any()` too
-    (monai's convutils), and torch._assert_async refuses an ndarray. Follows names to what they were
-    bound to in the function."""
-    for sub in ast.walk(node):
-        if isinstance(sub, ast.Call) and (ctx.qualify(sub.func) or "").split(".")[0] in ("numpy", "np"):
-            return False
-        if isinstance(sub, ast.Name) and sub.id not in seen:
-            for value in bindings(ctx, sub.id):
-                if isinstance(value, ast.AST) and not numpy_free(value, ctx, seen | {sub.id}):
-                    return False
-    return True
 
 
 def _raised(ctx: "NodeContext", node: ast.If) -> Optional[tuple[str, str]]:

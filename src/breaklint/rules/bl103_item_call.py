@@ -8,7 +8,8 @@ from typing import Optional
 from ..fix.branch import tensor_condition
 from ..fix.scalar import scalar_operand_fix
 from ..fix.rewrite import replace_fix
-from ..fix.trap import evaluates_safely, numpy_free
+from ..fix.safety import numpy_free
+from ..fix.trap import evaluates_safely
 from ..model import Fix
 from .base import Example, Rule
 

@@ -28,7 +28,8 @@ from __future__ import annotations
 import ast
 
 from ..analysis.names import normalize_torch
-from ..analysis.torch_api import FILL_METHODS, FRESH_TENSOR_FUNCS, FRESH_TENSOR_METHODS
+from ..analysis.torch_api import (FILL_METHODS, FRESH_TENSOR_FUNCS, FRESH_TENSOR_METHODS, GRAD_KEEPING_METHODS,
+                                  TENSOR_JOINS)
 from ..fix.rewrite import replace_fix
 from .base import Example, Rule
 
@@ -70,16 +71,19 @@ class RequiresGradTensorInForward(Rule):
                                  "region, or pass a tensor that already requires grad",
                            guard=f"not {owner}.requires_grad")
             return
-        if not any(k.arg == "requires_grad" and isinstance(k.value, ast.Constant) and k.value.value is True
-                   for k in node.keywords):
+        flags = [k.value for k in node.keywords if k.arg == "requires_grad"]
+        if not flags or isinstance(flags[0], ast.Constant) and flags[0].value is not True:
             return
+        # a flag that is a variable (`requires_grad=self.training`) breaks when it is true (measured on 2.13)
+        when = None if isinstance(flags[0], ast.Constant) else ctx.segment(flags[0])
         qual = normalize_torch(ctx.qualify(node.func)) or ""
         short = qual.rsplit(".", 1)[-1]
         # torch functions only (torch.nn.Parameter is BL302's; a class is no tensor factory).
         if not qual.startswith("torch.") or qual.startswith("torch.nn.") or not short[:1].islower():
             return
-        ctx.report(node, f"{qual}(..., requires_grad=True) in traced code breaks the graph (GB0225); create "
-                         f"the tensor outside the compiled region and pass it in, or drop requires_grad")
+        spelled = "True" if when is None else when
+        ctx.report(node, f"{qual}(..., requires_grad={spelled}) in traced code breaks the graph (GB0225); create "
+                         f"the tensor outside the compiled region and pass it in, or drop requires_grad", guard=when)
 
     def _assigned_flag(self, node: ast.Assign, ctx) -> None:
         target = node.targets[0] if len(node.targets) == 1 else None
@@ -223,11 +227,6 @@ def _flag(call: ast.Call):
 # What a tensor is made from, as far as requires_grad goes: surely not requiring grad (made by a creation
 # function, or detached), or computed from an input only (named by the input's name), through these.
 FRESH = object()
-_KEEPS_ORIGIN = frozenset({"clone", "float", "double", "half", "bfloat16", "to", "contiguous", "view", "reshape",
-                           "flatten", "squeeze", "unsqueeze", "transpose", "permute", "t", "flip", "expand",
-                           "repeat", "abs", "exp", "log", "sqrt", "neg", "sum", "mean", "view_as", "reshape_as",
-                           "type_as", "narrow", "select", "cpu", "cuda"})
-_JOINS = frozenset({"torch.cat", "torch.stack", "torch.concat", "torch.hstack", "torch.vstack"})
 
 
 def _origin(node: ast.AST, ctx, depth: int):
@@ -257,9 +256,9 @@ def _origin(node: ast.AST, ctx, depth: int):
     qual = normalize_torch(ctx.qualify(func)) or ""
     if qual in FRESH_TENSOR_FUNCS and not any(k.arg == "requires_grad" for k in node.keywords):
         return FRESH
-    if qual in _JOINS and node.args and isinstance(node.args[0], (ast.List, ast.Tuple)):
+    if qual in TENSOR_JOINS and node.args and isinstance(node.args[0], (ast.List, ast.Tuple)):
         return _joined([_origin(e, ctx, depth + 1) for e in node.args[0].elts])
-    if isinstance(func, ast.Attribute) and func.attr in _KEEPS_ORIGIN and not qual.startswith("torch.") \
+    if isinstance(func, ast.Attribute) and func.attr in GRAD_KEEPING_METHODS and not qual.startswith("torch.") \
             and all(_constant(a) or _is_dtype_or_device(a, ctx) for a in node.args):
         return _origin(func.value, ctx, depth + 1)
     if isinstance(func, ast.Attribute) and not qual.startswith("torch.") and not ctx.is_known_non_tensor(func.value):

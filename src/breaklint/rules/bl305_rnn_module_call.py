@@ -13,7 +13,7 @@ from typing import Optional
 from ..analysis.astwalk import walk
 from ..analysis.names import normalize_torch
 from ..analysis.scope import _self_name
-from ..analysis.torch_api import RNN_MODULES
+from ..analysis.torch_api import RNN_MODULES, RNN_ONLY_METHODS
 from .base import Example, Rule
 
 
@@ -28,7 +28,7 @@ class RnnModuleCall(Rule):
 
     def check(self, node: ast.Attribute, ctx) -> None:
         # every attribute read comes here: a file that names no recurrent module is done at once
-        if not ctx.file.memo(("BL305 mentions rnn",), lambda: any(w in ctx.file.source for w in ("LSTM", "GRU", "RNN"))):
+        if not ctx.file.memo(("BL305 mentions rnn",), lambda: any(w in ctx.file.source for w in ("LSTM", "GRU", "RNN", *RNN_ONLY_METHODS))):
             return
         scope = ctx.scope
         if not (isinstance(node.value, ast.Name) and scope is not None and scope.cls is not None
@@ -164,4 +164,30 @@ def _find_rnn_attributes(ctx, cls) -> dict[str, str]:
                     kind = "nn." + qual.rsplit(".", 1)[-1]
                     if qual in RNN_MODULES and kind not in kinds.setdefault(attr, []):
                         kinds[attr].append(kind)
-    return {attr: " or ".join(found) for attr, found in kinds.items() if found}
+    found = {attr: " or ".join(names) for attr, names in kinds.items() if names}
+    # `self.rnn = getattr(nn, rnn_type)(...)` (a torch.nn class picked at run time): what the class calls
+    # flatten_parameters() on is recurrent, as only nn.RNNBase has that method
+    family = [cls, *scopes.local_ancestors(cls), *scopes.local_descendants(cls)]
+    picked = {attr for info in family for attr, assigned in info.assignments.values.items()
+              for value, _self, _annotated in assigned if _picked_from_torch_nn(value, ctx)}
+    if not picked:
+        return found
+    for info in family:
+        for method in info.methods.values():
+            self_name = _self_name(method)
+            for node in walk(method):
+                if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) \
+                        and node.func.attr in RNN_ONLY_METHODS and isinstance(node.func.value, ast.Attribute) \
+                        and isinstance(node.func.value.value, ast.Name) and node.func.value.value.id == self_name \
+                        and node.func.value.attr in picked:
+                    found.setdefault(node.func.value.attr, f"nn.LSTM, nn.GRU or nn.RNN (it has {node.func.attr})")
+    return found
+
+
+def _picked_from_torch_nn(value: ast.AST, ctx) -> bool:
+    """`getattr(nn, name)(...)`: a module of a torch.nn class chosen by name."""
+    if not (isinstance(value, ast.Call) and isinstance(value.func, ast.Call) and value.func.args):
+        return False
+    pick = value.func
+    return isinstance(pick.func, ast.Name) and pick.func.id == "getattr" \
+        and normalize_torch(ctx.qualify(pick.args[0]) or "") in ("torch.nn", "torch.nn.modules")

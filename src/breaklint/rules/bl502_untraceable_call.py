@@ -12,7 +12,8 @@ from typing import Optional
 from ..analysis.flow import parameter_defaults
 from ..analysis.names import normalize_torch
 from ..analysis.scope import is_module_base
-from ..analysis.torch_api import BUILTIN_METHODS, DISTRIBUTION_CLASSES, NUMPY_RANDOM_UNTRACED, SKIPPED_TORCH_FUNCTIONS
+from ..analysis.torch_api import (BUILTIN_METHODS, DISTRIBUTION_CLASSES, NUMPY_RANDOM_UNTRACED, SKIPPED_LIBRARIES,
+                                  SKIPPED_TORCH_FUNCTIONS)
 from ..fix.rewrite import replace_fix
 from ..model import Edit, Fix
 from ..versions import before
@@ -62,7 +63,11 @@ RANDOM_SKIPPED_BEFORE = ("2.14", {"random.random", "random.shuffle", "random.sam
 COMPILED_LIBRARIES = ("scipy", "pywt")
 # Other calls measured to break on 2.13 (bench: a call in a compiled function, real arguments), and why.
 UNSUPPORTED_CALLS = {
-    "json.dumps": "GB0156", "json.loads": "GB0156", "io.StringIO": "GB0156",
+    # in-memory files (GB0156, measured on 2.13 at the making line or at the first method call): reported
+    # where the file is made, which has to move out of compiled code
+    "json.dumps": "GB0156", "json.loads": "GB0156", "io.StringIO": "GB0156", "io.BytesIO": "GB0156",
+    # torch.jit.is_tracing() is traced (False); the private call it wraps is not
+    "torch._C._is_tracing": "GB0208",
     "datetime.datetime.now": "GB0156", "datetime.datetime.utcnow": "GB0156", "datetime.date.today": "GB0156",
     "heapq.nlargest": "GB0059", "torch.Generator": "GB0363", "torch.get_num_threads": "GB0208",
     "torch.initial_seed": "GB0208", "torch.cuda.device_count": "GB0208",
@@ -439,6 +444,9 @@ def untraceable(node: ast.Call, ctx) -> Optional[str]:
         return "torch.jit.isinstance() is skipped by Dynamo and breaks the graph; use the builtin isinstance()"
     if qual in SEEDS:
         return f"{qual}() breaks the graph; seed once before calling the compiled code"
+    if qual.split(".")[0] in SKIPPED_LIBRARIES and qual.count(".") >= 1:
+        return f"{qual}() is in {qual.split('.')[0]}, a package Dynamo never traces (GB0007): the graph breaks here, " \
+               "a disabled progress bar too; call it outside compiled code"
     if qual.split(".")[0] in COMPILED_LIBRARIES and qual.count(".") >= 1:
         return f"{qual}() runs {qual.split('.')[0]}'s compiled code, which Dynamo cannot trace (GB0156 / GB0157): the " \
                "graph breaks here; call it outside compiled code and pass the result in (or use a torch op)"
