@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import ast
 import builtins
-from collections import deque
+from collections import Counter, deque
 from dataclasses import dataclass, field
 from typing import NamedTuple, Optional, Union
 
@@ -955,6 +955,24 @@ class ModuleScopes:
         """The values a name is bound to in a function, else at module level."""
         return self._local_bindings(scope).get(name) or self.module_bindings().get(name) or []
 
+    def _local_instance_class(self, scope: Scope, name: str) -> Optional[ClassInfo]:
+        """The same-file class that every `name = Cls(...)` of the function builds, when that is the local's only
+        kind of binding (not a parameter, a loop target or another assignment)."""
+        if name in self.classes or self.imports.is_bound(name) or scope.func.args is None \
+                or any(a.arg == name for a in scope.func.args.posonlyargs + scope.func.args.args
+                       + scope.func.args.kwonlyargs):
+            return None
+        values = self.local_values_of(scope.func).get(name)
+        if not values or not all(isinstance(v, ast.Call) and isinstance(v.func, ast.Name) for v in values):
+            return None
+        names = {v.func.id for v in values}
+        if len(names) != 1:
+            return None
+        cls = self.classes.get(names.pop())
+        if cls is None or self.imports.is_bound(cls.name) or _rebound_otherwise(scope.func, name, len(values)):
+            return None
+        return cls
+
     def local_values_of(self, func: FunctionNode) -> dict[str, list[ast.AST]]:
         """name -> values of `name = value` in a function."""
         return subtree_memo("local values", func, lambda: _local_values(func))
@@ -1024,6 +1042,12 @@ class ModuleScopes:
             if found:
                 owner, method = found
                 return owner, method, f"{owner.name}.{method.name}", True
+        # obj.method(...) with `obj = Cls(...)` the only binding of a local: a method of a same-file class
+        if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name):
+            made = self._local_instance_class(scope, func.value.id)
+            if made is not None:
+                found = self._method(made, func.attr)
+                return (found[0], found[1], f"{found[0].name}.{func.attr}", True) if found else None
         # Class.method(...) on a same-file class
         if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) and func.value.id in self.classes:
             owner = self.classes[func.value.id]
@@ -1049,6 +1073,14 @@ class ModuleScopes:
                 owner, method = found
                 return owner, method, f"{owner.name}.__init__", True
         return None
+
+
+def _rebound_otherwise(func: FunctionNode, name: str, assignments: int) -> bool:
+    """Whether `name` is bound in `func` by more than its `assignments` plain assignments (a loop target,
+    `with ... as`, an augmented or unpacking assignment, a nested def or an import)."""
+    stores = subtree_memo("name stores", func, lambda: Counter(
+        node.id for node in ast.walk(func) if isinstance(node, ast.Name) and isinstance(node.ctx, (ast.Store, ast.Del))))
+    return stores[name] != assignments
 
 
 def is_autograd_function_base(base: str) -> bool:
