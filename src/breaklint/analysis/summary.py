@@ -38,8 +38,8 @@ PASSED, PASSED_METHOD = "f", "M"
 # An object of a known class passed to a function of the tree: "<g|l|s>:<callee>|<position or =keyword>|<class
 # spelling>"; the methods the callee calls on that parameter run on it (`advance(g, y)` with `g.update(y)`).
 PASSED_OBJECT = "p"
-# The class spelling of a PASSED_OBJECT that is an attribute of self: "self.<attr>".
-MEMBER_SPELLING = "self."
+# The class spelling of a PASSED_OBJECT that is an attribute of self: "@self.<attr>" (no class is spelled so).
+MEMBER_SPELLING = "@self."
 # `getattr(self, f"{kind}_reduction")`: every method of the object's hierarchy whose name the template
 # matches ("t", the name a regular expression: constant parts literal, formatted parts `\w+`).
 GETATTR = "t"
