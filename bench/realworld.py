@@ -89,6 +89,9 @@ SPECS = [
     # Two more (bench/SPLITS.md, "Dev split growth: k-diffusion and torch-audiomentations", stop 32, second round).
     "models.kdiffusion_models",
     "models.audiomentations_models",
+    # Two more (bench/SPLITS.md, "Dev split growth: torchcde and nnAudio", stop 32, third round).
+    "models.torchcde_models",
+    "models.nnaudio_models",
 ]
 # The frozen test split (bench/SPLITS.md): never tuned on; only its aggregates are ever reported.
 TEST_SPECS = [
