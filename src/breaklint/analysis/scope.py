@@ -958,12 +958,11 @@ class ModuleScopes:
     def _local_instance_class(self, scope: Scope, name: str) -> Optional[ClassInfo]:
         """The same-file class that every `name = Cls(...)` of the function builds, when that is the local's only
         kind of binding (not a parameter, a loop target or another assignment)."""
-        if name in self.classes or self.imports.is_bound(name) or scope.func.args is None \
+        values = self.local_values_of(scope.func).get(name)
+        if not values or not all(isinstance(v, ast.Call) and isinstance(v.func, ast.Name) for v in values) \
+                or name in self.classes or self.imports.is_bound(name) \
                 or any(a.arg == name for a in scope.func.args.posonlyargs + scope.func.args.args
                        + scope.func.args.kwonlyargs):
-            return None
-        values = self.local_values_of(scope.func).get(name)
-        if not values or not all(isinstance(v, ast.Call) and isinstance(v.func, ast.Name) for v in values):
             return None
         names = {v.func.id for v in values}
         if len(names) != 1:

@@ -25,7 +25,9 @@ class ScalarInCondition(Rule):
     def check(self, node: ast.Call, ctx) -> None:
         # `.item()` exists only on tensors and arrays: it is flagged unless its receiver is proven not to be
         # a tensor (BL103's test), as it is outside conditions; int() / float() / bool() need a tensor
-        if is_scalar_extraction(node, ctx) is None and scalar_extraction(node, ctx) != ".item()":
+        if is_scalar_extraction(node, ctx) is None and not (
+                isinstance(node.func, ast.Attribute) and node.func.attr == "item"
+                and scalar_extraction(node, ctx) == ".item()"):
             return
         owner = in_condition(ctx, node)
         if not isinstance(owner, (ast.If, ast.While, ast.IfExp)):
