@@ -11,6 +11,9 @@ Dynamo 2.13 (CPU, eager backend); each marked row is where Dynamo reports the br
   of an nn.Conv1d subclass, `_check_input_dim` of a BatchNorm's or of the private `_BatchNorm`'s;
   torch_api.FORWARD_HOOKS) is traced whenever the module is called (asteroid's BatchNorm, the dev split's
   whisper Conv1d), unless the subclass overrides forward too.
+- From the third round (torchcde, nnAudio): BL401 on a mask the class computes and keeps on self
+  (`self.nonzero = self.w_sum > 1e-10`, then `x[:, self.nonzero]`); BL502 on a numpy array of Python objects
+  (`np.empty(n, dtype=object)`, GB0055: torch._numpy has no object dtype).
 """
 from .helpers import codes_by_row, dynamo_break_rows
 
@@ -131,4 +134,45 @@ def test_dynamo_breaks_where_marked(tmp_path):
     for name in ("LossFlag", "NoFlag", "Tracing", "Buffer", "Recurrent", "Conv", "Norm", "PrivateBase", "OwnForward",
                  "Wrapped"):
         got |= dynamo_break_rows(SOURCE, [name], tmp_path)
+    assert got == marked
+
+
+# From the third round of dev libraries (torchcde, nnAudio): a mask the class computes and keeps on self, and a
+# numpy array of Python objects.
+SOURCE_MASKS = '''import numpy as np
+import torch
+from torch import nn
+
+
+class Inverse(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.register_buffer("window", torch.hann_window(8))
+
+    def forward(self, real, refresh=False):
+        if not hasattr(self, "w_sum") or refresh:
+            self.w_sum = self.window.repeat(2).flatten()
+            self.nonzero = self.w_sum > 1e-10
+        real[:, self.nonzero] = real[:, self.nonzero].div(self.w_sum[self.nonzero])  # Dynamo 2.13: GB0036
+        return real
+
+
+class Objects(nn.Module):
+    def forward(self, x):
+        parts = np.empty(3, dtype=object)  # Dynamo 2.13: GB0055
+        return x * 2
+'''
+
+
+def test_a_mask_kept_on_self_and_an_object_array():
+    got = codes_by_row(SOURCE_MASKS)
+    assert {(15, "BL401"), (21, "BL502")} <= got
+
+
+def test_dynamo_breaks_where_marked_masks(tmp_path):
+    import torch
+
+    marked = {i for i, line in enumerate(SOURCE_MASKS.splitlines(), 1) if "# Dynamo 2.13:" in line}
+    got = dynamo_break_rows(SOURCE_MASKS, ["Inverse"], tmp_path, inputs=lambda: (torch.randn(3, 16),))
+    got |= dynamo_break_rows(SOURCE_MASKS, ["Objects"], tmp_path)
     assert got == marked

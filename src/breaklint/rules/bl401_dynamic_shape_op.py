@@ -14,7 +14,7 @@ from typing import Optional
 from ..analysis.astwalk import function_nodes_of
 from ..analysis.flow import bindings_of, function_arguments as _arguments
 from ..analysis.torch_api import BOOL_RESULT as MASK_METHODS  # an index made of these is a mask (any dtype in, bool out)
-from ..analysis.torch_api import REARRANGE_METHODS
+from ..analysis.torch_api import REARRANGE_METHODS, TENSOR_METHODS
 from ..model import Fix
 from ..fix.masked import masked_reduction_fix
 from ..fix.rewrite import replace_fix, torch_imports, torch_name, torch_prefix
@@ -422,15 +422,20 @@ def _bool_literal_list(index: ast.AST) -> bool:
 
 def _held_bool_tensor(index: ast.AST, ctx) -> bool:
     """`self.keep` where every value the class gives it is surely a bool tensor: `torch.tensor([True, ...])`,
-    a torch factory with `dtype=torch.bool`, or `<...>.bool()` (a buffer or a plain attribute)."""
-    if not isinstance(index, ast.Attribute) or not ctx.file.memo(
-            ("BL401 may hold bool tensors",), lambda: "bool" in ctx.file.source or "[True" in ctx.file.source):
+    a torch factory with `dtype=torch.bool`, `<...>.bool()` (a buffer or a plain attribute), or a comparison
+    of a tensor the class holds or computes (`self.nonzero = self.w_sum > 1e-10`)."""
+    if not isinstance(index, ast.Attribute):
         return False
     values = held_values(index, ctx)
     return bool(values) and all(_bool_tensor_made(v, ctx) for v in values)
 
 
 def _bool_tensor_made(value: ast.AST, ctx) -> bool:
+    if isinstance(value, ast.Compare):
+        # (`in` and `is` give Python bools; a chained comparison is an `and` of tensors, which breaks itself)
+        return len(value.ops) == 1 and not isinstance(value.ops[0], (ast.In, ast.NotIn, ast.Is, ast.IsNot)) \
+            and any(isinstance(side, (ast.Attribute, ast.Call)) and (ctx.is_tensor(side) or _held_tensor(side, ctx))
+                    for side in (value.left, *value.comparators))
     if not isinstance(value, ast.Call):
         return False
     qual = ctx.qualify(value.func) or ""
@@ -442,6 +447,16 @@ def _bool_tensor_made(value: ast.AST, ctx) -> bool:
         return True
     return isinstance(value.func, ast.Attribute) and value.func.attr == "bool" and not value.args \
         and not value.keywords and isinstance(value.func.value, ast.Call)
+
+
+def _held_tensor(expr: ast.AST, ctx) -> bool:
+    """`self.w_sum` where every value the class gives it is a torch call or a tensor method's result
+    (`self.w_sum = window_sumsquare(...).flatten()`), wherever the class assigns it."""
+    values = held_values(expr, ctx) if isinstance(expr, ast.Attribute) else []
+    return bool(values) and all(
+        isinstance(v, ast.Call) and ((ctx.qualify(v.func) or "").startswith("torch.")
+                                     or isinstance(v.func, ast.Attribute) and v.func.attr in TENSOR_METHODS)
+        for v in values)
 
 
 def _inside_unenterable_with(ctx) -> bool:

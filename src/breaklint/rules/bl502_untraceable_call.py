@@ -450,6 +450,13 @@ def untraceable(node: ast.Call, ctx) -> Optional[str]:
     if qual.split(".")[0] in COMPILED_LIBRARIES and qual.count(".") >= 1:
         return f"{qual}() runs {qual.split('.')[0]}'s compiled code, which Dynamo cannot trace (GB0156 / GB0157): the " \
                "graph breaks here; call it outside compiled code and pass the result in (or use a torch op)"
+    if qual.split(".")[0] in ("numpy", "np") and any(
+            k.arg == "dtype" and (isinstance(k.value, ast.Name) and k.value.id == "object"
+                                  or (ctx.qualify(k.value) or "") in ("numpy.object_", "np.object_"))
+            for k in node.keywords):
+        # torch._numpy has no object dtype (measured on 2.13: np.empty / np.array(..., dtype=object), GB0055)
+        return f"{qual}(..., dtype=object) makes a numpy array of Python objects, which Dynamo cannot trace " \
+               "(GB0055): the graph breaks here; keep a list, or build it outside compiled code"
     validating = _validating(node, ctx, qual)
     if validating is not None:
         return validating
