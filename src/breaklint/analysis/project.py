@@ -486,48 +486,39 @@ class ProjectGraph:
                 state = (path, qualname, self._owner(path, qualname))
                 seen.add(state)
                 queue.append((*state, chain))
+
+        def enter(path: str, cname: str, method: str, reason: str) -> None:
+            """A method the whole tree shows to be traced, which its own file's analysis did not find."""
+            qualname = f"{cname}.{method}"
+            if qualname in self.summaries[path].scopes:
+                return
+            result.setdefault(path, {})[qualname] = ExternalEntry(chain=(qualname,), reason=reason)
+            state = (path, qualname, (path, cname))
+            if state not in seen:
+                seen.add(state)
+                queue.append((*state, (qualname,)))
+
         # Modules that only the whole tree shows to be modules (their file saw no path to nn.Module
         # and no evidence): their forward is an entry point.
         for (path, cname), reason in self.modules().items():
-            summary = self.summaries[path]
             for entry in ("forward", "__call__"):
-                qualname = f"{cname}.{entry}"
-                if entry in summary.classes[cname].methods and qualname not in summary.scopes:
-                    result.setdefault(path, {})[qualname] = ExternalEntry(
-                        chain=(qualname,), reason=f"{entry} of {cname}: {reason}")
-                    state = (path, qualname, (path, cname))
-                    if state not in seen:
-                        seen.add(state)
-                        queue.append((*state, (qualname,)))
+                if entry in self.summaries[path].classes[cname].methods:
+                    enter(path, cname, entry, f"{entry} of {cname}: {reason}")
         # Overrides of a method that a torch.nn base's forward calls on self (`_conv_forward`), the base
-        # reached through classes of other files.
+        # reached through classes of other files; not where a forward of the tree overrides torch's (what
+        # that calls is followed as usual).
         for path, summary in self.summaries.items():
             for cname, info in summary.classes.items():
                 for method in info.methods & _HOOK_NAMES:
-                    qualname = f"{cname}.{method}"
                     base = next((base for key in self._mro((path, cname))
                                  for base in self.summaries[key[0]].classes[key[1]].bases
                                  if f"{base}.{method}" in FORWARD_HOOKS), None)
-                    if base is None or qualname in summary.scopes or self._lookup((path, cname), "forward"):
-                        continue  # (a forward of the tree overrides torch's: what it calls is followed as usual)
-                    result.setdefault(path, {})[qualname] = ExternalEntry(
-                        chain=(qualname,), reason=f"{method} of {cname}: {base}.forward calls it")
-                    state = (path, qualname, (path, cname))
-                    if state not in seen:
-                        seen.add(state)
-                        queue.append((*state, (qualname,)))
+                    if base is not None and not self._lookup((path, cname), "forward"):
+                        enter(path, cname, method, f"{method} of {cname}: {base}.forward calls it")
         # Subclasses of torch.distributions' classes through bases in other files: their API methods.
         for (path, cname), (kind, reason) in self.distribution_classes().items():
-            summary = self.summaries[path]
-            for method in distribution_entries(summary.classes[cname].methods, kind):
-                qualname = f"{cname}.{method}"
-                if qualname not in summary.scopes:
-                    result.setdefault(path, {})[qualname] = ExternalEntry(
-                        chain=(qualname,), reason=distribution_reason(method, cname, kind, reason))
-                    state = (path, qualname, (path, cname))
-                    if state not in seen:
-                        seen.add(state)
-                        queue.append((*state, (qualname,)))
+            for method in distribution_entries(self.summaries[path].classes[cname].methods, kind):
+                enter(path, cname, method, distribution_reason(method, cname, kind, reason))
         while queue:
             path, qualname, dynamic, chain = queue.popleft()
             for ref in self.calls(path, qualname):
