@@ -39,6 +39,11 @@ def bindings(ctx: "NodeContext", name: str) -> list:
     func = _function(ctx)
     if func is None:
         return [UNKNOWN]
+    # once per function and name: the fix checks ask again for every condition and every name in it
+    return list(ctx.file.memo(("fix bindings", id(func), name), lambda: _bindings(func, name)))
+
+
+def _bindings(func, name: str) -> tuple:
     nodes = function_nodes(func)
     values: list = []
     plain: set[int] = set()
@@ -61,7 +66,7 @@ def bindings(ctx: "NodeContext", name: str) -> list:
         if isinstance(node, ast.Name) and node.id == name and isinstance(node.ctx, (ast.Store, ast.Del)) \
                 and id(node) not in plain:
             values.append(UNKNOWN)
-    return values
+    return tuple(values)
 
 
 # -- the condition ---------------------------------------------------------------------------------
@@ -316,6 +321,8 @@ def numpy_free(node: ast.AST, ctx: "NodeContext", seen: frozenset = frozenset())
     """No value in `node` comes from numpy: `remainder = np.array(shape) % k > 0` has `.any()` too
     (monai's convutils), and torch._assert_async and torch.where refuse an ndarray. Follows names to what
     they were bound to in the function, and `self.x` to what the class assigns to it."""
+    if not ctx.file.memo(("mentions numpy",), lambda: "numpy" in ctx.file.source or "np." in ctx.file.source):
+        return True  # nothing here can call numpy: no walk (this runs for every tensor condition of a tree)
     for sub in ast.walk(node):
         if isinstance(sub, ast.Call) and (ctx.qualify(sub.func) or "").split(".")[0] in ("numpy", "np"):
             return False
@@ -323,9 +330,9 @@ def numpy_free(node: ast.AST, ctx: "NodeContext", seen: frozenset = frozenset())
             for value in bindings(ctx, sub.id):
                 if isinstance(value, ast.AST) and not numpy_free(value, ctx, seen | {sub.id}):
                     return False
-        held = _held_values(sub, ctx) if f"self.{getattr(sub, 'attr', '')}" not in seen else ()
-        if any(not numpy_free(value, ctx, seen | {f"self.{sub.attr}"}) for value in held):
-            return False
+        elif isinstance(sub, ast.Attribute) and f"self.{sub.attr}" not in seen:
+            if any(not numpy_free(value, ctx, seen | {f"self.{sub.attr}"}) for value in _held_values(sub, ctx)):
+                return False
     return True
 
 
