@@ -389,6 +389,17 @@ class ModuleScopes:
                 queue.extend(info.bases)
         return found
 
+    def held_by_self(self, cls: ClassInfo, attr: str) -> list[ast.AST]:
+        """The values the class, and its bases and subclasses in this file, give `self.<attr>`: assigned, or
+        registered (`self.register_buffer("attr", value)`, register_parameter)."""
+        values = []
+        for info in [cls, *self.local_ancestors(cls), *self.local_descendants(cls)]:
+            values.extend(value for value, _self, _annotated in info.assignments.values.get(attr, ()))
+            if attr in info.assignments.registered:
+                values.extend(subtree_memo("registered values", info.node, lambda: _registered_values(info))
+                              .get(attr, ()))
+        return values
+
     def local_descendants(self, cls: ClassInfo) -> list[ClassInfo]:
         """The classes of this file that inherit from `cls`, at any depth."""
         return [info for info in self.classes.values() if info is not cls
@@ -1072,6 +1083,18 @@ class ModuleScopes:
                 owner, method = found
                 return owner, method, f"{owner.name}.__init__", True
         return None
+
+
+def _registered_values(info: ClassInfo) -> dict[str, list[ast.AST]]:
+    """name -> the values `self.register_buffer("name", value)` (or register_parameter) gives in the class."""
+    found: dict[str, list[ast.AST]] = {}
+    for method in info.methods.values():
+        for node in ast.walk(method):
+            if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) \
+                    and node.func.attr in ("register_buffer", "register_parameter") and len(node.args) >= 2 \
+                    and isinstance(node.args[0], ast.Constant) and isinstance(node.args[0].value, str):
+                found.setdefault(node.args[0].value, []).append(node.args[1])
+    return found
 
 
 def _rebound_otherwise(func: FunctionNode, name: str, assignments: int) -> bool:

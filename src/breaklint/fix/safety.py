@@ -337,11 +337,10 @@ def numpy_free(node: ast.AST, ctx: "NodeContext", seen: frozenset = frozenset())
 
 
 def _held_values(node: ast.AST, ctx: "NodeContext") -> list:
-    """What the class of the traced method assigns to `self.<attr>` (`self.arr = np.zeros(3)`), for a read
-    of one; else nothing."""
+    """What the class of the traced method gives `self.<attr>` (`self.arr = np.zeros(3)`), for a read of
+    one; else nothing."""
     scope = ctx.scope
     if not (isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and scope is not None
             and scope.cls is not None and scope.func.args.args and node.value.id == scope.func.args.args[0].arg):
         return []
-    return [value for value, _self, _annotated in scope.cls.assignments.values.get(node.attr, ())
-            if isinstance(value, ast.AST)]
+    return [value for value in ctx.file.scopes.held_by_self(scope.cls, node.attr) if isinstance(value, ast.AST)]

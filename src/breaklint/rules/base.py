@@ -358,33 +358,12 @@ def held_values(expr: ast.AST, ctx) -> list[ast.AST]:
     scope = ctx.scope
     if isinstance(expr, ast.Attribute) and isinstance(expr.value, ast.Name) and scope is not None \
             and scope.cls is not None and expr.value.id == _self_name(scope.func):
-        scopes = ctx.file.scopes
-        values = []
-        for info in [scope.cls, *scopes.local_ancestors(scope.cls), *scopes.local_descendants(scope.cls)]:
-            for value, _self, _annotated in info.assignments.values.get(expr.attr, ()):
-                values.append(value)
-            if expr.attr in info.assignments.registered:
-                values.extend(_registered_values(ctx, info).get(expr.attr, ()))
-        return values
+        return ctx.file.scopes.held_by_self(scope.cls, expr.attr)
     if isinstance(expr, ast.Name) and scope is not None:
         if expr.id in local_names(ctx):
             return []
         return list(ctx.file.scopes.bindings(scope, expr.id))
     return []
-
-
-def _registered_values(ctx, info) -> dict[str, list[ast.AST]]:
-    """name -> the values `self.register_buffer("name", value)` (or register_parameter) gives in the class."""
-    def collect() -> dict[str, list[ast.AST]]:
-        found: dict[str, list[ast.AST]] = {}
-        for method in info.methods.values():
-            for node in ast.walk(method):
-                if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) \
-                        and node.func.attr in ("register_buffer", "register_parameter") and len(node.args) >= 2 \
-                        and isinstance(node.args[0], ast.Constant) and isinstance(node.args[0].value, str):
-                    found.setdefault(node.args[0].value, []).append(node.args[1])
-        return found
-    return ctx.file.memo(("registered values", id(info.node)), collect)
 
 
 def local_names(ctx) -> set[str]:
