@@ -470,7 +470,6 @@ def forward_hooks(torch) -> frozenset:
     calls on every call, at any depth within torch's own classes (BatchNorm's `_check_input_dim`, Conv's
     `_conv_forward`): a subclass that overrides one (and not forward) has it traced whenever the module is
     called. Calls under an `if` or a loop (a fast path) do not count; recurrent modules are never traced."""
-    import ast
     import importlib
     import inspect
     import pkgutil
@@ -515,8 +514,6 @@ def forward_hooks(torch) -> frozenset:
 def _unconditional_nodes(body: list):
     """The nodes of statements that run whenever the body does: not those inside an `if`, a loop, a `try` or
     a nested def (an `if`'s test runs, its branches may not)."""
-    import ast
-
     for stmt in body:
         if isinstance(stmt, ast.If):
             yield from ast.walk(stmt.test)
