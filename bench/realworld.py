@@ -582,6 +582,7 @@ def markdown(report: dict) -> str:
                  f"**{_cell(s['precision'])}** ({s['findings_on_executed_lines']}) | "
                  f"{_cell(s.get('precision_counting_after_skip'))} ({s.get('after_skip', 0)}) | {_cell(g['precision'])} | "
                  f"{_scope_cell({'scope': dict(s['scope'], recall=s['scope_recall'])} if s.get('scope') else {})} |")
+    lines += ["", _guarded_line(s)]
     agreement = {k: v for k, v in report["score"]["per_library"].items() if v.get("traced_agreement")}
     if agreement:
         lines += ["", "Really-traced functions two ways: from the lines the eager forward executed (the scope "
@@ -642,7 +643,19 @@ def side_by_side(reports: dict[str, dict]) -> str:
                      f"**{_cell(s['recall'])}** | {_cell(g['recall'])} | **{_cell(s['precision'])}** "
                      f"({s['findings_on_executed_lines']}) | {_cell(s.get('precision_counting_after_skip'))} | "
                      f"{_cell(g['precision'])} | {scope} |")
+    lines.append("")
+    lines += [f"- {split}: {_guarded_line(report['score']['overall'])}" for split, report in reports.items()]
     return "\n".join(lines) + "\n"
+
+
+def _guarded_line(overall: dict) -> str:
+    """How many false positives name the condition they break under (`breaks_when`), unmet in this run."""
+    guarded = overall.get("guarded_false_positives", 0)
+    wrong = overall["findings_on_executed_lines"] - overall["true_positives"]
+    return (f"Guarded false positives: {guarded} of {wrong} name the condition they break under "
+            f"(`breaks_when`: a dtype, mode or flag test this run's inputs did not meet; reported on purpose, "
+            f"issue #11 item 4); precision without them: "
+            f"{_cell(round(overall['true_positives'] / (overall['findings_on_executed_lines'] - guarded), 4)) if overall['findings_on_executed_lines'] > guarded else '–'}")
 
 
 def main() -> int:
