@@ -64,6 +64,8 @@ def _new_object_calls(scopes: ModuleScopes, by_scope: dict, external: dict) -> l
             if not isinstance(call.func, ast.Attribute):
                 continue
             across = external.get(f"{scope.qualname}:{call.lineno}:{call.col_offset}")
+            if across is not None and across[0].rsplit(".", 1)[-1] != call.func.attr:
+                across = None  # `Obj().method(x).sum()`: the chained call starts where the method call does
             if (across is not None or _built_here(call.func.value, scope, scopes) is not None) \
                     and call.lineno in loop_rows(scope.func):
                 continue  # in a loop, the method's break skips the frame first (the review of stop 27)
