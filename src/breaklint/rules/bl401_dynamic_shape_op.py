@@ -144,6 +144,10 @@ class DynamicShapeOp(Rule):
         # Python bool index is no code anyone writes); reported, but no fix is offered on this guess.
         if _indexes_a_tensor(node.value, ctx) and any(masks.is_mask(p, ctx, loose=True) for p in parts):
             return "mask?"
+        # `x[x > t]`, `keep = x > t; x[keep]`: an array compared elementwise and indexed by the result
+        # (a list or a number compared so could not be indexed so); no fix on this guess either
+        if _indexes_a_tensor(node.value, ctx) and any(_compares_itself(p, node.value, masks) for p in parts):
+            return "mask?"
         # `x[self.keep]` with a bool buffer, `x[[True, False, True]]`: surely masks (measured on 2.13: GB0036);
         # reported without a fix, which would paste the index where a tensor is needed
         if any(_bool_literal_list(p) or _held_bool_tensor(p, ctx) for p in parts):
@@ -476,6 +480,19 @@ def _indexes_a_tensor(value: ast.AST, ctx) -> bool:
     if ctx.is_tensor(value):
         return True
     return isinstance(value, ast.Name) and not ctx.is_known_non_tensor(value)
+
+
+def _compares_itself(part: ast.AST, indexed: ast.AST, masks: "_MaskFacts") -> bool:
+    """`x[x > t]` or `x[~keep]` with `keep = x > t` just before: the index compares the indexed name."""
+    if not isinstance(indexed, ast.Name):
+        return False
+    expr = masks.reaching(part) if isinstance(part, ast.Name) else part
+    if isinstance(expr, ast.UnaryOp) and isinstance(expr.op, ast.Invert):
+        expr = expr.operand
+    if not isinstance(expr, ast.Compare) or any(
+            isinstance(op, (ast.Is, ast.IsNot, ast.In, ast.NotIn)) for op in expr.ops):
+        return False
+    return any(isinstance(side, ast.Name) and side.id == indexed.id for side in (expr.left, *expr.comparators))
 
 
 def _computed(side: ast.AST, ctx, depth: int = 0) -> bool:
