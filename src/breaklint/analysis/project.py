@@ -157,6 +157,8 @@ class ProjectGraph:
         self._spans_memo: dict[str, list[tuple[int, int, str]]] = {}
         self._passed_memo: dict[tuple[ClassKey, str], list[tuple[str, str]]] = {}
         self._construction_memo: dict[ClassKey, list[tuple[str, int, str]]] = {}
+        self._table_memo: dict[str, dict[str, list[str]]] = {}
+        self._forwarding: set = set()
         self._bindings_memo: dict[tuple[ClassKey, str], list[tuple[str, str]]] = {}
         self._alias_index: Optional[dict[str, list[str]]] = None
         self._registered_memo: dict[tuple[str, str], list[tuple[str, str, str]]] = {}
@@ -935,6 +937,8 @@ class ProjectGraph:
         found = self._lookup(cls, method)
         if found is not None:
             yield found[0], f"{found[1]}.{method}", cls, True
+        elif not method.startswith("__"):
+            yield from self._forwarded(cls, method)
         if not exact:
             overrides = self._overrides(cls, method)
             for child in overrides:
@@ -942,6 +946,36 @@ class ProjectGraph:
             if not overrides and found is not None:
                 for other in self._structural(found, method):
                     yield other[0], f"{other[1]}.{method}", other, True
+
+    def _forwarded(self, cls: ClassKey, method: str):
+        """`wrapper.method()` that no class of the wrapper's hierarchy (wholly in the tree) defines or
+        assigns: its __getattr__ answers, and where that returns `getattr(self.<attr>, name)`, the method
+        of what the attribute holds runs (a forwarding wrapper)."""
+        hook = self._lookup(cls, "__getattr__")
+        if hook is None or (cls, method) in self._forwarding or not self._bases_known(cls) \
+                or any(method in self._assigned(key) for key in self._mro(cls)):
+            return
+        yield hook[0], f"{hook[1]}.__getattr__", cls, True
+        self._forwarding.add((cls, method))  # wrappers that forward to each other
+        try:
+            yield from self._forwarded_to(cls, method, hook)
+        finally:
+            self._forwarding.discard((cls, method))
+
+    def _forwarded_to(self, cls: ClassKey, method: str, hook: tuple):
+        """`def __getattr__(self, name): return getattr(self.<attr>, name)`: the method of what it holds."""
+        tree = self._function_tree(hook[0], f"{hook[1]}.__getattr__")
+        params = [arg.arg for arg in tree.args.args] if tree is not None else []
+        if len(params) < 2:
+            return
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "getattr" \
+                    and len(node.args) >= 2 and isinstance(node.args[1], ast.Name) and node.args[1].id == params[1] \
+                    and isinstance(node.args[0], ast.Attribute) and isinstance(node.args[0].value, ast.Name) \
+                    and node.args[0].value.id == params[0]:
+                for held, exact, is_class in self._attribute_classes(cls, node.args[0].attr):
+                    if not is_class and held != cls:
+                        yield from self._method_targets(held, method, exact)
 
     def _structural(self, interface: ClassKey, method: str) -> tuple[ClassKey, ...]:
         """Classes that implement an interface without subclassing it (duck typing: an annotation says
@@ -1325,26 +1359,88 @@ class ProjectGraph:
                 # the object calls (`for t in self.parts: t(x)`)
                 values.extend((callee, "(") for callee in _element_constructions(argument))
             for callee, after in values:
-                if callee.startswith("cls.") or callee in ("None", "True", "False"):
-                    continue
-                if callee == "self" or callee.startswith("self."):
-                    # `Helper(self)`: a back reference to the object that builds it (of its class or a
-                    # subclass); `Solver(bm=self.bm)`: what the building object keeps in that attribute
-                    holder = self._function_at(path, self._text(path).line_of(at))
-                    if holder is not None and after != "(" and callee.count(".") <= 1:
-                        found.append((path, f"{holder}|{callee[5:]}"))
-                    continue
-                if after == "(":
-                    found.append((path, callee))
-                elif "." not in callee:
-                    # a name bound earlier in the function that builds the object
-                    body = self._enclosing_text(path, at)
-                    # (not `sde = Wrapper(sde)` itself: the argument is what the name held before)
-                    found.extend((path, spelled) for kind, spelled in _bound_in(body, callee) if kind == "call"
-                                 and not _unpacked(body, callee, spelled) and spelled.rsplit(".", 1)[-1] != cls[1].rsplit(".", 1)[-1])
-                    # ... or unpacked from what a call returns (`y, bm = check(y)`): "check[1]"
-                    found.extend((path, f"{spelled}[{index}]") for spelled, index in _unpacked_from(body, callee))
+                found.extend(self._argument_sources(path, at, callee, after, cls, 0))
         self._passed_memo[memo_key] = found = list(dict.fromkeys(found))
+        return found
+
+    def _argument_sources(self, path: str, at: int, callee: str, after: str, cls: ClassKey,
+                          depth: int) -> list[tuple[str, str]]:
+        """(file, callee spelled there) of what one argument of a call at `at` holds (see _passed_to)."""
+        if callee.startswith("cls.") or callee in ("None", "True", "False"):
+            return []
+        if callee == "self" or callee.startswith("self."):
+            # `Helper(self)`: a back reference to the object that builds it (of its class or a
+            # subclass); `Solver(bm=self.bm)`: what the building object keeps in that attribute
+            holder = self._function_at(path, self._text(path).line_of(at))
+            if holder is not None and after != "(" and callee.count(".") <= 1:
+                return [(path, f"{holder}|{callee[5:]}")]
+            return []
+        if after == "(":
+            return [(path, callee)]
+        if "." in callee:
+            return []
+        # a name bound earlier in the function that builds the object
+        body = self._enclosing_text(path, at)
+        # (not `sde = Wrapper(sde)` itself: the argument is what the name held before)
+        found = [(path, spelled) for kind, spelled in _bound_in(body, callee) if kind == "call"
+                 and not _unpacked(body, callee, spelled) and spelled.rsplit(".", 1)[-1] != cls[1].rsplit(".", 1)[-1]]
+        # ... or unpacked from what a call returns (`y, bm = check(y)`): "check[1]"
+        found.extend((path, f"{spelled}[{index}]") for spelled, index in _unpacked_from(body, callee))
+        if depth < 2:
+            # ... or a parameter of the top-level function that builds it: what its callers pass there
+            # (`def check(sde): return Wrapper(sde)`, called as `check(self.sde)`)
+            found.extend(self._parameter_sources(path, at, callee, cls, depth + 1))
+        return found
+
+    def _parameter_sources(self, path: str, at: int, name: str, cls: ClassKey, depth: int) -> list[tuple[str, str]]:
+        holder = self._function_at(path, self._text(path).line_of(at))
+        tree = self._function_tree(path, holder) if holder is not None and "." not in holder else None
+        if tree is None:
+            return []
+        positional = [arg.arg for arg in (*tree.args.posonlyargs, *tree.args.args)]
+        if name not in positional and name not in (arg.arg for arg in tree.args.kwonlyargs):
+            return []
+        position = positional.index(name) if name in positional else None
+        keyword = re.compile(rf"(?<![\w.]){re.escape(name)}\s*=(?!=)\s*([A-Za-z_][\w.]*)\s*([(,)\n])")
+        found = []
+        for call_path, call_at, arguments in self._function_calls(path, holder):
+            values = keyword.findall(arguments)
+            argument = _positional_argument(arguments, position) if position is not None else None
+            head = _ARGUMENT_HEAD.match(argument) if argument else None
+            if head is not None:
+                values.append((head.group(1), head.group(2) or ","))
+            for callee, after in values:
+                found.extend(self._argument_sources(call_path, call_at, callee, after, cls, depth))
+        return found
+
+    def _function_calls(self, path: str, name: str) -> list[tuple[str, int, str]]:
+        """(file, offset, argument text) of each call of the top-level function `name` of `path` in the
+        tree: `name(...)` where the file binds the name to it, `module.name(...)` through an alias of its
+        module or of a package that re-exports it."""
+        memo_key = (path, "calls of", name)
+        if memo_key in self._passed_memo:
+            return self._passed_memo[memo_key]
+        target = ("function", path, name)
+        packages = [part for part in self.module_of[path].split(".")]  # the module and the packages above it
+        found = []
+        for file in dict.fromkeys([path, *self._importers(name), *(f for part in packages for f in self._importers(part))]):
+            text = self._text(file)
+            if text is None or name not in text.text:
+                continue
+            aliases = self.summaries[file].aliases
+            for start, paren in _calls_named(text.text, name):
+                if _DEF_BEFORE.search(text.text, max(0, start - 12), start):
+                    continue  # its own `def name(`
+                if text.text[start - 1:start] == ".":
+                    prefix = _DOTTED_TAIL.search(text.text, 0, start - 1)
+                    head = prefix.group(0).split(".")[0] if prefix is not None else ""
+                    if head not in aliases or \
+                            self.resolve(self._absolute(file, aliases[head] + prefix.group(0)[len(head):] + "." + name)) != target:
+                        continue
+                elif not (file == path or name in aliases and self.resolve(self._absolute(file, aliases[name])) == target):
+                    continue
+                found.append((file, start, _balanced(text.text, paren)))
+        self._passed_memo[memo_key] = found
         return found
 
     def _passed_functions(self, cls: ClassKey, attr: str) -> list[tuple[str, str]]:
@@ -1414,7 +1510,55 @@ class ProjectGraph:
                 maker = self._function_at(path, text.line_of(offset))
                 if maker is not None and "." not in maker and self._returns_class_itself(path, maker, cname):
                     found.extend(self._calls_of_what(path, maker))
+        # ... and through a module-level table that holds the class: `SOLVERS[method](sde, bm, dt)`, or
+        # `solver_cls = SOLVERS[method]` and then `solver_cls(...)` in the same function
+        for path in dict.fromkeys([cls[0], *self._importers(cname)]):
+            for table in self._tables_holding(path, cls):
+                found.extend(self._table_calls(path, table))
         self._construction_memo[cls] = found = list(dict.fromkeys(found))
+        return found
+
+    def _tables_holding(self, path: str, cls: ClassKey) -> list[str]:
+        """The module-level dicts, tuples and lists of `path` that hold the class itself (not built)."""
+        text = self._text(path)
+        cname = cls[1].rsplit(".", 1)[-1]
+        if text is None or cname not in text.text:
+            return []
+        if path not in self._table_memo:  # parsed once per file: name -> the dotted names it holds
+            self._table_memo[path] = {
+                name: [spelled for value in _dict_values(text.text, name) + _sequence_values(text.text, name)
+                       for spelled in [dotted(value) if value is not None else None] if spelled is not None]
+                for name in dict.fromkeys(_MODULE_TABLE.findall(text.text))}
+        return [name for name, held in self._table_memo[path].items()
+                if any(spelled.rsplit(".", 1)[-1] == cname and self._named(path, spelled) == ("class", cls[0], cls[1])
+                       for spelled in held)]
+
+    def _table_calls(self, table_path: str, table: str) -> list[tuple[str, int, str]]:
+        """(file, offset, argument text) of each call of an element of a module-level table, in its file
+        and the files that import it: `TABLE[key](...)`, and `name = TABLE[key]` (or `TABLE.get(key)`)
+        then `name(...)` later in the same function, until the name is bound again."""
+        found = []
+        direct = re.compile(rf"(?<![\w.]){re.escape(table)}[ \t]*\[")
+        bound = re.compile(rf"(?m)^[ \t]*([A-Za-z_]\w*)[ \t]*=[ \t]*{re.escape(table)}[ \t]*(?:\[|\.get\()")
+        for path in dict.fromkeys([table_path, *self._importers(table)]):
+            text = self._text(path)
+            if text is None or table not in text.text:
+                continue
+            for match in direct.finditer(text.text):
+                close = _closing(text.text, match.end() - 1)
+                paren = _SPACES_THEN_PAREN.match(text.text, close + 1) if close is not None else None
+                if paren is not None:
+                    found.append((path, match.start(), _balanced(text.text, paren.end() - 1)))
+            for match in bound.finditer(text.text):
+                holder = self._function_at(path, text.line_of(match.start()))
+                span = self.summaries[path].lines.get(holder) if holder is not None else None
+                if span is None:
+                    continue
+                name, end = match.group(1), text.end_of(span[1])
+                rebound = re.compile(rf"^[ \t]*{re.escape(name)}[ \t]*=(?!=)", re.M).search(text.text, match.end(), end)
+                region = text.text[match.end():rebound.start() if rebound is not None else end]
+                found.extend((path, match.end() + start, _balanced(text.text, match.end() + paren))
+                             for start, paren in _calls_named(region, name))
         return found
 
     def _package_calls(self) -> dict[tuple[str, str], list[tuple[str, int, int]]]:
@@ -1656,6 +1800,12 @@ def _self_assignments(body: str):
 
 
 # `fn = ` or `fn = module.` before a call on its line (the call's name follows)
+# A module-level name bound to a literal that may hold classes: `SOLVERS = {...}`, `(...)`, `[...]`, `dict(...)`.
+_MODULE_TABLE = re.compile(r"(?m)^([A-Za-z_]\w*)[ \t]*(?::[^=\n]*)?=[ \t]*(?:[{\[(]|dict[ \t]*\()")
+_SPACES_THEN_PAREN = re.compile(r"[ \t]*\(")
+_DEF_BEFORE = re.compile(r"\bdef[ \t]+$")
+# The dotted name that ends where a search stops (`api.run` before `.integrate(`).
+_DOTTED_TAIL = re.compile(r"[A-Za-z_][\w.]*$")
 _BOUND_TO_CALL = re.compile(r"[ \t]*([A-Za-z_]\w*)[ \t]*=[ \t]*(?:[A-Za-z_][\w.]*\.)?$")
 # Calls whose result holds the same elements as their one argument.
 _COPIES = ("list", "tuple", "nn.ModuleList", "torch.nn.ModuleList", "ModuleList")
@@ -1854,6 +2004,20 @@ def _module_literals(text: str, name: str, opening: str):
             yield ast.parse(_statement_rest(text, match.end()) + "\n", mode="eval").body
         except SyntaxError:
             continue
+
+
+def _closing(text: str, opening: int) -> Optional[int]:
+    """The offset of the bracket that closes the one at `opening` (within 2000 characters), or None."""
+    depth = 0
+    for i in range(opening, min(len(text), opening + 2000)):
+        ch = text[i]
+        if ch in "([{":
+            depth += 1
+        elif ch in ")]}":
+            depth -= 1
+            if depth == 0:
+                return i
+    return None
 
 
 def _dict_values(text: str, name: str) -> list:
