@@ -505,7 +505,7 @@ class TensorEnv:
                 # subclass's own (`y.from_forward() -> bool`); `x.__getitem__(0)` is still a tensor
                 return func.attr in TENSOR_METHODS or func.attr in TENSOR_SUBCLASS_METHODS \
                     or func.attr.startswith("__")
-            if func.attr in TENSOR_ONLY_METHODS and not self.is_known_non_tensor(receiver) \
+            if func.attr in TENSOR_ONLY_METHODS and (not self.is_known_non_tensor(receiver) or self.sized_by_name(receiver)) \
                     and not isinstance(receiver, (ast.Constant, ast.JoinedStr, ast.List, ast.Dict)):
                 return qual.split(".")[0] not in ("np", "numpy", "math")
             return False
@@ -587,6 +587,15 @@ class TensorEnv:
         finally:
             self.tensor_names, self.tensor_params = saved
             self._memo.clear()
+
+    def sized_by_name(self, node: ast.AST) -> bool:
+        """A parameter taken for a size only by its name (`forward(self, x, L)`, SIZE_LIKE_NAME): a method
+        only tensors have called on it (`L.max()`) says otherwise, and so does `.item()`."""
+        if not isinstance(node, ast.Name) or node.id not in self.parameters or not SIZE_LIKE_NAME.match(node.id):
+            return False
+        args = self.scope.func.args
+        found = [a for a in (*args.posonlyargs, *args.args, *args.kwonlyargs) if a.arg == node.id]
+        return bool(found) and found[0].annotation is None and node.id not in self.definitions
 
     def is_known_non_tensor(self, node: ast.AST) -> bool:
         """True only for values that certainly are not tensors (literals, sizes, flags)."""

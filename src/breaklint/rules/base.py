@@ -181,6 +181,9 @@ class NodeContext:
     def is_known_non_tensor(self, node: ast.AST) -> bool:
         return self.env is not None and self.env.is_known_non_tensor(node)
 
+    def sized_by_name(self, node: ast.AST) -> bool:
+        return self.env is not None and self.env.sized_by_name(node)
+
     def is_traced_numpy(self, node: ast.AST) -> bool:
         """A numpy function's result over a tensor, a whole shape (`np.prod(x.shape[1:])`) or a sequence
         display, or a name only ever bound to one: Dynamo traces it as a tensor, so int() of it reads its

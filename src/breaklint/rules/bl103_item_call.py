@@ -71,8 +71,9 @@ def scalar_extraction(node: ast.Call, ctx) -> Optional[str]:
     func = node.func
     if isinstance(func, ast.Attribute) and func.attr == "item" and not node.args and not node.keywords:
         receiver = func.value
-        if ctx.is_known_non_tensor(receiver) or isinstance(receiver, (ast.Constant, ast.JoinedStr)):
-            return None
+        if ctx.is_known_non_tensor(receiver) and not ctx.sized_by_name(receiver) \
+                or isinstance(receiver, (ast.Constant, ast.JoinedStr)):
+            return None  # (a parameter taken for a size by its name only: `.item()` says it is no int)
         if (ctx.qualify(receiver) or "").startswith(NON_TORCH_ROOTS):
             return None
         return ".item()"
