@@ -1,0 +1,265 @@
+"""Mends of stop 33, each shape run through Dynamo 2.13 (CPU, eager backend); each marked row is where Dynamo
+reports the break.
+
+- BL401: a value indexed by a comparison of itself (`x[x > t]`, or `keep = x > t` then `x[keep]`) is a tensor
+  (or array) masked by a bool tensor even when nothing else says what `x` is (a list or a number compared so
+  could not be indexed so): GB0036, dynamic shape. Found by the dev split's pytorch-metric-learning miss
+  (a reducer's `losses[low_condition]` on a parameter of unknown kind).
+- BL507: `Obj().method(x).sum()` was reported twice: the chained call starts at the same line and column as
+  the method call, and the call graph's fact for one was read for both.
+"""
+import pytest
+
+from .helpers import check_tree, codes_by_row, dynamo_break_rows, dynamo_package_rows
+
+SOURCE = '''import torch
+from torch import nn
+
+
+class Reducer:
+    def __init__(self, low):
+        self.low = low
+
+    def reduce(self, losses):
+        low_condition = losses > self.low
+        losses = losses[low_condition]  # Dynamo 2.13: GB0036
+        return losses.sum()
+
+    def direct(self, losses, t):
+        return losses[losses >= t].sum()  # Dynamo 2.13: GB0036
+
+
+class Net(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.reducer = Reducer(0.1)
+
+    def forward(self, x):
+        values = getattr(x, "flatten")()  # of a kind nothing here tells
+        return self.reducer.reduce(values) + self.reducer.direct(values, 0.2)
+
+
+class Other(nn.Module):
+    def forward(self, x):
+        steps = [1, 2, 3]
+        n = len(steps)
+        return x[n > 2] if False else x * 2  # a Python bool index: not a compare of the indexed value
+'''
+
+
+def test_a_value_indexed_by_a_comparison_of_itself():
+    got = codes_by_row(SOURCE)
+    assert {(11, "BL401"), (15, "BL401")} <= got
+    assert not any(row == 32 for row, _ in got)
+
+
+def test_dynamo_breaks_where_marked(tmp_path):
+    marked = {i for i, line in enumerate(SOURCE.splitlines(), 1) if "# Dynamo 2.13:" in line}
+    assert dynamo_break_rows(SOURCE, ["Net"], tmp_path) == marked
+
+
+CHAINED = '''import torch
+from torch import nn
+
+
+class Solver:
+    def integrate(self, t):
+        if t.sum() > 0:
+            return t * 2
+        return t
+
+
+class Net(nn.Module):
+    def forward(self, x):
+        return Solver().integrate(x).sum()
+'''
+
+
+def test_a_chained_call_on_a_new_object_is_reported_once(tmp_path):
+    from breaklint.lint.config import Settings
+    from breaklint.lint.runner import check_paths
+
+    (tmp_path / "net.py").write_text(CHAINED)
+    result = check_paths([str(tmp_path)], Settings(), jobs=1, use_cache=False)
+    assert [(f.row, f.code) for f in result.findings if f.code == "BL507"] == [(14, "BL507")]
+
+
+# Scope (stop 33): what a constructor parameter kept on self holds, when the object is built from a module-level
+# table of classes (`SOLVERS[method](sde, bm)`, `cls = SOLVERS[method]; cls(...)`), or when the argument is a
+# parameter of the top-level function that builds it (`def check(sde): return Wrapper(sde)`, called with
+# `check(self.sde)`); and a wrapper whose __getattr__ forwards to what it holds (`getattr(self._base, name)`).
+# Found by synthetic solver-shaped packages (no library's code): before, Brownian.__call__ and SDE.g were
+# never in scope, and the breaks marked there were missed.
+def solver_package(build: str) -> dict:
+    return {
+        "pkg/__init__.py": "from pkg.api import integrate\n",
+        "pkg/base.py": """
+            import torch
+
+
+            class Brownian:
+                def __init__(self, size):
+                    self.size = size
+
+                def __call__(self, ta, tb):
+                    print("draw")
+                    return torch.randn(self.size) * (tb - ta)
+
+
+            class Wrapped:
+                def __init__(self, base):
+                    self._base = base
+
+                def f(self, t, y):
+                    return self._base.f(t, y)
+
+
+            class Forward:
+                def __init__(self, base):
+                    self._base = base
+
+                def __getattr__(self, name):
+                    return getattr(self._base, name)
+
+
+            class Euler:
+                def __init__(self, sde, bm):
+                    self.sde = sde
+                    self.bm = bm
+
+                def step(self, t0, t1, y):
+                    return y + self.sde.f(t0, y) * (t1 - t0) + self.bm(t0, t1)
+
+
+            SOLVERS = {"euler": Euler}
+            """,
+        "pkg/api.py": f"""
+            from pkg.base import SOLVERS, Brownian, Wrapped, Forward
+
+
+            def check(sde):
+                return Wrapped(sde)
+
+
+            def integrate(sde, y0, method="euler"):
+                sde = check(sde)
+                bm = Brownian(y0.shape)
+            {build}
+                return solver.step(0.0, 1.0, y0) + Forward(sde).f(1.0, y0)
+            """,
+        "entry.py": """
+            import torch
+            import pkg
+
+
+            class SDE(torch.nn.Module):
+                def f(self, t, y):
+                    print("drift")
+                    return y * t
+
+
+            class M(torch.nn.Module):
+                def __init__(self):
+                    super().__init__()
+                    self.sde = SDE()
+
+                def forward(self, x):
+                    return pkg.integrate(self.sde, x)
+            """,
+    }
+
+
+BUILDS = {"subscript": "    solver = SOLVERS[method](sde, bm)",
+          "name": "    solver_cls = SOLVERS[method]\n" + " " * 12 + "    solver = solver_cls(sde, bm)"}
+
+
+@pytest.mark.parametrize("build", sorted(BUILDS))
+def test_objects_through_tables_parameters_and_forwarding(tmp_path, build):
+    found = check_tree(tmp_path, solver_package(BUILDS[build]))
+    prints = {(path, row) for path, row, code in found if code == "BL201"}
+    assert ("pkg/base.py", 9) in prints  # Brownian.__call__, through Euler's self.bm
+    assert ("entry.py", 7) in prints  # SDE.f, through Wrapped's self._base and check(self.sde)
+
+
+def test_dynamo_breaks_in_each(tmp_path):
+    pytest.importorskip("torch")
+    assert {("pkg/base.py", 9)} <= dynamo_package_rows(tmp_path, solver_package(BUILDS["subscript"]))
+
+
+FORWARDING = '''import torch
+from torch import nn
+
+
+class Inner:
+    def norm(self, x):  # a tensor method's name: no dispatch by name alone
+        print("inner")  # Dynamo 2.13: GB0209 (reached through Wrapper.__getattr__)
+        return x * 2
+
+
+class Wrapper:
+    def __init__(self, base):
+        self._base = base
+
+    def __getattr__(self, name):
+        return getattr(self._base, name)
+
+
+class Net(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.w = Wrapper(Inner())
+
+    def forward(self, x):
+        return self.w.norm(x)
+'''
+
+
+def test_a_method_a_wrapper_forwards_through_getattr(tmp_path):
+    assert ("net.py", 7, "BL201") in check_tree(tmp_path, {"net.py": FORWARDING})
+
+
+def test_dynamo_breaks_where_marked_forwarding(tmp_path):
+    marked = {i for i, line in enumerate(FORWARDING.splitlines(), 1) if "# Dynamo 2.13:" in line}
+    assert dynamo_break_rows(FORWARDING, ["Net"], tmp_path) == marked
+
+
+# A parameter taken for a size by its name only (`L`, `T`, `H`: SIZE_LIKE_NAME) on which a method only tensors
+# have is called: `int(L.max())` and `T.item()` read tensor values (GB0124); H and W of a Swin block stay sizes.
+SIZES = '''import torch
+from torch import nn
+
+
+class Lengths(nn.Module):
+    def forward(self, x, L):
+        n = int(L.max())  # Dynamo 2.13: GB0124
+        return x[:, :2] * n
+
+
+class Horizon(nn.Module):
+    def forward(self, y, T):
+        return y * T.item()  # Dynamo 2.13: GB0124
+
+
+class Block(nn.Module):
+    def forward(self, x, H, W):
+        B, N, C = x.shape
+        x = x.view(B, H, W, C)
+        if H % 2 == 1:
+            x = x[:, :-1]
+        return x[:, : H // 2]
+'''
+
+
+def test_a_size_named_parameter_with_a_tensor_method():
+    got = codes_by_row(SIZES)
+    assert {(7, "BL103"), (13, "BL103")} <= got
+    assert not any(row >= 16 for row, _ in got)
+
+
+def test_dynamo_breaks_where_marked_sizes(tmp_path):
+    import torch
+
+    marked = {i for i, line in enumerate(SIZES.splitlines(), 1) if "# Dynamo 2.13:" in line}
+    got = dynamo_break_rows(SIZES, ["Lengths"], tmp_path, inputs=lambda: (torch.randn(2, 4), torch.tensor([3.0])))
+    got |= dynamo_break_rows(SIZES, ["Horizon"], tmp_path, inputs=lambda: (torch.randn(2, 4), torch.tensor(1.5)))
+    assert got == marked
