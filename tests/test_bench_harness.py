@@ -95,6 +95,28 @@ def test_precision_counts_findings_after_a_frame_skip_both_ways(site):
     assert result["precision_counting_after_skip"] == round(1 / 3, 4)  # ... or counted as wrong
 
 
+def test_guarded_false_positives_are_counted_apart(site):
+    package, net, model = site
+    resolved = resolve(make_portable(model), {"lib": str(package)})
+    from realworld_score import SourceLines, merge_truth, overall
+
+    sites, executed = merge_truth([resolved])
+
+    def finding(row, guard=None):
+        found = {"code": "BL", "filename": net, "location": {"row": row, "column": 1},
+                 "end_location": {"row": row, "column": 9}}
+        if guard:
+            found["breaks_when"] = guard
+        return found
+
+    # a hit, a false positive behind a condition this run did not meet, a plain false positive
+    result = score_library(sites, executed, [finding(5), finding(10, "x.dtype == torch.float16"), finding(18)],
+                           SourceLines(), str(package))
+    assert result["precision"] == round(1 / 3, 4)  # the headline counts both as wrong
+    assert result["guarded_false_positives"] == 1
+    assert overall({"lib": dict(result, models=1)})["guarded_false_positives"] == 1
+
+
 def test_scope_recall_from_executed_lines(site):
     package, net, model = site
     resolved = resolve(make_portable(model), {"lib": str(package)})
