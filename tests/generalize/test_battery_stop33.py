@@ -263,3 +263,35 @@ def test_dynamo_breaks_where_marked_sizes(tmp_path):
     got = dynamo_break_rows(SIZES, ["Lengths"], tmp_path, inputs=lambda: (torch.randn(2, 4), torch.tensor([3.0])))
     got |= dynamo_break_rows(SIZES, ["Horizon"], tmp_path, inputs=lambda: (torch.randn(2, 4), torch.tensor(1.5)))
     assert got == marked
+
+
+# `typing.cast(torch.LongTensor, self.perm)` is what it casts: a loop over it gives 0-d integer tensors, and an
+# index made of one reads its value (GB0033), as a loop over `self.perm` itself does.
+CAST = '''from typing import cast
+
+import torch
+from torch import nn
+
+
+class Permute(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.register_buffer("perm", torch.tensor([2, 0, 1]))
+
+    def forward(self, x):
+        out = x.clone()
+        for idx in cast(torch.LongTensor, self.perm):
+            out[:, idx] = x[:, idx] * 2  # Dynamo 2.13: GB0033
+        return out
+'''
+
+
+def test_a_loop_over_a_cast_index_vector():
+    assert (15, "BL105") in codes_by_row(CAST)
+
+
+def test_dynamo_breaks_where_marked_cast(tmp_path):
+    import torch
+
+    marked = {i for i, line in enumerate(CAST.splitlines(), 1) if "# Dynamo 2.13:" in line}
+    assert dynamo_break_rows(CAST, ["Permute"], tmp_path, inputs=lambda: (torch.randn(2, 3),)) == marked

@@ -474,6 +474,8 @@ class TensorEnv:
         if self.call_returns_tensor is not None and self.call_returns_tensor(node, self.scope):
             return True
         qual = normalize_torch(self.imports.qualify(func)) or ""
+        if qual == "typing.cast" and len(node.args) == 2:  # `cast(torch.LongTensor, perm)`: perm, so typed
+            return annotation_kind(node.args[0]) is True or self.is_tensor(node.args[1])
         if qual.startswith("torch."):
             if qual in NON_TENSOR_TORCH_FUNCS or qual.startswith(NON_TENSOR_NAMESPACES):
                 return False

@@ -237,6 +237,8 @@ def _int_vector(node: ast.AST, ctx, depth: int = 0) -> bool:
     if not isinstance(node, ast.Call) or any(k.arg == "dtype" for k in node.keywords):
         return False
     qual = ctx.qualify(node.func) or ""
+    if qual == "typing.cast" and len(node.args) == 2:  # `cast(torch.LongTensor, self.perm)`: what it holds
+        return _int_vector(node.args[1], ctx, depth + 1)
     if qual in _VECTOR_FUNCTIONS:
         return bool(node.args) and all(_int_constant(a) for a in node.args)
     if qual == "torch.tensor" and len(node.args) == 1 and isinstance(node.args[0], (ast.List, ast.Tuple)):
