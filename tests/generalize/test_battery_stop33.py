@@ -295,3 +295,36 @@ def test_dynamo_breaks_where_marked_cast(tmp_path):
 
     marked = {i for i, line in enumerate(CAST.splitlines(), 1) if "# Dynamo 2.13:" in line}
     assert dynamo_break_rows(CAST, ["Permute"], tmp_path, inputs=lambda: (torch.randn(2, 3),)) == marked
+
+
+# A list comprehension of comparisons (`[t == "circular" for t in self.tails]`) is a list of bools: read as an
+# index, a boolean mask (GB0036, normflows' spline tails, a dev-split miss); written through, no break.
+TAILS = '''import torch
+from torch import nn
+
+
+class Tails(nn.Module):
+    def __init__(self, tails=("linear", "circular", "linear")):
+        super().__init__()
+        self.tails = tails
+
+    def forward(self, d):
+        d_ = d.clone()
+        ind_lin = [t == "linear" for t in self.tails]
+        ind_circ = [t == "circular" for t in self.tails]
+        d_[..., ind_lin, 0] = 1.0
+        d_[..., ind_circ, -1] = d_[..., ind_circ, 0]  # Dynamo 2.13: GB0036
+        return d_
+'''
+
+
+def test_a_built_list_of_bools_as_an_index():
+    got = codes_by_row(TAILS)
+    assert (15, "BL401") in got and not any(row == 14 for row, _ in got)
+
+
+def test_dynamo_breaks_where_marked_tails(tmp_path):
+    import torch
+
+    marked = {i for i, line in enumerate(TAILS.splitlines(), 1) if "# Dynamo 2.13:" in line}
+    assert dynamo_break_rows(TAILS, ["Tails"], tmp_path, inputs=lambda: (torch.randn(2, 3, 4),)) == marked

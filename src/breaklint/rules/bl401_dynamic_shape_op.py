@@ -150,7 +150,7 @@ class DynamicShapeOp(Rule):
             return "mask?"
         # `x[self.keep]` with a bool buffer, `x[[True, False, True]]`: surely masks (measured on 2.13: GB0036);
         # reported without a fix, which would paste the index where a tensor is needed
-        if any(_bool_literal_list(p) or _held_bool_tensor(p, ctx) for p in parts):
+        if any(_bool_literal_list(p) or _bool_list_built(p, ctx) or _held_bool_tensor(p, ctx) for p in parts):
             return "mask?"
         return None
 
@@ -422,6 +422,15 @@ def _bool_literal_list(index: ast.AST) -> bool:
     """`[True, False, True]`: a list of bools as an index is a boolean mask (no Python container takes it)."""
     return isinstance(index, ast.List) and bool(index.elts) \
         and all(isinstance(e, ast.Constant) and type(e.value) is bool for e in index.elts)
+
+
+def _bool_list_built(index: ast.AST, ctx) -> bool:
+    """A name surely bound to a list comprehension of comparisons (`keep = [t == "linear" for t in tails]`): a
+    list of Python bools, a boolean mask as an index, read (measured on 2.13: GB0036)."""
+    value = ctx.reaching_value(index) if isinstance(index, ast.Name) else None
+    return isinstance(value, ast.ListComp) and isinstance(value.elt, ast.Compare) \
+        and all(isinstance(c, ast.Constant) and isinstance(c.value, (str, int, float))
+                for c in (value.elt.left, *value.elt.comparators) if not isinstance(c, ast.Name))
 
 
 def _held_bool_tensor(index: ast.AST, ctx) -> bool:
