@@ -157,7 +157,7 @@ class ProjectGraph:
         self._spans_memo: dict[str, list[tuple[int, int, str]]] = {}
         self._passed_memo: dict[tuple[ClassKey, str], list[tuple[str, str]]] = {}
         self._construction_memo: dict[ClassKey, list[tuple[str, int, str]]] = {}
-        self._table_memo: dict[str, dict[str, list[str]]] = {}
+        self._table_memo: dict[str, dict[str, str]] = {}
         self._forwarding: set = set()
         self._bindings_memo: dict[tuple[ClassKey, str], list[tuple[str, str]]] = {}
         self._alias_index: Optional[dict[str, list[str]]] = None
@@ -1524,14 +1524,19 @@ class ProjectGraph:
         cname = cls[1].rsplit(".", 1)[-1]
         if text is None or cname not in text.text:
             return []
-        if path not in self._table_memo:  # parsed once per file: name -> the dotted names it holds
-            self._table_memo[path] = {
-                name: [spelled for value in _dict_values(text.text, name) + _sequence_values(text.text, name)
-                       for spelled in [dotted(value) if value is not None else None] if spelled is not None]
-                for name in dict.fromkeys(_MODULE_TABLE.findall(text.text))}
-        return [name for name, held in self._table_memo[path].items()
-                if any(spelled.rsplit(".", 1)[-1] == cname and self._named(path, spelled) == ("class", cls[0], cls[1])
-                       for spelled in held)]
+        if path not in self._table_memo:  # found once per file: name -> its literal's text
+            self._table_memo[path] = {match.group(1): _statement_rest(text.text, match.end())
+                                      for match in _MODULE_TABLE.finditer(text.text)}
+        found = []
+        for name, literal in self._table_memo[path].items():
+            if cname not in literal:
+                continue  # parsed only where the class's name is spelled
+            held = [dotted(value) for value in _dict_values(text.text, name) + _sequence_values(text.text, name)
+                    if value is not None]
+            if any(spelled and spelled.rsplit(".", 1)[-1] == cname
+                   and self._named(path, spelled) == ("class", cls[0], cls[1]) for spelled in held):
+                found.append(name)
+        return found
 
     def _table_calls(self, table_path: str, table: str) -> list[tuple[str, int, str]]:
         """(file, offset, argument text) of each call of an element of a module-level table, in its file
@@ -1801,7 +1806,7 @@ def _self_assignments(body: str):
 
 # `fn = ` or `fn = module.` before a call on its line (the call's name follows)
 # A module-level name bound to a literal that may hold classes: `SOLVERS = {...}`, `(...)`, `[...]`, `dict(...)`.
-_MODULE_TABLE = re.compile(r"(?m)^([A-Za-z_]\w*)[ \t]*(?::[^=\n]*)?=[ \t]*(?:[{\[(]|dict[ \t]*\()")
+_MODULE_TABLE = re.compile(r"(?m)^([A-Za-z_]\w*)[ \t]*(?::[^=\n]*)?=[ \t]*(?=[{\[(]|dict[ \t]*\()")
 _SPACES_THEN_PAREN = re.compile(r"[ \t]*\(")
 _DEF_BEFORE = re.compile(r"\bdef[ \t]+$")
 # The dotted name that ends where a search stops (`api.run` before `.integrate(`).
