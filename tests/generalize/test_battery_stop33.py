@@ -328,3 +328,39 @@ def test_dynamo_breaks_where_marked_tails(tmp_path):
 
     marked = {i for i, line in enumerate(TAILS.splitlines(), 1) if "# Dynamo 2.13:" in line}
     assert dynamo_break_rows(TAILS, ["Tails"], tmp_path, inputs=lambda: (torch.randn(2, 3, 4),)) == marked
+
+
+# contextlib.ExitStack: `stack.enter_context(cm)` calls contextlib code Dynamo skips (GB0007), and inside the
+# `with` the whole function then runs eagerly; the bare `with ExitStack():` and `stack.callback(f)` are traced.
+STACKS = '''import contextlib
+
+import torch
+from torch import nn
+
+
+class Entered(nn.Module):
+    def forward(self, x):
+        with contextlib.ExitStack() as stack:
+            stack.enter_context(torch.no_grad())  # Dynamo 2.13: GB0007 (inside contextlib)
+            return x * 2
+
+
+class Callback(nn.Module):
+    def forward(self, x):
+        with contextlib.ExitStack() as stack:
+            stack.callback(lambda: None)
+            return x * 2
+'''
+
+
+def test_exit_stack_enter_context():
+    got = codes_by_row(STACKS)
+    assert (10, "BL502") in got and not any(row >= 14 for row, _ in got)
+
+
+def test_dynamo_breaks_in_enter_context(tmp_path):
+    from .helpers import dynamo_innermost_rows
+
+    marked = {i for i, line in enumerate(STACKS.splitlines(), 1) if "# Dynamo 2.13:" in line}
+    assert dynamo_break_rows(STACKS, ["Callback"], tmp_path) == set()
+    assert dynamo_innermost_rows(STACKS, ["Entered"], tmp_path) == marked

@@ -420,6 +420,31 @@ def _compiled_object(func: ast.AST, ctx) -> Optional[str]:
     return roots.pop() if len(roots) == 1 and roots <= set(COMPILED_LIBRARIES) else None
 
 
+_EXIT_STACKS = ("contextlib.ExitStack", "contextlib.AsyncExitStack")
+
+
+def _exit_stacks(ctx) -> set[str]:
+    """Local names of the traced function bound to a contextlib.ExitStack (`with ExitStack() as stack`,
+    `stack = ExitStack()`): measured on 2.13, `stack.enter_context(cm)` breaks (GB0007, a function of
+    contextlib that Dynamo skips); the bare `with ExitStack():` and `stack.callback(f)` are traced."""
+    if ctx.scope is None:
+        return set()
+    func = ctx.scope.func
+
+    def find() -> set[str]:
+        names = set()
+        for node in ast.walk(func):
+            if isinstance(node, ast.withitem) and isinstance(node.optional_vars, ast.Name) \
+                    and isinstance(node.context_expr, ast.Call) and ctx.qualify(node.context_expr.func) in _EXIT_STACKS:
+                names.add(node.optional_vars.id)
+            elif isinstance(node, ast.Assign) and isinstance(node.value, ast.Call) \
+                    and ctx.qualify(node.value.func) in _EXIT_STACKS:
+                names.update(t.id for t in node.targets if isinstance(t, ast.Name))
+        return names
+
+    return ctx.file.memo(("BL502 exit stacks", id(func)), find) if "ExitStack" in ctx.file.source else set()
+
+
 def untraceable(node: ast.Call, ctx) -> Optional[str]:
     """What is wrong with this call, as a message, or None."""
     func = node.func
@@ -460,6 +485,11 @@ def untraceable(node: ast.Call, ctx) -> Optional[str]:
     validating = _validating(node, ctx, qual)
     if validating is not None:
         return validating
+    if isinstance(func, ast.Attribute) and func.attr == "enter_context" and isinstance(func.value, ast.Name) \
+            and func.value.id in _exit_stacks(ctx):
+        return "ExitStack.enter_context() runs contextlib code Dynamo skips (GB0007): the graph breaks here, and " \
+               "inside the `with` the whole function runs eagerly; enter the context manager in a `with` of its " \
+               "own (`with (torch.no_grad() if cond else contextlib.nullcontext()):`)"
     library = _compiled_object(func, ctx)
     if library is not None:
         return f".{func.attr}() of an object {library} made runs compiled code Dynamo cannot trace (GB0156): the " \
