@@ -674,7 +674,7 @@ class ProjectGraph:
             spelled, _, attr = ref.name.rpartition(".")
             for cls, exact in self._classes_named(path, spelled, 0):
                 found = False
-                for target in self._method_targets(cls, attr, exact):
+                for target in self._method_targets(cls, attr, exact, forwarding=False):
                     found = True
                     owner = self.summaries[target[0]].classes.get(target[1].rpartition(".")[0])
                     if attr.startswith("__") or owner is not None and attr in owner.properties:
@@ -929,15 +929,16 @@ class ProjectGraph:
         if found is not None:
             yield found[0], f"{found[1]}.__setattr__", cls, True
 
-    def _method_targets(self, cls: ClassKey, method: str, exact: bool):
+    def _method_targets(self, cls: ClassKey, method: str, exact: bool, forwarding: bool = True):
         """`obj.method()` on an object of class `cls`: the method its hierarchy defines, and, when
-        the object may be of a subclass (`exact` False: known from an annotation), their overrides."""
+        the object may be of a subclass (`exact` False: known from an annotation), their overrides;
+        forwarding: a method none defines goes to __getattr__ (not for a read, which HELD_READ answers)."""
         if exact is GUESSED and method in TENSOR_METHODS:
             return  # the object may be a tensor a function of the module returned
         found = self._lookup(cls, method)
         if found is not None:
             yield found[0], f"{found[1]}.{method}", cls, True
-        elif not method.startswith("__"):
+        elif forwarding and not method.startswith("__"):
             yield from self._forwarded(cls, method)
         if not exact:
             overrides = self._overrides(cls, method)
