@@ -13,9 +13,11 @@ from __future__ import annotations
 import ast
 import bisect
 import functools
+import io
 import os
 import re
 import textwrap
+import tokenize
 from collections import deque
 from dataclasses import dataclass, field
 from typing import Iterable, Optional
@@ -158,7 +160,8 @@ class ProjectGraph:
         self._passed_memo: dict[tuple[ClassKey, str], list[tuple[str, str]]] = {}
         self._construction_memo: dict[ClassKey, list[tuple[str, int, str]]] = {}
         self._table_memo: dict[str, dict[str, str]] = {}
-        self._forwarding: set = set()
+        self._forward_memo: dict = {}
+        self._string_spans: dict[str, list[tuple[int, int]]] = {}
         self._bindings_memo: dict[tuple[ClassKey, str], list[tuple[str, str]]] = {}
         self._alias_index: Optional[dict[str, list[str]]] = None
         self._registered_memo: dict[tuple[str, str], list[tuple[str, str, str]]] = {}
@@ -948,20 +951,39 @@ class ProjectGraph:
                 for other in self._structural(found, method):
                     yield other[0], f"{other[1]}.{method}", other, True
 
-    def _forwarded(self, cls: ClassKey, method: str):
+    def _forwarded(self, cls: ClassKey, method: str) -> list:
         """`wrapper.method()` that no class of the wrapper's hierarchy (wholly in the tree) defines or
         assigns: its __getattr__ answers, and where that returns `getattr(self.<attr>, name)`, the method
-        of what the attribute holds runs (a forwarding wrapper)."""
+        of what the attribute holds runs (a forwarding wrapper). Not where the class sets attributes by
+        name (`setattr(self, k, v)`, `self.__dict__`) or its module assigns `Cls.<name> = ...`: the method
+        may be one of those. Memoised per (class, method): wrappers that may hold each other would
+        otherwise be walked along every path."""
+        memo_key = (cls, method)
+        if memo_key in self._forward_memo:
+            return self._forward_memo[memo_key]
+        self._forward_memo[memo_key] = []  # a cycle of wrappers sees nothing more
         hook = self._lookup(cls, "__getattr__")
-        if hook is None or (cls, method) in self._forwarding or not self._bases_known(cls) \
-                or any(method in self._assigned(key) for key in self._mro(cls)):
-            return
-        yield hook[0], f"{hook[1]}.__getattr__", cls, True
-        self._forwarding.add((cls, method))  # wrappers that forward to each other
-        try:
-            yield from self._forwarded_to(cls, method, hook)
-        finally:
-            self._forwarding.discard((cls, method))
+        if hook is None or not self._bases_known(cls) or any(method in self._assigned(key) for key in self._mro(cls)) \
+                or self._sets_attributes_by_name(cls):
+            return []
+        # (deduplicated: wrappers reached along many paths give each target once)
+        found = list(dict.fromkeys([(hook[0], f"{hook[1]}.__getattr__", cls, True),
+                                    *self._forwarded_to(cls, method, hook)]))
+        self._forward_memo[memo_key] = found
+        return found
+
+    def _sets_attributes_by_name(self, cls: ClassKey) -> bool:
+        for key in self._mro(cls):
+            text = self._text(key[0])
+            if text is None:
+                return True
+            if re.search(rf"(?m)^{re.escape(key[1])}\.\w+[ \t]*=(?!=)", text.text):
+                return True
+            for qualname, span in self.summaries[key[0]].lines.items():
+                if qualname.startswith(key[1] + ".") and re.search(
+                        r"setattr\(\s*self\b|self\.__dict__", text.lines(*span)):
+                    return True
+        return False
 
     def _forwarded_to(self, cls: ClassKey, method: str, hook: tuple):
         """`def __getattr__(self, name): return getattr(self.<attr>, name)`: the method of what it holds."""
@@ -1200,14 +1222,16 @@ class ProjectGraph:
                                     made = self._classes_named(site_path, callee, 0)
                                 found.extend((c, exact, False) for c, exact in made)
                 elif kind == "table":
-                    found.extend((c, True, False) for c in self._table_classes(key[0], spelled))
+                    spelled, _, constant = spelled.partition("|")
+                    found.extend((c, True, False) for c in self._table_classes(key[0], spelled, constant or None))
                 else:
                     found.extend(self._bound_classes(key, cls, kind, spelled, depth))
         return list(dict.fromkeys(found))
 
-    def _table_classes(self, path: str, spelled: str) -> list[ClassKey]:
+    def _table_classes(self, path: str, spelled: str, key: Optional[str] = None) -> list[ClassKey]:
         """The classes a module-level dict literal holds as values (`SOLVERS = {"euler": Euler, ...}`),
-        the dict spelled in `path` (defined there or imported from the file that defines it)."""
+        the dict spelled in `path` (defined there or imported from the file that defines it); with a
+        constant key (`HEADS["cls"]`), the class under that key only."""
         holder, name = path, spelled
         if "." in spelled or spelled.split(".")[0] in self.summaries[path].aliases:
             qualified = self._qualified(path, spelled)
@@ -1217,12 +1241,16 @@ class ProjectGraph:
         if text is None:
             return []
         found = []
-        for value in _dict_values(text.text, name) + _sequence_values(text.text, name):
+        items = _table_items(text.text, name)
+        if key is not None and any(str(k) == key for k, _ in items):
+            items = [(k, value) for k, value in items if str(k) == key]
+        for _key, value in items:
             spelled_value = dotted(value) if value is not None else None
             hit = self._named(holder, spelled_value) if spelled_value else None
             if hit is not None and hit[0] == "class":
                 found.append((hit[1], hit[2]))
-        found.extend((hit[1], hit[2]) for hit in self._registered(holder, name) if hit[0] == "class")
+        if key is None:
+            found.extend((hit[1], hit[2]) for hit in self._registered(holder, name) if hit[0] == "class")
         return list(dict.fromkeys(found))
 
     def _registered(self, path: str, name: str) -> list[tuple[str, str, str]]:
@@ -1382,14 +1410,19 @@ class ProjectGraph:
             return []
         # a name bound earlier in the function that builds the object
         body = self._enclosing_text(path, at)
-        # (not `sde = Wrapper(sde)` itself: the argument is what the name held before)
-        found = [(path, spelled) for kind, spelled in _bound_in(body, callee) if kind == "call"
-                 and not _unpacked(body, callee, spelled) and spelled.rsplit(".", 1)[-1] != cls[1].rsplit(".", 1)[-1]]
+        text = self._text(path)
+        holder = self._function_at(path, text.line_of(at))
+        first = self.summaries[path].lines[holder][0] if holder is not None else 1
+        # (not `sde = Wrapper(sde)` or `sde = check(sde)` itself: the argument is what the name held before)
+        rebound = [(kind, spelled) for kind, spelled in _bound_in(body, callee, skip=at - text.end_of(first - 1))
+                   if spelled.rsplit(".", 1)[-1] != cls[1].rsplit(".", 1)[-1]]
+        found = [(path, spelled) for kind, spelled in rebound if kind == "call" and not _unpacked(body, callee, spelled)]
         # ... or unpacked from what a call returns (`y, bm = check(y)`): "check[1]"
-        found.extend((path, f"{spelled}[{index}]") for spelled, index in _unpacked_from(body, callee))
-        if depth < 2:
-            # ... or a parameter of the top-level function that builds it: what its callers pass there
-            # (`def check(sde): return Wrapper(sde)`, called as `check(self.sde)`)
+        unpacked = [(path, f"{spelled}[{index}]") for spelled, index in _unpacked_from(body, callee)]
+        found.extend(unpacked)
+        if depth < 2 and not rebound and not unpacked:
+            # ... or a parameter of the top-level function that builds it, never bound again there: what
+            # its callers pass (`def check(sde): return Wrapper(sde)`, called as `check(self.sde)`)
             found.extend(self._parameter_sources(path, at, callee, cls, depth + 1))
         return found
 
@@ -1514,13 +1547,14 @@ class ProjectGraph:
         # ... and through a module-level table that holds the class: `SOLVERS[method](sde, bm, dt)`, or
         # `solver_cls = SOLVERS[method]` and then `solver_cls(...)` in the same function
         for path in dict.fromkeys([cls[0], *self._importers(cname)]):
-            for table in self._tables_holding(path, cls):
-                found.extend(self._table_calls(path, table))
+            for table, keys in self._tables_holding(path, cls):
+                found.extend(self._table_calls(path, table, keys))
         self._construction_memo[cls] = found = list(dict.fromkeys(found))
         return found
 
-    def _tables_holding(self, path: str, cls: ClassKey) -> list[str]:
-        """The module-level dicts, tuples and lists of `path` that hold the class itself (not built)."""
+    def _tables_holding(self, path: str, cls: ClassKey) -> list[tuple[str, Optional[frozenset]]]:
+        """(name, keys) of the module-level dicts, tuples and lists of `path` that hold the class itself
+        (not built): keys, the constant keys it is stored under, None where any key may give it."""
         text = self._text(path)
         cname = cls[1].rsplit(".", 1)[-1]
         if text is None or cname not in text.text:
@@ -1532,30 +1566,61 @@ class ProjectGraph:
         for name, literal in self._table_memo[path].items():
             if cname not in literal:
                 continue  # parsed only where the class's name is spelled
-            held = [dotted(value) for value in _dict_values(text.text, name) + _sequence_values(text.text, name)
-                    if value is not None]
-            if any(spelled and spelled.rsplit(".", 1)[-1] == cname
-                   and self._named(path, spelled) == ("class", cls[0], cls[1]) for spelled in held):
-                found.append(name)
+            keys, anywhere = set(), False
+            for key, value in _table_items(text.text, name):
+                spelled = dotted(value) if value is not None else None
+                if spelled and spelled.rsplit(".", 1)[-1] == cname \
+                        and self._named(path, spelled) == ("class", cls[0], cls[1]):
+                    if key is None:
+                        anywhere = True
+                    else:
+                        keys.add(key)
+            if anywhere or keys:
+                found.append((name, None if anywhere else frozenset(keys)))
         return found
 
-    def _table_calls(self, table_path: str, table: str) -> list[tuple[str, int, str]]:
+    def _table_calls(self, table_path: str, table: str, keys: Optional[frozenset]) -> list[tuple[str, int, str]]:
         """(file, offset, argument text) of each call of an element of a module-level table, in its file
-        and the files that import it: `TABLE[key](...)`, and `name = TABLE[key]` (or `TABLE.get(key)`)
-        then `name(...)` later in the same function, until the name is bound again."""
+        and the files that import it or its module: `TABLE[key](...)`, `mod.TABLE.get(key)(...)`, and
+        `name = TABLE[key]` then `name(...)` later in the same function, until the name is bound again.
+        A constant key other than those the class is stored under is another class's (`HEADS["seg"]`)."""
+        module = self.module_of[table_path]
+        element = rf"((?:[A-Za-z_]\w*\.)*){re.escape(table)}[ \t]*(?:\[|\.get[ \t]*\()"
+        direct = re.compile(rf"(?<![\w.]){element}")
+        bound = re.compile(rf"(?m)^[ \t]*([A-Za-z_]\w*)[ \t]*=[ \t]*{element}")
         found = []
-        direct = re.compile(rf"(?<![\w.]){re.escape(table)}[ \t]*\[")
-        bound = re.compile(rf"(?m)^[ \t]*([A-Za-z_]\w*)[ \t]*=[ \t]*{re.escape(table)}[ \t]*(?:\[|\.get\()")
-        for path in dict.fromkeys([table_path, *self._importers(table)]):
+        for path in dict.fromkeys([table_path, *self._importers(table), *self._importers(module.rsplit(".", 1)[-1])]):
             text = self._text(path)
             if text is None or table not in text.text:
                 continue
+            aliases = self.summaries[path].aliases
+
+            def ours(prefix: str, start: int, at: int) -> bool:
+                """The table of `table_path` (not one of the same name elsewhere), named in code, under a key
+                that may give the class."""
+                if prefix:
+                    head, _, rest = prefix[:-1].partition(".")
+                    if head not in aliases or self._absolute(path, aliases[head] + ("." + rest if rest else "")) != module:
+                        return False
+                elif path != table_path and (table not in aliases
+                                             or self._absolute(path, aliases[table]) != f"{module}.{table}"):
+                    return False
+                if keys is not None:
+                    key = _constant_key(text.text, at)
+                    if key is not _UNKNOWN and key not in keys:
+                        return False
+                return not self._in_string_or_comment(path, start)
+
             for match in direct.finditer(text.text):
+                if not ours(match.group(1), match.start(), match.end()):
+                    continue
                 close = _closing(text.text, match.end() - 1)
                 paren = _SPACES_THEN_PAREN.match(text.text, close + 1) if close is not None else None
                 if paren is not None:
                     found.append((path, match.start(), _balanced(text.text, paren.end() - 1)))
             for match in bound.finditer(text.text):
+                if not ours(match.group(2), match.start(2), match.end()):
+                    continue
                 holder = self._function_at(path, text.line_of(match.start()))
                 span = self.summaries[path].lines.get(holder) if holder is not None else None
                 if span is None:
@@ -1566,6 +1631,14 @@ class ProjectGraph:
                 found.extend((path, match.end() + start, _balanced(text.text, match.end() + paren))
                              for start, paren in _calls_named(region, name))
         return found
+
+    def _in_string_or_comment(self, path: str, offset: int) -> bool:
+        """Whether a character of the file sits in a string or a comment (a docstring's example)."""
+        spans = self._string_spans.get(path)
+        if spans is None:
+            spans = self._string_spans[path] = _string_and_comment_spans(self._text(path).text)
+        index = bisect.bisect_right(spans, (offset, float("inf"))) - 1
+        return index >= 0 and spans[index][0] <= offset < spans[index][1]
 
     def _package_calls(self) -> dict[tuple[str, str], list[tuple[str, int, int]]]:
         """(package, name) -> (file, offset, offset of its "(") of each `alias.Name(` where the file
@@ -1755,8 +1828,10 @@ class ProjectGraph:
                         table.setdefault(attr, []).append(("annotation", annotation))
                     continue
             if value and not called and _TABLE_CALL.match(body, match.end(3)):
-                # `self.solver = SOLVERS[method](...)`: one of the classes a module-level dict holds
-                table[attr].append(("table", value))
+                # `self.solver = SOLVERS[method](...)`: one of the classes a module-level dict holds (the one
+                # under a constant key: `HEADS["cls"](...)`, "HEADS|cls")
+                key = _constant_key(body, body.index("[", match.end(3)) + 1)
+                table[attr].append(("table", value if key is _UNKNOWN else f"{value}|{key}"))
                 continue
             if value in _COPIES and called:
                 copied = _COPIED_NAME.match(body, match.end(4))
@@ -1887,12 +1962,16 @@ def _unpacked(body: str, name: str, callee: str) -> bool:
         and not re.search(rf"(?m)^[ \t]*{re.escape(name)}[ \t]*=(?!=)[ \t]*{re.escape(callee)}\s*\(", body)
 
 
-def _bound_in(body: str, name: str) -> list[tuple[str, str]]:
+def _bound_in(body: str, name: str, skip: Optional[int] = None) -> list[tuple[str, str]]:
     """What a class body binds to a local name (`name = A() if c else B()`, `name = self.make()`,
-    `name = self.method`): ("call", callee), ("self call", attribute), ("self method", method)."""
+    `name = self.method`): ("call", callee), ("self call", attribute), ("self method", method); skip:
+    an offset of the body whose own statement does not count (the call an argument is read for)."""
     found = []
     for match in _after_name(body, name, _ASSIGNMENT_AFTER):
-        found.extend(_rhs_bindings(_statement_rest(body, match.end())))
+        rest = _statement_rest(body, match.end())
+        if skip is not None and match.start() <= skip <= match.end() + len(rest):
+            continue
+        found.extend(_rhs_bindings(rest))
     return found
 
 
@@ -2010,6 +2089,51 @@ def _module_literals(text: str, name: str, opening: str):
             yield ast.parse(_statement_rest(text, match.end()) + "\n", mode="eval").body
         except SyntaxError:
             continue
+
+
+_UNKNOWN = object()
+
+
+def _constant_key(text: str, after: int):
+    """The constant a subscript or `.get(` that opens just before `after` is given (`TABLE["seg"]`), or
+    _UNKNOWN (a variable key)."""
+    match = re.match(r"[ \t]*(\"[^\"\n]*\"|'[^'\n]*'|-?\d+)[ \t]*[\]),]", text[after:after + 200])
+    return ast.literal_eval(match.group(1)) if match is not None else _UNKNOWN
+
+
+def _table_items(text: str, name: str) -> list[tuple[object, Optional[ast.AST]]]:
+    """(constant key or None, value) of each element of a module-level `name = {...}` / `dict(...)` /
+    `(...)` / `[...]` literal (a sequence's element under its index; None: a key that is no constant)."""
+    items = []
+    for literal in _module_literals(text, name, r"\{|dict\s*\("):
+        if isinstance(literal, ast.Call):
+            items.extend((keyword.arg, keyword.value) for keyword in literal.keywords if keyword.arg is not None)
+            literal = literal.args[0] if len(literal.args) == 1 else None
+        if isinstance(literal, ast.Dict):
+            items.extend((key.value if isinstance(key, ast.Constant) else None, value)
+                         for key, value in zip(literal.keys, literal.values) if key is not None)
+    for literal in _module_literals(text, name, r"[\[(]"):
+        if isinstance(literal, (ast.Tuple, ast.List)):  # an element under its index (unknown after a `*rest`)
+            starred = any(isinstance(element, ast.Starred) for element in literal.elts)
+            items.extend((None if starred else index, element) for index, element in enumerate(literal.elts)
+                         if not isinstance(element, ast.Starred))
+    return items
+
+
+def _string_and_comment_spans(text: str) -> list[tuple[int, int]]:
+    """(start, end) offsets of the string and comment tokens of a file's text, in order."""
+    starts = [0]
+    for line in io.StringIO(text):  # the lines tokenize reads
+        starts.append(starts[-1] + len(line))
+    spans = []
+    try:
+        for token in tokenize.generate_tokens(io.StringIO(text).readline):
+            if token.type in (tokenize.STRING, tokenize.COMMENT):
+                (row, col), (end_row, end_col) = token.start, token.end
+                spans.append((starts[row - 1] + col, starts[end_row - 1] + end_col))
+    except (tokenize.TokenError, SyntaxError):
+        pass
+    return spans
 
 
 def _closing(text: str, opening: int) -> Optional[int]:

@@ -475,7 +475,8 @@ class TensorEnv:
             return True
         qual = normalize_torch(self.imports.qualify(func)) or ""
         if qual == "typing.cast" and len(node.args) == 2:  # `cast(torch.LongTensor, perm)`: perm, so typed
-            return annotation_kind(node.args[0]) is True or self.is_tensor(node.args[1])
+            kind = annotation_kind(node.args[0])  # (`cast(float, scale)` says it is no tensor)
+            return kind if kind is not None else self.is_tensor(node.args[1])
         if qual.startswith("torch."):
             if qual in NON_TENSOR_TORCH_FUNCS or qual.startswith(NON_TENSOR_NAMESPACES):
                 return False
@@ -593,8 +594,9 @@ class TensorEnv:
     def sized_by_name(self, node: ast.AST) -> bool:
         """A parameter taken for a size only by its name (`forward(self, x, L)`, SIZE_LIKE_NAME): a method
         only tensors have called on it (`L.max()`) says otherwise, and so does `.item()`."""
-        if not isinstance(node, ast.Name) or node.id not in self.parameters or not SIZE_LIKE_NAME.match(node.id):
-            return False
+        if not isinstance(node, ast.Name) or node.id not in self.parameters or not SIZE_LIKE_NAME.match(node.id) \
+                or not self.scope.is_entry:
+            return False  # (a callee's parameter is known by what its callers pass, not by its name)
         args = self.scope.func.args
         found = [a for a in (*args.posonlyargs, *args.args, *args.kwonlyargs) if a.arg == node.id]
         return bool(found) and found[0].annotation is None and node.id not in self.definitions

@@ -492,16 +492,27 @@ def _indexes_a_tensor(value: ast.AST, ctx) -> bool:
 
 
 def _compares_itself(part: ast.AST, indexed: ast.AST, masks: "_MaskFacts") -> bool:
-    """`x[x > t]` or `x[~keep]` with `keep = x > t` just before: the index compares the indexed name."""
+    """`x[x > t]`, `x[(x > lo) & (x < hi)]`, or `x[keep]` with `keep = x > t` (and `keep &= x < hi`) before:
+    the index compares the indexed name elementwise."""
     if not isinstance(indexed, ast.Name):
         return False
-    expr = masks.reaching(part) if isinstance(part, ast.Name) else part
-    if isinstance(expr, ast.UnaryOp) and isinstance(expr.op, ast.Invert):
-        expr = expr.operand
-    if not isinstance(expr, ast.Compare) or any(
-            isinstance(op, (ast.Is, ast.IsNot, ast.In, ast.NotIn)) for op in expr.ops):
+    if isinstance(part, ast.Name):
+        value = masks.reaching(part)
+        values = [value] if value is not None else masks.assigned.get(part.id, [])
+        return bool(values) and all(v is not None and _self_comparison(v, indexed.id) for v in values)
+    return _self_comparison(part, indexed.id)
+
+
+def _self_comparison(expr: ast.AST, name: str, depth: int = 0) -> bool:
+    if depth > 6:
         return False
-    return any(isinstance(side, ast.Name) and side.id == indexed.id for side in (expr.left, *expr.comparators))
+    if isinstance(expr, ast.UnaryOp) and isinstance(expr.op, ast.Invert):
+        return _self_comparison(expr.operand, name, depth + 1)
+    if isinstance(expr, ast.BinOp) and isinstance(expr.op, (ast.BitAnd, ast.BitOr)):
+        return _self_comparison(expr.left, name, depth + 1) or _self_comparison(expr.right, name, depth + 1)
+    if not isinstance(expr, ast.Compare) or any(isinstance(op, (ast.Is, ast.IsNot, ast.In, ast.NotIn)) for op in expr.ops):
+        return False
+    return any(isinstance(side, ast.Name) and side.id == name for side in (expr.left, *expr.comparators))
 
 
 def _computed(side: ast.AST, ctx, depth: int = 0) -> bool:
