@@ -13,11 +13,9 @@ from __future__ import annotations
 import ast
 import bisect
 import functools
-import io
 import os
 import re
 import textwrap
-import tokenize
 from collections import deque
 from dataclasses import dataclass, field
 from typing import Iterable, Optional
@@ -161,7 +159,6 @@ class ProjectGraph:
         self._construction_memo: dict[ClassKey, list[tuple[str, int, str]]] = {}
         self._table_memo: dict[str, dict[str, str]] = {}
         self._forward_memo: dict = {}
-        self._string_spans: dict[str, list[tuple[int, int]]] = {}
         self._bindings_memo: dict[tuple[ClassKey, str], list[tuple[str, str]]] = {}
         self._alias_index: Optional[dict[str, list[str]]] = None
         self._registered_memo: dict[tuple[str, str], list[tuple[str, str, str]]] = {}
@@ -1564,8 +1561,8 @@ class ProjectGraph:
                                       for match in _MODULE_TABLE.finditer(text.text)}
         found = []
         for name, literal in self._table_memo[path].items():
-            if cname not in literal:
-                continue  # parsed only where the class's name is spelled
+            if not re.search(rf"(?<![\w'\"]){re.escape(cname)}(?![\w'\"])", literal):
+                continue  # parsed only where the class's name is spelled, not quoted (`__all__ = ["Model"]`)
             keys, anywhere = set(), False
             for key, value in _table_items(text.text, name):
                 spelled = dotted(value) if value is not None else None
@@ -1595,7 +1592,7 @@ class ProjectGraph:
                 continue
             aliases = self.summaries[path].aliases
 
-            def ours(prefix: str, start: int, at: int) -> bool:
+            def ours(prefix: str, start: int, at: int, path=path, text=text, aliases=aliases) -> bool:
                 """The table of `table_path` (not one of the same name elsewhere), named in code, under a key
                 that may give the class."""
                 if prefix:
@@ -1633,12 +1630,14 @@ class ProjectGraph:
         return found
 
     def _in_string_or_comment(self, path: str, offset: int) -> bool:
-        """Whether a character of the file sits in a string or a comment (a docstring's example)."""
-        spans = self._string_spans.get(path)
-        if spans is None:
-            spans = self._string_spans[path] = _string_and_comment_spans(self._text(path).text)
-        index = bisect.bisect_right(spans, (offset, float("inf"))) - 1
-        return index >= 0 and spans[index][0] <= offset < spans[index][1]
+        """Whether a character of the file sits in a docstring or other triple-quoted string (an odd
+        number of its quotes before it) or behind a `#` on its line: a usage example, not code. (A
+        tokenizer pass per file cost more than the whole lookup on transformers.)"""
+        text = self._text(path).text
+        line_start = text.rfind("\n", 0, offset) + 1
+        if "#" in text[line_start:offset]:
+            return True
+        return text.count('"""', 0, offset) % 2 == 1 or text.count("'''", 0, offset) % 2 == 1
 
     def _package_calls(self) -> dict[tuple[str, str], list[tuple[str, int, int]]]:
         """(package, name) -> (file, offset, offset of its "(") of each `alias.Name(` where the file
@@ -2118,22 +2117,6 @@ def _table_items(text: str, name: str) -> list[tuple[object, Optional[ast.AST]]]
             items.extend((None if starred else index, element) for index, element in enumerate(literal.elts)
                          if not isinstance(element, ast.Starred))
     return items
-
-
-def _string_and_comment_spans(text: str) -> list[tuple[int, int]]:
-    """(start, end) offsets of the string and comment tokens of a file's text, in order."""
-    starts = [0]
-    for line in io.StringIO(text):  # the lines tokenize reads
-        starts.append(starts[-1] + len(line))
-    spans = []
-    try:
-        for token in tokenize.generate_tokens(io.StringIO(text).readline):
-            if token.type in (tokenize.STRING, tokenize.COMMENT):
-                (row, col), (end_row, end_col) = token.start, token.end
-                spans.append((starts[row - 1] + col, starts[end_row - 1] + end_col))
-    except (tokenize.TokenError, SyntaxError):
-        pass
-    return spans
 
 
 def _closing(text: str, opening: int) -> Optional[int]:
