@@ -1611,7 +1611,8 @@ class ProjectGraph:
             for match in direct.finditer(text.text):
                 if not ours(match.group(1), match.start(), match.end()):
                     continue
-                close = _closing(text.text, match.end() - 1)
+                bracket = _balanced(text.text, match.end() - 1)  # `[key]` or `.get(key)`
+                close = match.end() - 2 + len(bracket) if bracket[-1:] in ("]", ")") else None
                 paren = _SPACES_THEN_PAREN.match(text.text, close + 1) if close is not None else None
                 if paren is not None:
                     found.append((path, match.start(), _balanced(text.text, paren.end() - 1)))
@@ -2117,20 +2118,6 @@ def _table_items(text: str, name: str) -> list[tuple[object, Optional[ast.AST]]]
             items.extend((None if starred else index, element) for index, element in enumerate(literal.elts)
                          if not isinstance(element, ast.Starred))
     return items
-
-
-def _closing(text: str, opening: int) -> Optional[int]:
-    """The offset of the bracket that closes the one at `opening` (within 2000 characters), or None."""
-    depth = 0
-    for i in range(opening, min(len(text), opening + 2000)):
-        ch = text[i]
-        if ch in "([{":
-            depth += 1
-        elif ch in ")]}":
-            depth -= 1
-            if depth == 0:
-                return i
-    return None
 
 
 def _dict_values(text: str, name: str) -> list:
