@@ -1394,10 +1394,11 @@ class ProjectGraph:
         """(file, callee spelled there) of what one argument of a call at `at` holds (see _passed_to)."""
         if callee.startswith("cls.") or callee in ("None", "True", "False"):
             return []
+        text = self._text(path)
+        holder = self._function_at(path, text.line_of(at))
         if callee == "self" or callee.startswith("self."):
             # `Helper(self)`: a back reference to the object that builds it (of its class or a
             # subclass); `Solver(bm=self.bm)`: what the building object keeps in that attribute
-            holder = self._function_at(path, self._text(path).line_of(at))
             if holder is not None and after != "(" and callee.count(".") <= 1:
                 return [(path, f"{holder}|{callee[5:]}")]
             return []
@@ -1405,11 +1406,11 @@ class ProjectGraph:
             return [(path, callee)]
         if "." in callee:
             return []
+        if holder is None:
+            return []
         # a name bound earlier in the function that builds the object
-        body = self._enclosing_text(path, at)
-        text = self._text(path)
-        holder = self._function_at(path, text.line_of(at))
-        first = self.summaries[path].lines[holder][0] if holder is not None else 1
+        first, last = self.summaries[path].lines[holder]
+        body = text.lines(first, last)
         # (not `sde = Wrapper(sde)` or `sde = check(sde)` itself: the argument is what the name held before)
         rebound = [(kind, spelled) for kind, spelled in _bound_in(body, callee, skip=at - text.end_of(first - 1))
                    if spelled.rsplit(".", 1)[-1] != cls[1].rsplit(".", 1)[-1]]
@@ -1420,12 +1421,12 @@ class ProjectGraph:
         if depth < 2 and not rebound and not unpacked:
             # ... or a parameter of the top-level function that builds it, never bound again there: what
             # its callers pass (`def check(sde): return Wrapper(sde)`, called as `check(self.sde)`)
-            found.extend(self._parameter_sources(path, at, callee, cls, depth + 1))
+            found.extend(self._parameter_sources(path, holder, callee, cls, depth + 1))
         return found
 
-    def _parameter_sources(self, path: str, at: int, name: str, cls: ClassKey, depth: int) -> list[tuple[str, str]]:
-        holder = self._function_at(path, self._text(path).line_of(at))
-        tree = self._function_tree(path, holder) if holder is not None and "." not in holder else None
+    def _parameter_sources(self, path: str, holder: str, name: str, cls: ClassKey, depth: int) -> list[tuple[str, str]]:
+        """What the callers of the top-level function `holder` pass for its parameter `name` (see _passed_to)."""
+        tree = self._function_tree(path, holder) if "." not in holder else None
         if tree is None:
             return []
         positional = [arg.arg for arg in (*tree.args.posonlyargs, *tree.args.args)]
@@ -1452,9 +1453,9 @@ class ProjectGraph:
         if memo_key in self._passed_memo:
             return self._passed_memo[memo_key]
         target = ("function", path, name)
-        packages = [part for part in self.module_of[path].split(".")]  # the module and the packages above it
+        parts = self.module_of[path].split(".")  # the module and the packages above it
         found = []
-        for file in dict.fromkeys([path, *self._importers(name), *(f for part in packages for f in self._importers(part))]):
+        for file in dict.fromkeys([path, *self._importers(name), *(f for part in parts for f in self._importers(part))]):
             text = self._text(file)
             if text is None or name not in text.text:
                 continue
@@ -1559,9 +1560,10 @@ class ProjectGraph:
         if path not in self._table_memo:  # found once per file: name -> its literal's text
             self._table_memo[path] = {match.group(1): _statement_rest(text.text, match.end())
                                       for match in _MODULE_TABLE.finditer(text.text)}
+        spelled_bare = re.compile(rf"(?<![\w'\"]){re.escape(cname)}(?![\w'\"])")
         found = []
         for name, literal in self._table_memo[path].items():
-            if not re.search(rf"(?<![\w'\"]){re.escape(cname)}(?![\w'\"])", literal):
+            if not spelled_bare.search(literal):
                 continue  # parsed only where the class's name is spelled, not quoted (`__all__ = ["Model"]`)
             keys, anywhere = set(), False
             for key, value in _table_items(text.text, name):
@@ -1617,17 +1619,8 @@ class ProjectGraph:
                 if paren is not None:
                     found.append((path, match.start(), _balanced(text.text, paren.end() - 1)))
             for match in bound.finditer(text.text):
-                if not ours(match.group(2), match.start(2), match.end()):
-                    continue
-                holder = self._function_at(path, text.line_of(match.start()))
-                span = self.summaries[path].lines.get(holder) if holder is not None else None
-                if span is None:
-                    continue
-                name, end = match.group(1), text.end_of(span[1])
-                rebound = re.compile(rf"^[ \t]*{re.escape(name)}[ \t]*=(?!=)", re.M).search(text.text, match.end(), end)
-                region = text.text[match.end():rebound.start() if rebound is not None else end]
-                found.extend((path, match.end() + start, _balanced(text.text, match.end() + paren))
-                             for start, paren in _calls_named(region, name))
+                if ours(match.group(2), match.start(2), match.end()):
+                    found.extend(self._later_calls(path, match.group(1), match.start(), match.end()))
         return found
 
     def _in_string_or_comment(self, path: str, offset: int) -> bool:
@@ -1703,18 +1696,21 @@ class ProjectGraph:
                 match = _BOUND_TO_CALL.match(text.text, line_start, call_at)
                 if match is None:
                     continue
-                holder = self._function_at(path, text.line_of(match.start()))
-                span = self.summaries[path].lines.get(holder) if holder is not None else None
-                if span is None:
-                    continue
-                name = match.group(1)
-                end = text.end_of(span[1])  # the end of the holder
-                rebound = re.compile(rf"^[ \t]*{re.escape(name)}[ \t]*=(?!=)", re.M).search(text.text, match.end(), end)
-                stop = rebound.start() if rebound is not None else end
-                region = text.text[match.end():stop]
-                found.extend((path, match.end() + start, _balanced(text.text, match.end() + paren))
-                             for start, paren in _calls_named(region, name))
+                found.extend(self._later_calls(path, match.group(1), match.start(), match.end()))
         return found
+
+    def _later_calls(self, path: str, name: str, bound_at: int, after: int) -> list[tuple[str, int, str]]:
+        """(file, offset, argument text) of each `name(...)` from `after` to the end of the function around
+        `bound_at`, until the name is bound again: the calls of a local bound there."""
+        text = self._text(path)
+        holder = self._function_at(path, text.line_of(bound_at))
+        span = self.summaries[path].lines.get(holder) if holder is not None else None
+        if span is None:
+            return []
+        end = text.end_of(span[1])  # the end of the holder
+        rebound = re.compile(rf"^[ \t]*{re.escape(name)}[ \t]*=(?!=)", re.M).search(text.text, after, end)
+        region = text.text[after:rebound.start() if rebound is not None else end]
+        return [(path, after + start, _balanced(text.text, after + paren)) for start, paren in _calls_named(region, name)]
 
     def _init_position(self, cls: ClassKey, param: str) -> Optional[int]:
         """Where `param` stands among the positional arguments of a call of the class (its __init__'s
@@ -1776,13 +1772,6 @@ class ProjectGraph:
                     found.append(func.attr)
             stack.extend(ast.iter_child_nodes(node))
         return list(dict.fromkeys(found))
-
-    def _enclosing_text(self, path: str, offset: int) -> str:
-        """The text of the innermost function of `path` around a character offset."""
-        text = self._text(path)
-        holder = self._function_at(path, text.line_of(offset))
-        return text.lines(*self.summaries[path].lines[holder]) if holder is not None else ""
-
 
     def _assigned(self, cls: ClassKey) -> dict[str, list[tuple[str, str]]]:
         """attribute -> ("call", callee) | ("annotation", text) | ("value", name) for one class, read
@@ -2101,41 +2090,49 @@ def _constant_key(text: str, after: int):
     return ast.literal_eval(match.group(1)) if match is not None else _UNKNOWN
 
 
-def _table_items(text: str, name: str) -> list[tuple[object, Optional[ast.AST]]]:
-    """(constant key or None, value) of each element of a module-level `name = {...}` / `dict(...)` /
-    `(...)` / `[...]` literal (a sequence's element under its index; None: a key that is no constant)."""
-    items = []
+_SPREAD = object()  # the key of a `**other` element of a dict literal
+
+
+def _dict_items(text: str, name: str) -> list[tuple[object, ast.AST]]:
+    """(key, value) of each element of each module-level `name = {...}` / `dict(...)` literal of a file's
+    text: the key a constant's value, None for another expression, _SPREAD for `**other`."""
+    items: list[tuple[object, ast.AST]] = []
     for literal in _module_literals(text, name, r"\{|dict\s*\("):
-        if isinstance(literal, ast.Call):
+        if isinstance(literal, ast.Call):  # `dict(euler=Euler, ...)`, `dict({...}, k=v)`
             items.extend((keyword.arg, keyword.value) for keyword in literal.keywords if keyword.arg is not None)
             literal = literal.args[0] if len(literal.args) == 1 else None
         if isinstance(literal, ast.Dict):
-            items.extend((key.value if isinstance(key, ast.Constant) else None, value)
-                         for key, value in zip(literal.keys, literal.values) if key is not None)
+            items.extend((_SPREAD if key is None else key.value if isinstance(key, ast.Constant) else None, value)
+                         for key, value in zip(literal.keys, literal.values))
+    return items
+
+
+def _sequence_items(text: str, name: str) -> list[tuple[Optional[int], ast.AST]]:
+    """(index, element) of each module-level `name = (...)` / `name = [...]` literal of a file's text (the
+    index None after a `*rest`; starred elements left out)."""
+    items: list[tuple[Optional[int], ast.AST]] = []
     for literal in _module_literals(text, name, r"[\[(]"):
-        if isinstance(literal, (ast.Tuple, ast.List)):  # an element under its index (unknown after a `*rest`)
+        if isinstance(literal, (ast.Tuple, ast.List)):
             starred = any(isinstance(element, ast.Starred) for element in literal.elts)
             items.extend((None if starred else index, element) for index, element in enumerate(literal.elts)
                          if not isinstance(element, ast.Starred))
     return items
 
 
+def _table_items(text: str, name: str) -> list[tuple[object, ast.AST]]:
+    """(constant key or None, value) of each element of a module-level dict, tuple or list literal (a
+    sequence's element under its index); `**other` left out."""
+    return [(key, value) for key, value in _dict_items(text, name) if key is not _SPREAD] + _sequence_items(text, name)
+
+
 def _dict_values(text: str, name: str) -> list:
-    """The values of each module-level `name = {...}` dict literal of a file's text (None for `**x`)."""
-    found = []
-    for literal in _module_literals(text, name, r"\{|dict\s*\("):
-        if isinstance(literal, ast.Call):  # `dict(euler=Euler, ...)`, `dict({...}, k=v)`
-            found.extend(keyword.value for keyword in literal.keywords if keyword.arg is not None)
-            literal = literal.args[0] if len(literal.args) == 1 else None
-        found.extend(getattr(literal, "values", ()))
-    return found
+    """The values of each module-level `name = {...}` dict literal of a file's text (`**x` included)."""
+    return [value for _key, value in _dict_items(text, name)]
 
 
 def _sequence_values(text: str, name: str) -> list:
     """The elements of each module-level `name = (...)` / `name = [...]` literal of a file's text."""
-    return [element for literal in _module_literals(text, name, r"[\[(]")
-            if isinstance(literal, (ast.Tuple, ast.List))
-            for element in literal.elts if not isinstance(element, ast.Starred)]
+    return [element for _index, element in _sequence_items(text, name)]
 
 
 def _statement_rest(text: str, start: int) -> str:
