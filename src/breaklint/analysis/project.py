@@ -157,6 +157,8 @@ class ProjectGraph:
         self._spans_memo: dict[str, list[tuple[int, int, str]]] = {}
         self._passed_memo: dict[tuple[ClassKey, str], list[tuple[str, str]]] = {}
         self._construction_memo: dict[ClassKey, list[tuple[str, int, str]]] = {}
+        self._compound_memo: dict[str, list[str]] = {}
+        self._class_objects_memo: dict[tuple[str, str], list[ClassKey]] = {}
         self._table_memo: dict[str, dict[str, str]] = {}
         self._forward_memo: dict = {}
         self._bindings_memo: dict[tuple[ClassKey, str], list[tuple[str, str]]] = {}
@@ -666,6 +668,9 @@ class ProjectGraph:
                 if made is not None and made[0] == "function":
                     for function in self._returned_functions(made[1], made[2]):
                         yield made[1], function, None, False
+                    # `solver_fn = select(method); solver_fn(sde, bm)`: the class it returns is built
+                    for cls in self._returned_class_objects(made[1], made[2]):
+                        yield from self._construction(cls)
             for cls, exact in self._classes_named(path, spelled, 0):
                 if method == "__call__" and self._is_module(cls):
                     continue  # a module's forward is an entry point of its own
@@ -730,6 +735,12 @@ class ProjectGraph:
                 if method == "__call__" and self._is_module(cls):
                     continue  # a module's forward is an entry point of its own
                 yield from self._method_targets(cls, method, exact)
+            if method == "__call__" and not steps and not callee.startswith(("self.", "T:")):
+                # `select(method)(sde, bm)`: the class the function returns is built
+                kind, _, spelled = callee.partition(":")
+                made = self._named(path, self._absolute(path, spelled) if kind == GLOBAL else spelled)
+                for cls in self._returned_class_objects(made[1], made[2]) if made and made[0] == "function" else ():
+                    yield from self._construction(cls)
         elif ref.kind == ELEMENT:
             yield from self._container_targets(self._absolute(path, ref.name))
         elif ref.kind == REGISTERED_KL:
@@ -1535,12 +1546,15 @@ class ProjectGraph:
             for path, start, paren in self._package_calls().get((package, cname), ()):
                 found.append((path, start, _balanced(self._text(path).text, paren)))
         # ... and through a top-level function that returns the class itself:
-        # `solver_fn = methods.select(method); solver = solver_fn(sde=sde, bm=bm)`
+        # `solver_fn = methods.select(method); solver = solver_fn(sde=sde, bm=bm)`, with `return Euler`,
+        # `return {"euler": Euler, ...}[method]` or `return Euler if ito else Heun` in select
         for path in files:
             text = self._text(path)
-            for offset in _returns_of(text.text, cname) if text is not None else ():
-                maker = self._function_at(path, text.line_of(offset))
-                if maker is not None and "." not in maker and self._returns_class_itself(path, maker, cname):
+            makers = [self._function_at(path, text.line_of(offset)) for offset in _returns_of(text.text, cname)] \
+                if text is not None else []
+            makers += [maker for maker in self._compound_makers(path) if cname in text.lines(*self.summaries[path].lines[maker])]
+            for maker in dict.fromkeys(makers):
+                if maker is not None and "." not in maker and cls in self._returned_class_objects(path, maker):
                     found.extend(self._calls_of_what(path, maker))
         # ... and through a module-level table that holds the class: `SOLVERS[method](sde, bm, dt)`, or
         # `solver_cls = SOLVERS[method]` and then `solver_cls(...)` in the same function
@@ -1587,6 +1601,7 @@ class ProjectGraph:
         element = rf"((?:[A-Za-z_]\w*\.)*){re.escape(table)}[ \t]*(?:\[|\.get[ \t]*\()"
         direct = re.compile(rf"(?<![\w.]){element}")
         bound = re.compile(rf"(?m)^[ \t]*([A-Za-z_]\w*)[ \t]*=[ \t]*{element}")
+        returned = re.compile(rf"(?m)^[ \t]+return[ \t]+{element}")
         found = []
         for path in dict.fromkeys([table_path, *self._importers(table), *self._importers(module.rsplit(".", 1)[-1])]):
             text = self._text(path)
@@ -1621,6 +1636,10 @@ class ProjectGraph:
             for match in bound.finditer(text.text):
                 if ours(match.group(2), match.start(2), match.end()):
                     found.extend(self._later_calls(path, match.group(1), match.start(), match.end()))
+            for match in returned.finditer(text.text):  # `def select(m): return SOLVERS[m]`, then `select(m)(...)`
+                maker = self._function_at(path, text.line_of(match.start()))
+                if maker is not None and "." not in maker and ours(match.group(1), match.start(1), match.end()):
+                    found.extend(self._calls_of_what(path, maker))
         return found
 
     def _in_string_or_comment(self, path: str, offset: int) -> bool:
@@ -1666,19 +1685,60 @@ class ProjectGraph:
                 return qualname
         return None
 
-    def _returns_class_itself(self, path: str, maker: str, cname: str) -> bool:
-        """Whether a function's own body (not a def nested in it) says `return Cls` / `return mod.Cls`."""
-        tree = self._function_tree(path, maker)
-        stack = list(tree.body) if tree is not None else []
+    def _compound_makers(self, path: str) -> list[str]:
+        """Top-level functions of `path` with a return that may pick a class out of a literal or a
+        conditional (`return {...}[key]`, `return A if c else B`, `return table[key]`): the only ones
+        whose text `_constructions` reads for a class spelled inside a longer expression."""
+        if path not in self._compound_memo:
+            text = self._text(path)
+            makers = [self._function_at(path, text.line_of(match.start()))
+                      for match in _COMPOUND_RETURN.finditer(text.text)] if text is not None else []
+            self._compound_memo[path] = [m for m in dict.fromkeys(makers) if m is not None and "." not in m]
+        return self._compound_memo[path]
+
+    def _returned_class_objects(self, path: str, qualname: str) -> list[ClassKey]:
+        """Classes a function's own body (not a def nested in it) returns as the class itself, not an
+        instance: `return Cls`, `return mod.Cls`, `return A if c else B`, `return {"a": A}[key]`, an
+        element of a module-level table (`return SOLVERS[key]`, `.get(key)`) or of a dict the function
+        builds (`table = {...}; return table[key]`)."""
+        memo_key = (path, qualname)
+        if memo_key in self._class_objects_memo:
+            return self._class_objects_memo[memo_key]
+        self._class_objects_memo[memo_key] = found = []
+        tree = self._function_tree(path, qualname)
+        own, stack = [], list(tree.body) if tree is not None else []
         while stack:
             node = stack.pop()
-            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)):
+            if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)):
+                own.append(node)
+                stack.extend(ast.iter_child_nodes(node))
+        local_dicts: dict[str, list] = {}
+        for node in own:  # a local bound to a dict literal, each time it is (any of them may be returned)
+            if isinstance(node, ast.Assign) and isinstance(node.value, ast.Dict):
+                for target in node.targets:
+                    if isinstance(target, ast.Name):
+                        local_dicts.setdefault(target.id, []).extend(node.value.values)
+        values = [node.value for node in own if isinstance(node, ast.Return) and node.value is not None]
+        while values:
+            value = values.pop()
+            if isinstance(value, ast.IfExp):
+                values += [value.body, value.orelse]
                 continue
-            if isinstance(node, ast.Return) and isinstance(node.value, (ast.Name, ast.Attribute)) \
-                    and (dotted(node.value) or "").rsplit(".", 1)[-1] == cname:
-                return True
-            stack.extend(ast.iter_child_nodes(node))
-        return False
+            container = value.value if isinstance(value, ast.Subscript) else \
+                value.func.value if isinstance(value, ast.Call) and isinstance(value.func, ast.Attribute) \
+                and value.func.attr == "get" else None
+            if isinstance(container, ast.Dict):
+                values += [v for v in container.values if v is not None]
+            elif isinstance(container, ast.Name) and container.id in local_dicts:
+                values += [v for v in local_dicts[container.id] if v is not None]
+            elif container is not None and dotted(container):
+                found.extend(self._table_classes(path, dotted(container)))
+            elif isinstance(value, (ast.Name, ast.Attribute)) and dotted(value):
+                hit = self._named(path, dotted(value))
+                if hit is not None and hit[0] == "class":
+                    found.append((hit[1], hit[2]))
+        found[:] = dict.fromkeys(found)
+        return found
 
     def _calls_of_what(self, maker_path: str, maker: str) -> list[tuple[str, int, str]]:
         """(file, offset, argument text) of each call of a name bound to what `maker` returns
@@ -1691,7 +1751,11 @@ class ProjectGraph:
             text = self._text(path)
             if text is None or maker not in text.text:
                 continue
-            for call_at, _paren in _calls_named(text.text, maker):  # str.find, then the one line
+            for call_at, paren in _calls_named(text.text, maker):  # str.find, then the one line
+                # `maker(...)(sde, bm)`: the returned callable called at once
+                again = _SPACES_THEN_PAREN.match(text.text, paren + len(_balanced(text.text, paren)))
+                if again is not None:
+                    found.append((path, call_at, _balanced(text.text, again.end() - 1)))
                 line_start = text.text.rfind("\n", 0, call_at) + 1
                 match = _BOUND_TO_CALL.match(text.text, line_start, call_at)
                 if match is None:
@@ -1869,13 +1933,13 @@ def _self_assignments(body: str):
         start = body.find("self", start + 1)
 
 
-# `fn = ` or `fn = module.` before a call on its line (the call's name follows)
 # A module-level name bound to a literal that may hold classes: `SOLVERS = {...}`, `(...)`, `[...]`, `dict(...)`.
 _MODULE_TABLE = re.compile(r"(?m)^([A-Za-z_]\w*)[ \t]*(?::[^=\n]*)?=[ \t]*(?=[{\[(]|dict[ \t]*\()")
 _SPACES_THEN_PAREN = re.compile(r"[ \t]*\(")
 _DEF_BEFORE = re.compile(r"\bdef[ \t]+$")
 # The dotted name that ends where a search stops (`api.run` before `.integrate(`).
 _DOTTED_TAIL = re.compile(r"[A-Za-z_][\w.]*$")
+# `fn = ` or `fn = module.` before a call on its line (the call's name follows)
 _BOUND_TO_CALL = re.compile(r"[ \t]*([A-Za-z_]\w*)[ \t]*=[ \t]*(?:[A-Za-z_][\w.]*\.)?$")
 # Calls whose result holds the same elements as their one argument.
 _COPIES = ("list", "tuple", "nn.ModuleList", "torch.nn.ModuleList", "ModuleList")
@@ -1906,6 +1970,9 @@ def _literal_elements(literal: str) -> list[ast.expr]:
 
 
 
+# A return that may pick a class: `return {`, `return A if`, `return table[` / `return table.get(`.
+_COMPOUND_RETURN = re.compile(r"^[ \t]+return[ \t]+(?:\{|\(?[A-Za-z_][\w.]*[ \t]+if[ \t]|[A-Za-z_][\w.]*[ \t]*(?:\[|\.get[ \t]*\())",
+                              re.M)
 _RETURNED_CLASS = re.compile(r"[ \t]*return[ \t]+(?:[A-Za-z_][\w.]*\.)?(\w+)[ \t]*(?:#.*)?$")
 
 
