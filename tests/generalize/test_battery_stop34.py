@@ -120,3 +120,41 @@ def test_dynamo_breaks_where_marked(tmp_path):
     pytest.importorskip("torch")
     rows = dynamo_package_rows(tmp_path, select_package(SELECTS["dict"], BUILDS["bound"]))
     assert {("pkg/base.py", 9), ("pkg/base.py", 15)} <= rows
+
+
+# BL106: a tensor turned into a tuple or list (`tuple(lengths)`) compared with a display: its elements are 0-d
+# tensors and Python compares them one by one (GB6622). Found by probing Dynamo 2.13 with the registry's
+# list_richcompare_nonconst; before, only displays that spell a tensor (`[a.sum(), 1] == ...`) were read.
+CONVERTED = '''import torch
+from torch import nn
+
+
+class Net(nn.Module):
+    def forward(self, x):
+        lengths = (x[:, 0] > 0).long()
+        if tuple(lengths) == (1, 0, 1, 0):  # Dynamo 2.13: GB6622
+            x = x * 2
+        if list(lengths) == [1, 1, 1, 1]:  # Dynamo 2.13: GB6622
+            x = x * 3
+        if tuple(x.shape) == (4, 4):  # ints: no break
+            x = x + 1
+        if list(lengths) == []:  # lengths differ: decided without the elements
+            x = x + 2
+        return x
+'''
+
+
+def test_a_tensor_turned_into_a_tuple_compared_with_a_display():
+    from .helpers import codes_by_row
+
+    got = {row for row, code in codes_by_row(CONVERTED) if code == "BL106"}
+    assert got == {8, 10}
+
+
+def test_dynamo_breaks_where_marked_converted(tmp_path):
+    pytest.importorskip("torch")
+    from .helpers import dynamo_break_rows
+
+    marked = {i for i, line in enumerate(CONVERTED.splitlines(), 1) if "# Dynamo 2.13:" in line}
+    assert dynamo_break_rows(CONVERTED, ["Net"], tmp_path) == marked
+

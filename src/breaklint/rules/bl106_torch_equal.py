@@ -1,4 +1,5 @@
-"""BL106: `torch.equal(a, b)` / `a.equal(b)` in traced code: a Python bool read from tensor data.
+"""BL106: `torch.equal(a, b)` / `a.equal(b)` in traced code: a Python bool read from tensor data; and
+`==` between lists or tuples of tensors (a display, or `tuple(t)` of a tensor).
 
 Measured on torch 2.13 CPU: in an `if`, in an `assert` and as a plain value it breaks the graph with
 GB0033 ("Data dependent operator": `aten.equal` has a non-Tensor output that depends on the data).
@@ -57,7 +58,16 @@ def _compares_sequences_of_tensors(node: ast.Compare, ctx) -> bool:
         if isinstance(display, displays) and any(ctx.is_tensor(e) for e in display.elts) \
                 and not (isinstance(other, ast.Constant) or ctx.is_tensor(other)):
             return True
+        if _unbound_tensor(display, ctx) and (isinstance(other, displays) and other.elts
+                                              or _unbound_tensor(other, ctx)):
+            return True  # `tuple(lengths) == (3, 2)`: each element a 0-d tensor (GB6622, measured on 2.13)
     return False
+
+
+def _unbound_tensor(node: ast.AST, ctx) -> bool:
+    """`tuple(t)` / `list(t)` of a tensor: a sequence of its 0-d slices (not `tuple(t.shape)`, of ints)."""
+    return isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in ("tuple", "list") \
+        and len(node.args) == 1 and not node.keywords and ctx.is_tensor(node.args[0])
 
 
 def _tensor_pair(a: ast.AST, b: ast.AST, ctx) -> bool:
