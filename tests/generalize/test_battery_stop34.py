@@ -158,3 +158,123 @@ def test_dynamo_breaks_where_marked_converted(tmp_path):
     marked = {i for i, line in enumerate(CONVERTED.splitlines(), 1) if "# Dynamo 2.13:" in line}
     assert dynamo_break_rows(CONVERTED, ["Net"], tmp_path) == marked
 
+
+# BL504: the first use of a sparse tensor in a traced function: one it made, one a function of another file
+# returns (the call graph's `returns_sparse`), and one sparse by contract (torch.sparse.mm's first argument,
+# `m.coalesce()`). Dynamo 2.13 breaks there ("Attempted to wrap sparse Tensor") and runs the rest of the
+# function eagerly. Found by the dev split's ptwt and torch_geometric misses (sparse wavelet and adjacency
+# matrices handed between helpers).
+SPARSE = {
+    "pkg/__init__.py": "",
+    "pkg/mats.py": """
+        import torch
+
+
+        def build(n):
+            index = torch.tensor([[0, 1], [1, 0]])
+            adj = torch.sparse_coo_tensor(index, torch.ones(2), (n, n))
+            return adj
+
+
+        def dense(n):
+            return build(n).to_dense()
+        """,
+    "pkg/ops.py": """
+        import torch
+        from pkg.mats import build, dense
+
+
+        def apply(x):
+            adj = build(x.shape[0])
+            y = x * 2
+            return adj.to_dense() @ y
+
+
+        def multiply(matrix, x):
+            k = x.shape[0]
+            if matrix.shape[1] != k:
+                raise ValueError("shapes")
+            return torch.sparse.mm(matrix, x)
+
+
+        def plain(x):
+            d = dense(x.shape[0])
+            return d @ x
+
+
+        def twice(matrix, x):
+            y = x + 1
+            return multiply(matrix, y)
+        """,
+    "entry.py": """
+        import torch
+        from pkg import ops
+
+
+        class M(torch.nn.Module):
+            def forward(self, x):
+                y = ops.plain(x)
+                z = ops.apply(x)
+                return y + z + ops.multiply(torch.eye(4).to_sparse(), x[:, None])[:, 0]
+        """,
+}
+# A parameter handed on to a call that takes it as sparse: the call is where the frame first uses it.
+SPARSE_PASSED = dict(SPARSE, **{"entry.py": """
+    import torch
+    from pkg import ops
+
+
+    class M(torch.nn.Module):
+        def forward(self, x):
+            return ops.twice(torch.eye(4).to_sparse(), x[:, None])[:, 0]
+    """})
+
+
+def test_first_use_of_a_sparse_tensor(tmp_path):
+    found = {(path, row) for path, row, code in check_tree(tmp_path, SPARSE) if code == "BL504"}
+    assert {("pkg/mats.py", 6), ("pkg/mats.py", 7), ("pkg/ops.py", 8), ("pkg/ops.py", 13)} <= found
+    assert not {("pkg/ops.py", 18), ("pkg/ops.py", 19)} & found  # `dense(...)` is dense
+
+
+def test_dynamo_breaks_at_each_first_use(tmp_path):
+    pytest.importorskip("torch")
+    rows = dynamo_package_rows(tmp_path, SPARSE)
+    assert {("pkg/mats.py", 6), ("pkg/mats.py", 7), ("pkg/ops.py", 8), ("pkg/ops.py", 13)} <= rows
+    assert not {("pkg/ops.py", 18), ("pkg/ops.py", 19)} & rows
+
+
+def test_a_sparse_parameter_handed_on(tmp_path):
+    found = {(path, row) for path, row, code in check_tree(tmp_path / "static", SPARSE_PASSED) if code == "BL504"}
+    assert ("pkg/ops.py", 25) in found
+    pytest.importorskip("torch")
+    assert ("pkg/ops.py", 25) in dynamo_package_rows(tmp_path / "dynamo", SPARSE_PASSED)
+
+
+POLYMORPHIC = '''import torch
+from torch import nn
+
+
+def lift(src, edge_index):
+    if edge_index.is_sparse:
+        index = edge_index._indices()[0]
+    else:
+        index = edge_index[0]
+    return src[index]
+
+
+class Net(nn.Module):
+    def forward(self, x):
+        return lift(x, torch.tensor([[0, 1], [1, 0]]))
+'''
+
+
+def test_a_value_tested_for_sparsity_is_not_sparse_by_its_methods(tmp_path):
+    """torch_geometric's `_lift`: a sparse-only method under `if edge_index.is_sparse:` says nothing of the dense
+    path (a dev false positive of the first version)."""
+    from .helpers import codes_by_row
+
+    assert not {row for row, code in codes_by_row(POLYMORPHIC) if code == "BL504"}
+    pytest.importorskip("torch")
+    from .helpers import dynamo_break_rows
+
+    assert dynamo_break_rows(POLYMORPHIC, ["Net"], tmp_path) == set()

@@ -101,6 +101,8 @@ class FileContext:
     entries: dict[str, ExternalEntry] = field(default_factory=dict)
     returns_tensor: frozenset[str] = frozenset()
     returns_tensors: frozenset[str] = frozenset()
+    # ... and those that return a sparse tensor (sparse.py).
+    returns_sparse: frozenset[str] = frozenset()
     # project_breaks.py: "qualname:line:col" -> (Cls.method, where it breaks, the classes it may also be
     # whose method does not) of calls on new objects whose method breaks; init qualname -> (why, the
     # condition of the construction, "" for none), of the __init__s run on a half-built self.
@@ -109,7 +111,7 @@ class FileContext:
 
     def key(self) -> tuple:
         return (tuple((q, self.entries[q].key()) for q in sorted(self.entries)),
-                tuple(sorted(self.returns_tensor)), tuple(sorted(self.returns_tensors)),
+                tuple(sorted(self.returns_tensor)), tuple(sorted(self.returns_tensors)), tuple(sorted(self.returns_sparse)),
                 tuple(sorted(self.object_breaks.items())), tuple(sorted(self.half_built.items())))
 
 
@@ -442,7 +444,7 @@ class ProjectGraph:
         reached = self.external_entries()
         result = {path: FileContext(entries=entries) for path, entries in reached.items()}
         for path, summary in self.summaries.items():
-            tensor, tensors = set(), set()
+            tensor, tensors, sparse = set(), set(), set()
             # Calls of traced functions: the file's own, and those other files reach.
             traced = list(summary.calls.values()) + [self.calls(path, q) for q in reached.get(path, ())]
             for refs in traced:
@@ -457,9 +459,12 @@ class ProjectGraph:
                         tensor.add(ref.name)
                     elif found[2] in target.returns_tensors:
                         tensors.add(ref.name)
-            if tensor or tensors:
+                    if found[2] in target.returns_sparse:
+                        sparse.add(ref.name)
+            if tensor or tensors or sparse:
                 context = result.setdefault(path, FileContext())
                 context.returns_tensor, context.returns_tensors = frozenset(tensor), frozenset(tensors)
+                context.returns_sparse = frozenset(sparse)
         self._add_cross_file_breaks(result, reached)
         return result
 

@@ -102,6 +102,8 @@ class ModuleSummary:
     # Top-level functions that return a tensor / a tuple of tensors on every path.
     returns_tensor: frozenset[str] = frozenset()
     returns_tensors: frozenset[str] = frozenset()
+    # Top-level functions that return a sparse tensor on every path (sparse.py).
+    returns_sparse: frozenset[str] = frozenset()
     # Every function and method: (first line, last line), for what it returns (`return Cls(...)`,
     # read off the text when the project asks), and its return annotation as the imports spell it.
     lines: dict[str, tuple[int, int]] = field(default_factory=dict)

@@ -27,6 +27,7 @@ from ..analysis.summary import ModuleSummary, summarize
 from ..analysis.built_modules import built_init_effects, is_built_init, sure_finding
 from ..analysis.new_objects import constructions, sure_rows
 from ..analysis.filefacts import FileFacts
+from ..analysis.sparse import SparseValues
 from ..analysis.torch_api import TORCH_CONTEXT_MANAGERS, TORCH_VERSION
 
 NOQA = re.compile(r"#\s*noqa(?::\s*(?P<codes>[A-Za-z]+[0-9]+(?:\s*,\s*[A-Za-z]+[0-9]+)*))?", re.IGNORECASE)
@@ -110,7 +111,7 @@ class FileLinter:
             lines = kept.lines if kept is not None and kept.lines is not None else source_lines(self.source)
             if kept is not None:
                 kept.lines = lines
-        file = FileInfo(self.path, self.source, lines, tree, imports, scopes)
+        file = FileInfo(self.path, self.source, lines, tree, imports, scopes, self.context.returns_sparse)
         rules = list(self.settings.rules)
         after = [rule for rule in rules if type(rule).after_file is not Rule.after_file]
         unselected: set[str] = set()
@@ -130,6 +131,10 @@ class FileLinter:
         try:
             if self.want_summary:
                 self.summary = summarize(scopes, imports, facts.env_named, facts.return_kind)
+                if "sparse" in self.source:
+                    sparse = SparseValues(scopes, imports.qualify, self.context.returns_sparse)
+                    self.summary.returns_sparse = frozenset(
+                        name for name in scopes.functions if name in scopes.scopes and sparse.returns_sparse(name))
             if not dispatch:
                 return []
             ctx = NodeContext(file, self)

@@ -632,14 +632,15 @@ def _merged(first, again):
     if again is None:
         return first
     return dataclasses.replace(first, calls=again.calls, spans=again.spans, returns_tensor=again.returns_tensor,
-                               returns_tensors=again.returns_tensors, object_calls=again.object_calls,
+                               returns_tensors=again.returns_tensors, returns_sparse=again.returns_sparse,
+                               object_calls=again.object_calls,
                                breaking=again.breaking, sure_calls=again.sure_calls, skipped=again.skipped,
                                builds=again.builds)
 
 
 def _learned(summary) -> tuple:
     """What a lint with more context can teach the graph: call facts, and what breaks (project_breaks.py)."""
-    return (summary.calls, summary.returns_tensor, summary.returns_tensors, summary.object_calls,
+    return (summary.calls, summary.returns_tensor, summary.returns_tensors, summary.returns_sparse, summary.object_calls,
             summary.breaking, summary.sure_calls, summary.skipped)
 
 

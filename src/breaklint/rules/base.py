@@ -117,6 +117,8 @@ class FileInfo:
     tree: ast.Module
     imports: ImportMap
     scopes: ModuleScopes
+    # Dotted names (as this file spells them) the call graph says return a sparse tensor.
+    returns_sparse: frozenset = frozenset()
     _memo: dict = field(default_factory=dict, repr=False, compare=False)
 
     def memo(self, key: Hashable, factory: Callable[[], T]) -> T:

@@ -1,4 +1,5 @@
-"""BL504: creating a sparse tensor in traced code: `torch.sparse_coo_tensor(...)`, `x.to_sparse()`.
+"""BL504: creating a sparse tensor in traced code: `torch.sparse_coo_tensor(...)`, `x.to_sparse()`; and the
+first use of one in a traced function (made there, returned by a call, or sparse by contract).
 
 torch.compile does not support sparse tensors. Measured on torch 2.13 CPU: sparse_coo_tensor is a
 skipped function (GB0007), sparse_csr_tensor is "Sparse tensor creation not supported" (GB0374),
@@ -8,13 +9,11 @@ sparse value breaks again. Reading `x.is_sparse` and `to_dense()` of a dense ten
 from __future__ import annotations
 
 import ast
+from typing import Optional
 
 from ..analysis.scope import _self_name
+from ..analysis.sparse import CONSTRUCTORS, CONVERSIONS, SparseValues, makes_sparse
 from .base import Example, Rule, held_values
-
-LAYOUTS = ("coo", "csr", "csc", "bsr", "bsc")
-CONSTRUCTORS = {f"torch.sparse_{layout}_tensor" for layout in LAYOUTS} | {"torch.sparse_compressed_tensor"}
-CONVERSIONS = {"to_sparse"} | {f"to_sparse_{layout}" for layout in LAYOUTS}
 
 
 class SparseTensor(Rule):
@@ -25,10 +24,16 @@ class SparseTensor(Rule):
     # sparse_csr_tensor, GB0277 "Attempted to wrap sparse Tensor" for to_sparse() (all on 2.13).
     gb_ids = ("GB0007", "GB0374", "GB0277", "GB0015")
     fix_availability = "never"
-    node_types = (ast.Call, ast.Attribute)
+    node_types = (ast.Call, ast.Attribute, ast.Name)
     verdicts = {"2.13": True}
 
     def check(self, node, ctx) -> None:
+        if not ctx.file.memo(("BL504 mentions sparse",), lambda: "sparse" in ctx.file.source):
+            return
+        if node is self._first_use(ctx):
+            self._used(node, ctx)
+        if isinstance(node, ast.Name):
+            return
         if isinstance(node, ast.Attribute):
             self._held(node, ctx)
             return
@@ -45,18 +50,32 @@ class SparseTensor(Rule):
                          "breaks here and at each use of it; keep the sparse work outside the compiled "
                          "region, or use a dense form (scatter_add / index_add over the indices)")
 
+    @staticmethod
+    def _first_use(ctx) -> Optional[ast.AST]:
+        """The node where the traced function first uses a sparse tensor (analysis/sparse.py)."""
+        values = ctx.file.memo(("BL504 values",), lambda: SparseValues(ctx.file.scopes, ctx.qualify,
+                                                                       ctx.file.returns_sparse))
+        return ctx.file.memo(("BL504 first use", id(ctx.scope.func)), lambda: values.first_use(ctx.scope))
+
+    def _used(self, node: ast.AST, ctx) -> None:
+        """Measured on 2.13: the first use of a sparse tensor in a frame (made there, passed in, or returned
+        by a call) breaks (GB0015 "Attempted to wrap sparse Tensor"), and Dynamo runs the rest of the
+        frame eagerly."""
+        what = f"`{node.id}`" if isinstance(node, ast.Name) else "this value"
+        ctx.report(node, f"{what} is a sparse tensor, which torch.compile cannot wrap: its first use in a compiled "
+                         "function breaks the graph (GB0015) and Dynamo runs the rest of the function eagerly; keep "
+                         "the sparse work outside the compiled region, or use a dense form")
+
     def _held(self, node: ast.Attribute, ctx) -> None:
         """The first read of `self.<attr>` in a function, where the object keeps a sparse tensor (a buffer
         or an attribute made sparse in __init__): measured on 2.13, its first use breaks (GB0015
         "Attempted to wrap sparse Tensor") and the frame is skipped."""
-        if not ctx.file.memo(("BL504 mentions sparse",), lambda: "sparse" in ctx.file.source):
-            return
         scope = ctx.scope
         if not isinstance(node.ctx, ast.Load) or not isinstance(node.value, ast.Name) or scope is None \
                 or scope.cls is None or node.value.id != _self_name(scope.func):
             return
         values = held_values(node, ctx)
-        if not values or not all(_makes_sparse(v, ctx) for v in values):
+        if not values or not all(makes_sparse(v, ctx.qualify) for v in values):
             return
         # every use breaks (the first one may sit in a branch that is not taken)
         ctx.report(node, f"self.{node.attr} holds a sparse tensor, which torch.compile does not support: using it "
@@ -97,7 +116,7 @@ class Propagate(nn.Module):
 def factory():
     edge_index = torch.tensor([[0, 1, 2], [1, 2, 0]])
     return Propagate(), (torch.randn(3, 4), edge_index, torch.rand(3))
-""", at=((8, 15),)),
+""", at=((8, 15), (9, 16))),
         Example("""
 import torch
 
@@ -110,7 +129,7 @@ def to_csr(values):
 
 def factory():
     return to_csr, (torch.rand(2),)
-""", at=((7, 11),)),
+""", at=((7, 11), (8, 12))),
         Example("""
 import torch
 from torch import nn
@@ -124,27 +143,30 @@ class Sparsify(nn.Module):
 
 def factory():
     return Sparsify(), (torch.randn(3, 3),)
-""", at=((8, 13),)),
+""", at=((8, 13), (9, 16))),
+        Example("""
+import torch
+from torch import nn
+
+
+def propagate(adj, x):
+    if adj.shape[1] != x.shape[0]:
+        raise ValueError("shapes")
+    return torch.sparse.mm(adj, x)
+
+
+class Propagate(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.adj = [torch.eye(3).to_sparse()]
+
+    def forward(self, x):
+        for adj in self.adj:
+            x = propagate(adj, x)
+        return x
+
+
+def factory():
+    return Propagate(), (torch.randn(3, 4),)
+""", at=((7, 8),)),
     ]
-
-
-def _makes_sparse(value: ast.AST, ctx) -> bool:
-    """A sparse constructor or conversion, through methods called on its result (`.coalesce()`,
-    `.to_sparse_csr()`, `.to(device)`), not turned dense again."""
-    while isinstance(value, ast.Call):
-        func = value.func
-        if (ctx.qualify(func) or "") in CONSTRUCTORS:
-            return True
-        if not isinstance(func, ast.Attribute):
-            return False
-        if func.attr in CONVERSIONS:
-            return True
-        if func.attr not in _KEEPS_SPARSE:  # `.indices()`, `.to_dense()`, `.sum()`: a dense tensor
-            return False
-        value = func.value
-    return False
-
-
-# Methods whose result is as sparse as the tensor they are called on.
-_KEEPS_SPARSE = frozenset({"coalesce", "to", "float", "double", "half", "cpu", "cuda", "detach", "t", "transpose",
-                           "requires_grad_"})

@@ -1,0 +1,191 @@
+"""Sparse tensors in traced functions (BL504): what makes one, which names hold one, and where a
+function first uses one.
+
+Measured on torch 2.13 CPU: Dynamo cannot wrap a sparse tensor. Making one breaks (a skipped
+constructor, GB0007 / GB0374; `to_sparse()`, GB0277), and the first use of one in a frame, whether the
+frame made it, got it as an argument or got it from a call, breaks again ("Attempted to wrap sparse
+Tensor", GB0015); Dynamo then runs the rest of that frame eagerly, so later uses do not break on their
+own.
+"""
+from __future__ import annotations
+
+import ast
+from typing import Callable, Optional
+
+from .astwalk import function_nodes_of
+from .filefacts import returns_of
+
+LAYOUTS = ("coo", "csr", "csc", "bsr", "bsc")
+CONSTRUCTORS = frozenset({f"torch.sparse_{layout}_tensor" for layout in LAYOUTS} | {"torch.sparse_compressed_tensor"})
+CONVERSIONS = frozenset({"to_sparse"} | {f"to_sparse_{layout}" for layout in LAYOUTS})
+# Methods whose result is as sparse as the tensor they are called on.
+KEEPS_SPARSE = frozenset({"coalesce", "to", "float", "double", "half", "cpu", "cuda", "detach", "t", "transpose",
+                          "requires_grad_"})
+# torch functions whose first argument is a sparse matrix by contract (a dense one would need no
+# torch.sparse): the product of two sparse ones is sparse, of a sparse and a dense one dense.
+SPARSE_OPERANDS = frozenset({"torch.sparse.mm", "torch.sparse.addmm", "torch.sparse.sum", "torch.sparse.softmax",
+                             "torch.sparse.log_softmax", "torch.smm", "torch.sspaddmm", "torch.hspmm"})
+# Tensor methods only a sparse tensor has: the value they are called on is one.
+SPARSE_ONLY_METHODS = frozenset({"coalesce", "is_coalesced", "_nnz", "sparse_dim", "dense_dim", "crow_indices",
+                                 "col_indices", "ccol_indices", "row_indices", "_indices", "_values"})
+_CALLS = frozenset({ast.Call})
+_NAMES_AND_CALLS = frozenset({ast.Name, ast.Call})
+_TESTS = frozenset({ast.If, ast.IfExp, ast.While, ast.Assert})
+_LOOPS = frozenset({ast.For, ast.comprehension})
+
+
+def makes_sparse(value: ast.AST, qualify: Callable[[ast.AST], Optional[str]]) -> bool:
+    """A sparse constructor or conversion, through methods called on its result (`.coalesce()`,
+    `.to_sparse_csr()`, `.to(device)`), not turned dense again."""
+    while isinstance(value, ast.Call):
+        func = value.func
+        if (qualify(func) or "") in CONSTRUCTORS:
+            return True
+        if not isinstance(func, ast.Attribute):
+            return False
+        if func.attr in CONVERSIONS:
+            return True
+        if func.attr not in KEEPS_SPARSE:  # `.indices()`, `.to_dense()`, `.sum()`: a dense tensor
+            return False
+        value = func.value
+    return False
+
+
+class SparseValues:
+    """Which names of a file's traced functions hold sparse tensors. `returns_sparse(call)` says whether
+    a call gives one: a constructor, this file's function (`returns`), or a name the call graph says
+    returns one (`elsewhere`, dotted as the file spells it)."""
+
+    def __init__(self, scopes, qualify: Callable[[ast.AST], Optional[str]], elsewhere: frozenset = frozenset()):
+        self.scopes = scopes
+        self.qualify = qualify
+        self.elsewhere = elsewhere
+        self._names: dict[int, dict[str, int]] = {}
+        self._returns: dict[str, bool] = {}
+
+    def is_sparse(self, value: ast.AST, scope) -> bool:
+        """A value that is surely sparse where it is computed: made sparse, a call that returns one, a product
+        of two sparse ones, or a local that only ever holds one."""
+        if makes_sparse(value, self.qualify):
+            return True
+        if isinstance(value, ast.Name):
+            return value.id in self.sparse_names(scope)
+        if not isinstance(value, ast.Call):
+            return False
+        qualified = self.qualify(value.func) or ""
+        if qualified in ("torch.sparse.mm", "torch.smm", "torch.hspmm") and len(value.args) == 2:
+            return self.is_sparse(value.args[1], scope)
+        if qualified and qualified in self.elsewhere:
+            return True
+        target = self.scopes.resolve_call(scope, value)
+        return target is not None and self.returns_sparse(target[2])
+
+    def returns_sparse(self, qualname: str) -> bool:
+        """Whether a traced function of this file returns a sparse tensor on every path."""
+        if qualname not in self._returns:
+            self._returns[qualname] = False  # recursion sees "no"
+            scope = self.scopes.scopes.get(qualname)
+            values = [node.value for node in returns_of(scope.func)] if scope is not None else []
+            self._returns[qualname] = bool(values) and all(v is not None and self.is_sparse(v, scope) for v in values)
+        return self._returns[qualname]
+
+    def sparse_names(self, scope) -> dict[str, int]:
+        """name -> the line from which it holds a sparse tensor: a local every assignment of which makes
+        one (from its first assignment), a name passed as the sparse operand of torch.sparse.mm & co or
+        given a method only sparse tensors have (from its first binding; a parameter from the start)."""
+        key = id(scope.func)
+        if key in self._names:
+            return self._names[key]
+        self._names[key] = found = {}  # a local defined through itself sees nothing
+        values = self.scopes.local_values_of(scope.func)
+        for name, bound in values.items():
+            if bound and all(self.is_sparse(v, scope) for v in bound):
+                found[name] = min(v.lineno for v in bound)
+        tested = _tested_for_sparsity(scope.func)
+        # An element of a container is wrapped only when an operation uses it, not when it is passed on
+        # (measured: `for adj in self.adjs: propagate(adj, x)` breaks inside propagate).
+        looped = {n.id for loop in function_nodes_of(scope.func, _LOOPS) for n in ast.walk(loop.target)
+                  if isinstance(n, ast.Name)}
+        for node in function_nodes_of(scope.func, _CALLS):
+            passed = [arg for arg in self._passed_as_sparse(node, scope) if getattr(arg, "id", None) not in looped]
+            for operand in [_sparse_operand(node, self.qualify), *passed]:
+                if isinstance(operand, ast.Name) and operand.id not in tested:  # sparse by contract
+                    bound = values.get(operand.id)
+                    found.setdefault(operand.id, min(v.lineno for v in bound) if bound else scope.func.lineno)
+        # a parameter every caller of this file hands a sparse tensor (`_batch_mm(self.matrix, x)`)
+        params = _parameters(scope.func)
+        sites = self.scopes.call_sites.get(scope.qualname, ())
+        for index, name in enumerate(params):
+            if name not in found and name not in values and name not in tested and sites and all(
+                    _argument(site.call, index - (1 if site.bound_self else 0), name) is not None
+                    and self.is_sparse(_argument(site.call, index - (1 if site.bound_self else 0), name), site.caller)
+                    for site in sites):
+                found[name] = scope.func.lineno
+        return found
+
+    def _passed_as_sparse(self, call: ast.Call, scope) -> list[ast.AST]:
+        """The arguments a call of this file's function hands to parameters it takes as sparse by contract
+        (`_get_to_orthogonalize(matrix, n)` with `matrix.coalesce()` inside)."""
+        target = self.scopes.resolve_call(scope, call)
+        callee = self.scopes.scopes.get(target[2]) if target is not None else None
+        if callee is None:
+            return []
+        taken = self.sparse_names(callee)
+        params = _parameters(callee.func)
+        offset = 1 if target[3] else 0
+        return [arg for arg in (_argument(call, i - offset, name) for i, name in enumerate(params)
+                                if taken.get(name) == callee.func.lineno) if arg is not None]
+
+    def first_use(self, scope) -> Optional[ast.AST]:
+        """Where the function first uses a sparse tensor (a name that holds one, or the sparse operand of
+        torch.sparse.mm & co spelled as an expression): the node Dynamo breaks at, or None."""
+        names = self.sparse_names(scope)
+        uses = []
+        for node in function_nodes_of(scope.func, _NAMES_AND_CALLS):
+            if isinstance(node, ast.Name):
+                start = names.get(node.id)
+                if start is not None and isinstance(node.ctx, ast.Load) and node.lineno > start:
+                    uses.append(node)
+                elif start is not None and isinstance(node.ctx, ast.Load) and start == scope.func.lineno:
+                    uses.append(node)  # a parameter or loop target: any use
+            else:
+                operand = _sparse_operand(node, self.qualify)
+                if operand is not None and not isinstance(operand, ast.Name):
+                    uses.append(operand)
+        return min(uses, key=lambda n: (n.lineno, n.col_offset)) if uses else None
+
+
+def _parameters(func) -> list[str]:
+    return [a.arg for a in func.args.posonlyargs + func.args.args]
+
+
+def _argument(call: ast.Call, index: int, name: str) -> Optional[ast.AST]:
+    """What a call hands the parameter at `index` (among those after an implicit self) named `name`."""
+    if any(isinstance(a, ast.Starred) for a in call.args):
+        return None
+    if 0 <= index < len(call.args):
+        return call.args[index]
+    return next((kw.value for kw in call.keywords if kw.arg == name), None)
+
+
+def _tested_for_sparsity(func) -> set[str]:
+    """Names the function tests for sparsity (`if is_torch_sparse_tensor(adj):`, `if x.layout == torch.sparse_csr:`,
+    `x.is_sparse`): they may be dense or sparse, and a sparse-only method under the test says nothing."""
+    found = set()
+    for node in function_nodes_of(func, _TESTS):
+        test = node.test
+        spelled = {part for sub in ast.walk(test) for part in (getattr(sub, "id", None), getattr(sub, "attr", None)) if part}
+        if any("sparse" in part or part == "layout" for part in spelled):
+            found |= {sub.id for sub in ast.walk(test) if isinstance(sub, ast.Name)}
+    return found
+
+
+def _sparse_operand(call: ast.Call, qualify) -> Optional[ast.AST]:
+    """The value a call takes as sparse: the first argument of torch.sparse.mm & co, or what a method only
+    sparse tensors have is called on (`m.coalesce()`)."""
+    func = call.func
+    if isinstance(func, ast.Attribute) and func.attr in SPARSE_ONLY_METHODS and not call.args:
+        return func.value
+    if call.args and (qualify(func) or "") in SPARSE_OPERANDS:
+        return call.args[0]
+    return None
