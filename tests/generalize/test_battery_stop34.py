@@ -278,3 +278,54 @@ def test_a_value_tested_for_sparsity_is_not_sparse_by_its_methods(tmp_path):
     from .helpers import dynamo_break_rows
 
     assert dynamo_break_rows(POLYMORPHIC, ["Net"], tmp_path) == set()
+
+
+# Scope: `k in obj` runs the class's __contains__, `if obj:` / `not obj` its __bool__ (else __len__). Before, only
+# operators, len() and for loops were read as special-method calls. Found by a synthetic package of implicit calls.
+SPECIALS = '''import torch
+from torch import nn
+
+
+class Trace:
+    def __init__(self):
+        self.nodes = {"x": 1}
+
+    def __contains__(self, name):
+        print("contains")  # Dynamo 2.13: GB0209
+        return name in self.nodes
+
+    def __bool__(self):
+        print("bool")  # Dynamo 2.13: GB0059
+        return True
+
+
+class Contains(nn.Module):
+    def forward(self, x):
+        trace = Trace()
+        if "x" in trace:
+            x = x + 1
+        return x
+
+
+class Bool(nn.Module):
+    def forward(self, x):
+        trace = Trace()
+        if not trace:
+            x = x - 1
+        return x
+'''
+
+
+def test_contains_and_bool_of_an_object_are_in_scope():
+    from .helpers import codes_by_row
+
+    assert {(10, "BL201"), (14, "BL201")} <= codes_by_row(SPECIALS)
+
+
+def test_dynamo_breaks_where_marked_specials(tmp_path):
+    pytest.importorskip("torch")
+    from .helpers import dynamo_break_rows
+
+    marked = {i for i, line in enumerate(SPECIALS.splitlines(), 1) if "# Dynamo 2.13:" in line}
+    assert dynamo_break_rows(SPECIALS, ["Contains", "Bool"], tmp_path) == marked
+

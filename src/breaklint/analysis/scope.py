@@ -38,7 +38,8 @@ _CALLS = frozenset({ast.Call})
 _CALLS_AND_WITHS = frozenset({ast.Call, ast.With, ast.AsyncWith})
 _CALLS_AND_READS = _CALLS_AND_WITHS | {ast.Attribute, ast.Subscript}
 # operators, `for` and `len()` on a held object run its special methods
-_CALLS_READS_AND_OPERATORS = _CALLS_AND_READS | {ast.BinOp, ast.UnaryOp, ast.For}
+_CALLS_READS_AND_OPERATORS = _CALLS_AND_READS | {ast.BinOp, ast.UnaryOp, ast.For, ast.Compare, ast.If, ast.While,
+                                                  ast.IfExp}
 # `for v in xs` (a statement or a comprehension's) binds v too
 _ASSIGNMENTS_AND_LOOPS = _ASSIGNMENTS | {ast.For, ast.comprehension, ast.Expr}
 # Calls whose one argument is the sequence they hold the elements of, and containers of their arguments.
@@ -1220,8 +1221,8 @@ def _calls_and_reads(func: FunctionNode) -> tuple[list[ast.Call], list[ast.Attri
                 and _held(node.value, self_name):
             # `c[k]` / `self.cache[k] = v` on an object of the tree: its __getitem__ / __setitem__ runs
             reads.append(_special_read(node.value, "__getitem__" if isinstance(node.ctx, ast.Load) else "__setitem__"))
-        elif isinstance(node, (ast.BinOp, ast.UnaryOp, ast.For)):
-            # `a + b`, `-a`, `for v in a` on an object of the tree run its special methods
+        elif isinstance(node, (ast.BinOp, ast.UnaryOp, ast.For, ast.Compare, ast.If, ast.While, ast.IfExp)):
+            # `a + b`, `-a`, `for v in a`, `k in a`, `if a:` on an object of the tree run its special methods
             reads.extend(_special_reads(node, self_name))
     return calls, [r for r in reads if id(r) not in called]
 
@@ -1248,6 +1249,12 @@ def _special_reads(node: ast.AST, self_name: Optional[str]) -> list[ast.Attribut
         pairs = [(node.left, f"__{name}__"), (node.right, f"__r{name}__")]
     elif isinstance(node, ast.UnaryOp) and type(node.op) in _UNARY_SPECIALS:
         pairs = [(node.operand, _UNARY_SPECIALS[type(node.op)])]
+    elif isinstance(node, ast.Compare) and len(node.ops) == 1 and isinstance(node.ops[0], (ast.In, ast.NotIn)):
+        pairs = [(node.comparators[0], "__contains__")]  # `k in obj`
+    elif isinstance(node, (ast.If, ast.While, ast.IfExp)) or isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not):
+        # `if obj:` / `not obj`: its __bool__, else its __len__
+        test = node.operand if isinstance(node, ast.UnaryOp) else node.test
+        pairs = [(test, "__bool__"), (test, "__len__")]
     elif isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "len" \
             and len(node.args) == 1:
         pairs = [(node.args[0], "__len__")]
