@@ -329,3 +329,58 @@ def test_dynamo_breaks_where_marked_specials(tmp_path):
     marked = {i for i, line in enumerate(SPECIALS.splitlines(), 1) if "# Dynamo 2.13:" in line}
     assert dynamo_break_rows(SPECIALS, ["Contains", "Bool"], tmp_path) == marked
 
+
+# Scope: a property read on an object a factory of the same file makes (`d = make_dist(x)` with
+# `def make_dist(x) -> Dist` or `return Dist(...)`; `d.mean`). Before, only `d = Dist(...)` typed the local.
+FACTORY = '''import torch
+from torch import nn
+
+
+class Dist:
+    def __init__(self, loc):
+        self.loc = loc
+
+    @property
+    def mean(self):
+        print("mean")  # Dynamo 2.13: GB0209
+        return self.loc
+
+    def sample(self):
+        print("sample")  # Dynamo 2.13: GB0209
+        return self.loc
+
+
+def annotated(x) -> Dist:
+    return Dist(x)
+
+
+def built(x):
+    return Dist(x + 1)
+
+
+class Annotated(nn.Module):
+    def forward(self, x):
+        d = annotated(x)
+        return d.mean
+
+
+class Built(nn.Module):
+    def forward(self, x):
+        e = built(x)
+        return e.sample()  # Dynamo 2.13: the print inside, at the call too
+'''
+
+
+def test_objects_a_factory_of_the_file_makes():
+    from .helpers import codes_by_row
+
+    assert {(11, "BL201"), (15, "BL201")} <= codes_by_row(FACTORY)
+
+
+def test_dynamo_breaks_where_marked_factory(tmp_path):
+    pytest.importorskip("torch")
+    from .helpers import dynamo_break_rows
+
+    marked = {i for i, line in enumerate(FACTORY.splitlines(), 1) if "# Dynamo 2.13:" in line}
+    assert dynamo_break_rows(FACTORY, ["Annotated", "Built"], tmp_path) == marked
+

@@ -37,6 +37,7 @@ _PLAIN_BINDINGS = frozenset({ast.Assign, ast.AugAssign, ast.Name})
 _CALLS = frozenset({ast.Call})
 _CALLS_AND_WITHS = frozenset({ast.Call, ast.With, ast.AsyncWith})
 _CALLS_AND_READS = _CALLS_AND_WITHS | {ast.Attribute, ast.Subscript}
+_RETURNS = frozenset({ast.Return})
 # operators, `for` and `len()` on a held object run its special methods
 _CALLS_READS_AND_OPERATORS = _CALLS_AND_READS | {ast.BinOp, ast.UnaryOp, ast.For, ast.Compare, ast.If, ast.While,
                                                   ast.IfExp}
@@ -735,6 +736,13 @@ class ModuleScopes:
             elif value is not receiver and isinstance(value, ast.Name) and self.imports.is_bound(value.id):
                 # `self.ops = fns` with fns an imported module (or class): `self.ops.helper(x)` is `fns.helper(x)`
                 found.append((_attribute_of(value, method), None))
+            elif value is not receiver and isinstance(value, ast.Call) and isinstance(value.func, ast.Name) \
+                    and self._factory_class(value.func.id):
+                # `d = make_dist(x)` with `def make_dist(x) -> Dist`: an object of that class of this file (and
+                # the factory, for the project's reading of what it returns)
+                found.append((ast.copy_location(ast.Name(id=self._factory_class(value.func.id), ctx=ast.Load()),
+                                                value.func), method))
+                found.append((value.func, method))
             elif value is not receiver and _constructs(value, self.classes):
                 if isinstance(value.func, ast.Name) and value.func.id not in self.classes \
                         and value.func.id not in self.functions and not self.imports.is_bound(value.func.id):
@@ -976,13 +984,26 @@ class ModuleScopes:
                 or any(a.arg == name for a in scope.func.args.posonlyargs + scope.func.args.args
                        + scope.func.args.kwonlyargs):
             return None
-        names = {v.func.id for v in values}
+        # `d = make(x)` with `def make(x) -> Dist` or `return Dist(...)` on every path: the class it makes
+        names = {self._factory_class(v.func.id) or v.func.id for v in values}
         if len(names) != 1:
             return None
         cls = self.classes.get(names.pop())
         if cls is None or self.imports.is_bound(cls.name) or _rebound_otherwise(scope.func, name, len(values)):
             return None
         return cls
+
+    def _factory_class(self, name: str) -> Optional[str]:
+        """The same-file class a same-file function returns an object of: its return annotation, or the one
+        class every `return` of it builds."""
+        func = self.functions.get(name)
+        if func is None or self.imports.is_bound(name):
+            return None
+        if isinstance(func.returns, ast.Name) and func.returns.id in self.classes:
+            return func.returns.id
+        made = {ret.value.func.id if isinstance(ret.value, ast.Call) and isinstance(ret.value.func, ast.Name) else None
+                for ret in function_nodes_of(func, _RETURNS)}
+        return made.pop() if len(made) == 1 and next(iter(made)) in self.classes else None
 
     def local_values_of(self, func: FunctionNode) -> dict[str, list[ast.AST]]:
         """name -> values of `name = value` in a function."""
