@@ -384,3 +384,87 @@ def test_dynamo_breaks_where_marked_factory(tmp_path):
     marked = {i for i, line in enumerate(FACTORY.splitlines(), 1) if "# Dynamo 2.13:" in line}
     assert dynamo_break_rows(FACTORY, ["Annotated", "Built"], tmp_path) == marked
 
+
+# Scope: an effect-handler stack. Handlers push `self` on a module-level list in `__enter__`; a function of
+# another file calls a method on each element (`for frame in reversed(_STACK): frame.process(msg)`). With more
+# handler classes than the guess by name allows (16), no handler method was in scope. Now the classes whose
+# methods push `self` there (and their subclasses) type the elements. Found by a synthetic package in the
+# shape of effect-handler libraries' documented design (no library's code).
+def handler_package(count: int) -> dict:
+    handlers = "".join(f'''
+
+class H{i}(Handler):
+    def process(self, msg):
+        msg["scale"] = msg["scale"] * {i + 1}
+''' for i in range(count))
+    return {
+        "pkg/__init__.py": "",
+        "pkg/runtime.py": """
+            _STACK = []
+
+
+            def apply_stack(msg):
+                for frame in reversed(_STACK):
+                    frame.process(msg)
+                return msg
+            """,
+        "pkg/handlers.py": '''from pkg.runtime import _STACK
+
+
+class Handler:
+    def __enter__(self):
+        _STACK.append(self)
+        return self
+
+    def __exit__(self, *args):
+        _STACK.pop()
+
+    def process(self, msg):
+        pass
+
+
+class Loud(Handler):
+    def process(self, msg):
+        print("loud")
+        msg["scale"] = msg["scale"] * 2
+''' + handlers,
+        "entry.py": """
+            import torch
+            from pkg.handlers import Loud
+            from pkg.runtime import apply_stack
+
+
+            class M(torch.nn.Module):
+                def forward(self, x):
+                    with Loud():
+                        msg = apply_stack({"scale": 1.0})
+                    return x * msg["scale"]
+            """,
+    }
+
+
+def test_methods_of_handlers_on_a_module_level_stack(tmp_path):
+    found = check_tree(tmp_path, handler_package(20))
+    assert ("pkg/handlers.py", 18, "BL201") in found  # Loud.process, through `for frame in reversed(_STACK)`
+
+
+def test_dynamo_breaks_in_the_handler(tmp_path):
+    pytest.importorskip("torch")
+    assert ("pkg/handlers.py", 18) in dynamo_package_rows(tmp_path, handler_package(20))
+
+
+def test_handlers_pushed_through_a_helper_onto_an_aliased_stack(tmp_path):
+    """`push_stack(self)` with `def push_stack(frame): _STACK.append(frame)`, and `stack = _STACK` before the loop."""
+    files = handler_package(20)
+    files["pkg/runtime.py"] = files["pkg/runtime.py"].replace("""def apply_stack(msg):
+                for frame in reversed(_STACK):""", """def push_stack(frame):
+                _STACK.append(frame)
+
+
+            def apply_stack(msg):
+                stack = _STACK
+                for frame in reversed(stack):""")
+    files["pkg/handlers.py"] = files["pkg/handlers.py"].replace("_STACK.append(self)", "push_stack(self)").replace(
+        "from pkg.runtime import _STACK", "from pkg.runtime import _STACK, push_stack")
+    assert "push_stack(self)" in files["pkg/handlers.py"] and "stack = _STACK" in files["pkg/runtime.py"]
+    assert ("pkg/handlers.py", 18, "BL201") in check_tree(tmp_path, files)

@@ -30,7 +30,7 @@ from .torch_api import (BUILTIN_METHODS, DISTRIBUTION_CLASSES, FORWARD_HOOKS, KL
                         TENSOR_METHODS_WITHOUT_ARGUMENTS)
 from .summary import (ATTRIBUTE, DECORATOR, ELEMENT, GETATTR, GLOBAL, HELD_READ, INSTANCE, LOCAL, MEMBER, MEMBER_SPELLING,
                       PASSED, PASSED_METHOD,
-                      PASSED_OBJECT, READ, REGISTERED_KL, RESULT, SELF,
+                      PASSED_OBJECT, READ, REGISTERED_KL, RESULT, SELF, STACKED,
                       SUPER, CallRef, ModuleSummary, classify_spelling, text_calls)
 
 # "Exact" for a class guessed from `getattr(module, name)()` where the module also exports functions:
@@ -160,6 +160,7 @@ class ProjectGraph:
         self._passed_memo: dict[tuple[ClassKey, str], list[tuple[str, str]]] = {}
         self._construction_memo: dict[ClassKey, list[tuple[str, int, str]]] = {}
         self._compound_memo: dict[str, list[str]] = {}
+        self._stack_memo: dict[str, list[ClassKey]] = {}
         self._class_objects_memo: dict[tuple[str, str], list[ClassKey]] = {}
         self._table_memo: dict[str, dict[str, str]] = {}
         self._forward_memo: dict = {}
@@ -748,6 +749,12 @@ class ProjectGraph:
                     yield from self._construction(cls)
         elif ref.kind == ELEMENT:
             yield from self._container_targets(self._absolute(path, ref.name))
+        elif ref.kind == STACKED:
+            spelled, _, method = ref.name.rpartition("|")
+            kind, _, name = spelled.partition(":")
+            qualified = self._absolute(path, name) if kind == GLOBAL else f"{self.module_of[path]}.{name}"
+            for cls in self._stack_fillers(qualified):
+                yield from self._method_targets(cls, method, False)
         elif ref.kind == REGISTERED_KL:
             for site, function in self._registered_kl():
                 yield site, function, None, False
@@ -1568,6 +1575,54 @@ class ProjectGraph:
                 found.extend(self._table_calls(path, table, keys))
         self._construction_memo[cls] = found = list(dict.fromkeys(found))
         return found
+
+    def _stack_fillers(self, qualified: str) -> list[ClassKey]:
+        """The classes with a method that puts `self` in the module-level list `qualified` ("pkg.runtime._STACK"):
+        `_STACK.append(self)`, `.insert(0, self)`, `runtime._STACK.append(self)` in the list's file and the files
+        that import it or its module. Their objects (of any subclass) are its elements."""
+        if qualified in self._stack_memo:
+            return self._stack_memo[qualified]
+        module, _, name = qualified.rpartition(".")
+        holder = self.path_of.get(module)
+        found: list[ClassKey] = []
+        self._stack_memo[qualified] = found
+        if holder is None:
+            return found
+        pushed = re.compile(rf"(?<![\w.])((?:[A-Za-z_]\w*\.)*){re.escape(name)}[ \t]*\.[ \t]*(?:append|insert|appendleft)"
+                            rf"[ \t]*\((?:[^(),]*,)?[ \t]*([A-Za-z_]\w*)[ \t]*\)")
+        module_tail = module.rsplit(".", 1)[-1]
+        for path in dict.fromkeys([holder, *self._importers(name), *self._importers(module_tail)]):
+            text = self._text(path)
+            if text is None or name not in text.text:
+                continue
+            aliases = self.summaries[path].aliases
+            for match in pushed.finditer(text.text):
+                prefix = match.group(1)
+                if prefix:
+                    head, _, rest = prefix[:-1].partition(".")
+                    if head not in aliases or self._absolute(path, aliases[head] + ("." + rest if rest else "")) != module:
+                        continue
+                elif path != holder and (name not in aliases or self._absolute(path, aliases[name]) != qualified):
+                    continue
+                method = self._function_at(path, text.line_of(match.start()))
+                if method is None or self._in_string_or_comment(path, match.start()):
+                    continue
+                if match.group(2) == "self":
+                    owner = self._owner(path, method)
+                    found.extend([owner] if owner is not None else [])
+                elif "." not in method and match.group(2) in self._parameters_of(path, method):
+                    # `def push_stack(frame): _STACK.append(frame)`, called as `push_stack(self)` in a method
+                    for file, start, args in self._function_calls(path, method):
+                        caller = self._function_at(file, self._text(file).line_of(start))
+                        owner = self._owner(file, caller) if caller is not None else None
+                        if owner is not None and re.fullmatch(r"\([ \t]*self[ \t]*,?[ \t]*\)", args):
+                            found.append(owner)
+        found[:] = dict.fromkeys(found)
+        return found
+
+    def _parameters_of(self, path: str, qualname: str) -> list[str]:
+        tree = self._function_tree(path, qualname)
+        return [a.arg for a in tree.args.posonlyargs + tree.args.args] if tree is not None else []
 
     def _tables_holding(self, path: str, cls: ClassKey) -> list[tuple[str, Optional[frozenset]]]:
         """(name, keys) of the module-level dicts, tuples and lists of `path` that hold the class itself

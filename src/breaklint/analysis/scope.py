@@ -947,6 +947,26 @@ class ModuleScopes:
     def self_elements_in(self, scope: Scope, name: str) -> list[str]:
         """The attributes of self whose elements a local name is bound to (`for f in self.flows`,
         `for i, f in enumerate(reversed(self.flows))`, `f = self.flows[0]`)."""
+        return [held.attr for held in self._element_sources(scope, name)
+                if isinstance(held, ast.Attribute) and self._is_self(scope, held.value)]
+
+    def module_elements_in(self, scope: Scope, name: str) -> list[str]:
+        """The module-level names (this file's, or imported) whose elements a local name is bound to
+        (`for frame in reversed(_STACK)`, `frame = _STACK[-1]`)."""
+        local = self._local_bindings(scope)
+        params = {a.arg for a in scope.func.args.posonlyargs + scope.func.args.args + scope.func.args.kwonlyargs}
+        found = []
+        for held in self._element_sources(scope, name):
+            if isinstance(held, ast.Name) and held.id in local and len(local[held.id]) == 1 \
+                    and isinstance(local[held.id][0], ast.Name):
+                held = local[held.id][0]  # `stack = _STACK; for frame in reversed(stack)`
+            if isinstance(held, ast.Name) and held.id not in local and held.id not in params \
+                    and (held.id in self.module_bindings() or self.imports.is_bound(held.id)):
+                found.append(held.id)
+        return found
+
+    def _element_sources(self, scope: Scope, name: str) -> list[ast.AST]:
+        """The containers whose elements a local name is bound to, past reversed(), list(), slices, .values()."""
         found = []
         for value in self._local_bindings(scope).get(name, ()):
             if not isinstance(value, ast.Subscript) or isinstance(value.slice, ast.Slice):
@@ -963,8 +983,7 @@ class ModuleScopes:
                     held = held.value
                 else:
                     break
-            if isinstance(held, ast.Attribute) and self._is_self(scope, held.value):
-                found.append(held.attr)
+            found.append(held)
         return found
 
     def _local_bindings(self, scope: Scope) -> dict[str, list[ast.AST]]:

@@ -53,6 +53,10 @@ RESULT = "o"
 # A function or class taken out of a module-level dict, tuple or list of another file and called
 # (`ACTS[name](x)`, `for f in PIPELINE: f(x)`): the container's name as the imports qualify it.
 ELEMENT = "e"
+# `frame.method(...)` with frame an element of a module-level list (`for frame in reversed(_STACK)`): the
+# classes whose methods put `self` in it (`_STACK.append(self)` in `__enter__`, an effect-handler stack) and
+# their subclasses; "<g|l>:<the list's spelling>|<method>".
+STACKED = "c"
 # `kl_divergence(p, q)` called: the functions of the tree registered with `@register_kl` run ("k", no name).
 REGISTERED_KL = "k"
 # Roots whose callees are never in a linted tree: not worth a byte of the summary.
@@ -292,6 +296,12 @@ def _call_refs(nodes, self_name: Optional[str], scopes: ModuleScopes, imports: I
             if held and found[0] is not None and found[0][0] == ATTRIBUTE:
                 by_name = found[0]  # typed through the attribute, which guesses by name only where typing fails
             found.extend(held)
+            # `for frame in reversed(_STACK): frame.process(msg)`: what the classes that push `self` there define
+            # (beside the guess by name, which stays: the list may be filled some other way too)
+            for spelled in scopes.module_elements_in(scope, func.value.id):
+                ref = _global(imports.aliases[spelled]) if spelled in imports.aliases else (LOCAL, spelled)
+                if ref is not None:
+                    found.append((STACKED, f"{ref[0]}:{ref[1]}|{func.attr}"))
         elif isinstance(func, ast.Name) and scope is not None and found[0] is None:
             # `for t in self.parts: x = t(x)`: calling an element runs its class's __call__
             found.extend((MEMBER, f"{attr}.__call__") for attr in scopes.self_elements_in(scope, func.id))
@@ -521,7 +531,41 @@ def text_calls(summary: ModuleSummary, qualname: str, text: CallText) -> tuple[C
             template = getattr_template(call, self_name)
             if template is not None:
                 refs[CallRef(GETATTR, template)] = None
+    for ref in _stacked_text_refs(summary, text, first, last):
+        refs[CallRef(*ref)] = None
     return tuple(refs)
+
+
+_FOR_LINE = re.compile(r"^[ \t]*for[ \t]+([\w \t,()]+?)[ \t]+in[ \t]+(.+?):[ \t]*(?:#.*)?$", re.M)
+_NAME = re.compile(r"(?<![\w.])([A-Za-z_]\w*)(?![\w(])")
+
+
+def _stacked_text_refs(summary: ModuleSummary, text: CallText, first: int, last: int) -> list:
+    """STACKED refs of an untraced function read off its text: `for frame in reversed(_STACK):` then
+    `frame.process(msg)`, `_STACK` a module-level name of the file or an imported one."""
+    body = text.lines(first, last)
+    if "for" not in body:
+        return []
+    found = []
+    for loop in _FOR_LINE.finditer(body):
+        targets = re.findall(r"[A-Za-z_]\w*", loop.group(1))
+        for name in dict.fromkeys(_NAME.findall(loop.group(2))):
+            if name in BUILTIN_NAMES:
+                continue
+            alias = re.search(rf"(?m)^[ \t]+{re.escape(name)}[ \t]*=[ \t]*([A-Za-z_]\w*)[ \t]*$", body)
+            name = alias.group(1) if alias is not None else name  # `stack = _STACK`
+            if name in summary.aliases:
+                ref = _global(summary.aliases[name])
+            elif f"\n{name}" in text.text and re.search(rf"(?m)^{re.escape(name)}[ \t]*(?::[^=\n]*)?=(?!=)", text.text):
+                ref = (LOCAL, name)
+            else:
+                continue
+            if ref is None:
+                continue
+            for target in targets:
+                for method in dict.fromkeys(re.findall(rf"(?<![\w.]){re.escape(target)}\.([A-Za-z_]\w*)[ \t]*\(", body)):
+                    found.append((STACKED, f"{ref[0]}:{ref[1]}|{method}"))
+    return found
 
 
 def _fact(env, node: ast.AST) -> Fact:
