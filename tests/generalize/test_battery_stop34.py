@@ -453,6 +453,45 @@ def test_dynamo_breaks_in_the_handler(tmp_path):
     assert ("pkg/handlers.py", 18) in dynamo_package_rows(tmp_path, handler_package(20))
 
 
+# Scope: the implementations registered for a functools.singledispatch function of the same file
+# (`@norm.register(torch.Tensor)`): Dynamo 2.13 traces the dispatch into them.
+DISPATCH = '''import functools
+
+import torch
+from torch import nn
+
+
+@functools.singledispatch
+def norm(x):
+    return x
+
+
+@norm.register(torch.Tensor)
+def _norm_tensor(x):
+    print("impl")  # Dynamo 2.13: GB0059
+    return x / 2
+
+
+class Net(nn.Module):
+    def forward(self, x):
+        return norm(x) + 1
+'''
+
+
+def test_singledispatch_implementations_are_in_scope():
+    from .helpers import codes_by_row
+
+    assert (14, "BL201") in codes_by_row(DISPATCH)
+
+
+def test_dynamo_breaks_where_marked_dispatch(tmp_path):
+    pytest.importorskip("torch")
+    from .helpers import dynamo_break_rows
+
+    marked = {i for i, line in enumerate(DISPATCH.splitlines(), 1) if "# Dynamo 2.13:" in line}
+    assert dynamo_break_rows(DISPATCH, ["Net"], tmp_path) == marked
+
+
 def test_handlers_pushed_through_a_helper_onto_an_aliased_stack(tmp_path):
     """`push_stack(self)` with `def push_stack(frame): _STACK.append(frame)`, and `stack = _STACK` before the loop."""
     files = handler_package(20)

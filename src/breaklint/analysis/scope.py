@@ -181,6 +181,7 @@ class ModuleScopes:
         self.functions: dict[str, FunctionNode] = {}
         self.scopes: dict[str, Scope] = {}
         self.call_sites: dict[str, list[CallSite]] = {}
+        self._dispatch_memo: Optional[dict[str, list[str]]] = None
         # qualname of a traced scope -> the Call nodes of its body (the summary reuses this walk)
         self.calls: dict[str, list[ast.Call]] = {}
         # qualname of a traced method -> attributes of self it reads without calling them that no
@@ -477,6 +478,9 @@ class ModuleScopes:
             scope = Scope(func=func, qualname=qualname, cls=cls, chain=chain, reason=reason)
             self.scopes[qualname] = scope
             queue.append(scope)
+            # a functools.singledispatch function runs the implementations registered for it
+            for impl in self._dispatch_implementations().get(qualname, ()) if cls is None else ():
+                add(self.functions[impl], impl, None, chain + (impl,), f"registered for {qualname} (singledispatch)")
 
         for info in self.classes.values():
             if info.is_module:
@@ -1011,6 +1015,20 @@ class ModuleScopes:
         if cls is None or self.imports.is_bound(cls.name) or _rebound_otherwise(scope.func, name, len(values)):
             return None
         return cls
+
+    def _dispatch_implementations(self) -> dict[str, list[str]]:
+        """name -> this file's top-level functions registered for it (`@name.register`, `@name.register(T)`),
+        named uniquely (several `def _` keep only the last under that name, which no scope can tell apart)."""
+        if self._dispatch_memo is None:
+            self._dispatch_memo = {}
+            for name, func in self.functions.items():
+                for decorator in func.decorator_list:
+                    target = decorator.func if isinstance(decorator, ast.Call) else decorator
+                    if isinstance(target, ast.Attribute) and target.attr == "register" \
+                            and isinstance(target.value, ast.Name) and target.value.id in self.functions \
+                            and name != "_":
+                        self._dispatch_memo.setdefault(target.value.id, []).append(name)
+        return self._dispatch_memo
 
     def _factory_class(self, name: str) -> Optional[str]:
         """The same-file class a same-file function returns an object of: its return annotation, or the one
