@@ -682,8 +682,10 @@ class ProjectGraph:
                     continue  # a module's forward is an entry point of its own
                 yield from self._method_targets(cls, method, exact)
         elif ref.kind == HELD_READ:  # a read runs a property or a special method, never a plain method
-            spelled, _, attr = ref.name.rpartition(".")
+            spelled, _, read = ref.name.rpartition(".")
             for cls, exact in self._classes_named(path, spelled, 0):
+                # truth falls back to __len__ where the hierarchy has no __bool__
+                attr = "__len__" if read == "__bool__" and self._lookup(cls, "__bool__") is None else read
                 found = False
                 for target in self._method_targets(cls, attr, exact, forwarding=False):
                     found = True
@@ -1588,29 +1590,40 @@ class ProjectGraph:
         self._stack_memo[qualified] = found
         if holder is None:
             return found
-        pushed = re.compile(rf"(?<![\w.])((?:[A-Za-z_]\w*\.)*){re.escape(name)}[ \t]*\.[ \t]*(?:append|insert|appendleft)"
-                            rf"[ \t]*\((?:[^(),]*,)?[ \t]*([A-Za-z_]\w*)[ \t]*\)")
         module_tail = module.rsplit(".", 1)[-1]
-        for path in dict.fromkeys([holder, *self._importers(name), *self._importers(module_tail)]):
+        files = [holder, *self._importers(name), *self._importers(module_tail)]
+        files += [path for path, summary in self.summaries.items() if summary.stars]  # `from pkg.runtime import *`
+        for path in dict.fromkeys(files):
             text = self._text(path)
-            if text is None or name not in text.text:
+            if text is None:
                 continue
             aliases = self.summaries[path].aliases
+            # the names the list has in this file: its own, an alias (`import _STACK as S`), or through a star
+            local = {alias for alias, target in aliases.items() if self._absolute(path, target) == qualified}
+            if path == holder or name not in aliases and any(self._absolute(path, star) == module
+                                                             for star in self.summaries[path].stars):
+                local.add(name)
+            spellings = [n for n in local | {name} if n in text.text]
+            if not spellings:
+                continue
+            pushed = re.compile(rf"(?<![\w.])((?:[A-Za-z_]\w*\.)*)({'|'.join(map(re.escape, spellings))})[ \t]*\.[ \t]*"
+                                rf"(?:append|insert|appendleft)[ \t]*\((?:[^(),]*,)?[ \t]*([A-Za-z_]\w*)[ \t]*\)")
             for match in pushed.finditer(text.text):
                 prefix = match.group(1)
                 if prefix:
                     head, _, rest = prefix[:-1].partition(".")
-                    if head not in aliases or self._absolute(path, aliases[head] + ("." + rest if rest else "")) != module:
+                    if match.group(2) != name or head not in aliases \
+                            or self._absolute(path, aliases[head] + ("." + rest if rest else "")) != module:
                         continue
-                elif path != holder and (name not in aliases or self._absolute(path, aliases[name]) != qualified):
+                elif match.group(2) not in local:
                     continue
                 method = self._function_at(path, text.line_of(match.start()))
                 if method is None or self._in_string_or_comment(path, match.start()):
                     continue
-                if match.group(2) == "self":
+                if match.group(3) == "self":
                     owner = self._owner(path, method)
                     found.extend([owner] if owner is not None else [])
-                elif "." not in method and match.group(2) in self._parameters_of(path, method):
+                elif "." not in method and match.group(3) in self._parameters_of(path, method):
                     # `def push_stack(frame): _STACK.append(frame)`, called as `push_stack(self)` in a method
                     for file, start, args in self._function_calls(path, method):
                         caller = self._function_at(file, self._text(file).line_of(start))

@@ -825,6 +825,8 @@ class ModuleScopes:
                 if info.is_module and method == "__call__":
                     continue  # a module's forward is an entry point of its own
                 found = self._method(info, method)
+                if found is None and method == "__bool__":  # truth falls back to __len__
+                    method, found = "__len__", self._method(info, "__len__")
                 if found:
                     targets.append((found[0], found[1], f"{found[0].name}.{method}", True))
         return targets
@@ -957,6 +959,12 @@ class ModuleScopes:
     def module_elements_in(self, scope: Scope, name: str) -> list[str]:
         """The module-level names (this file's, or imported) whose elements a local name is bound to
         (`for frame in reversed(_STACK)`, `frame = _STACK[-1]`)."""
+        memo = node_memo("module elements", scope.func, dict)
+        if name not in memo:
+            memo[name] = self._module_elements_in(scope, name)
+        return memo[name]
+
+    def _module_elements_in(self, scope: Scope, name: str) -> list[str]:
         local = self._local_bindings(scope)
         params = {a.arg for a in scope.func.args.posonlyargs + scope.func.args.args + scope.func.args.kwonlyargs}
         found = []
@@ -1310,9 +1318,12 @@ def _special_reads(node: ast.AST, self_name: Optional[str]) -> list[ast.Attribut
     elif isinstance(node, ast.Compare) and len(node.ops) == 1 and isinstance(node.ops[0], (ast.In, ast.NotIn)):
         pairs = [(node.comparators[0], "__contains__")]  # `k in obj`
     elif isinstance(node, (ast.If, ast.While, ast.IfExp)) or isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not):
-        # `if obj:` / `not obj`: its __bool__, else its __len__
+        # `if obj:` / `not obj`: its __bool__, else its __len__ (resolved so where the class has no __bool__); a
+        # local only: `if self.training:` / `if self.flag:` are everywhere, and nearly always plain values
         test = node.operand if isinstance(node, ast.UnaryOp) else node.test
-        pairs = [(test, "__bool__"), (test, "__len__")]
+        if not (isinstance(test, ast.Name) or _constructed(test)):
+            return []
+        pairs = [(test, "__bool__")]
     elif isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "len" \
             and len(node.args) == 1:
         pairs = [(node.args[0], "__len__")]

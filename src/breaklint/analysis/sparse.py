@@ -12,8 +12,9 @@ from __future__ import annotations
 import ast
 from typing import Callable, Optional
 
-from .astwalk import function_nodes_of
+from .astwalk import subtree_memo
 from .filefacts import returns_of
+from .names import dotted
 
 LAYOUTS = ("coo", "csr", "csc", "bsr", "bsc")
 CONSTRUCTORS = frozenset({f"torch.sparse_{layout}_tensor" for layout in LAYOUTS} | {"torch.sparse_compressed_tensor"})
@@ -26,12 +27,9 @@ KEEPS_SPARSE = frozenset({"coalesce", "to", "float", "double", "half", "cpu", "c
 SPARSE_OPERANDS = frozenset({"torch.sparse.mm", "torch.sparse.addmm", "torch.sparse.sum", "torch.sparse.softmax",
                              "torch.sparse.log_softmax", "torch.smm", "torch.sspaddmm", "torch.hspmm"})
 # Tensor methods only a sparse tensor has: the value they are called on is one.
-SPARSE_ONLY_METHODS = frozenset({"coalesce", "is_coalesced", "_nnz", "sparse_dim", "dense_dim", "crow_indices",
-                                 "col_indices", "ccol_indices", "row_indices", "_indices", "_values"})
-_CALLS = frozenset({ast.Call})
-_NAMES_AND_CALLS = frozenset({ast.Name, ast.Call})
-_TESTS = frozenset({ast.If, ast.IfExp, ast.While, ast.Assert})
-_LOOPS = frozenset({ast.For, ast.comprehension})
+# (Not `coalesce()` / `is_coalesced()`: graph objects have them too, torch_geometric's Data and SparseTensor.)
+SPARSE_ONLY_METHODS = frozenset({"_nnz", "sparse_dim", "dense_dim", "crow_indices", "col_indices", "ccol_indices",
+                                 "row_indices", "_indices", "_values"})
 
 
 def makes_sparse(value: ast.AST, qualify: Callable[[ast.AST], Optional[str]]) -> bool:
@@ -98,20 +96,26 @@ class SparseValues:
             return self._names[key]
         self._names[key] = found = {}  # a local defined through itself sees nothing
         values = self.scopes.local_values_of(scope.func)
+        params = set(_parameters(scope.func)) | {a.arg for a in scope.func.args.kwonlyargs}
         for name, bound in values.items():
-            if bound and all(self.is_sparse(v, scope) for v in bound):
+            # (not a parameter bound again on some path: `if coo: adj = adj.to_sparse()` keeps it dense on others)
+            if bound and name not in params and all(self.is_sparse(v, scope) for v in bound):
                 found[name] = min(v.lineno for v in bound)
-        tested = _tested_for_sparsity(scope.func)
+        own = _own_nodes(scope.func)
+        tested = _tested_for_sparsity(own)
         # An element of a container is wrapped only when an operation uses it, not when it is passed on
         # (measured: `for adj in self.adjs: propagate(adj, x)` breaks inside propagate).
-        looped = {n.id for loop in function_nodes_of(scope.func, _LOOPS) for n in ast.walk(loop.target)
-                  if isinstance(n, ast.Name)}
-        for node in function_nodes_of(scope.func, _CALLS):
-            passed = [arg for arg in self._passed_as_sparse(node, scope) if getattr(arg, "id", None) not in looped]
-            for operand in [_sparse_operand(node, self.qualify), *passed]:
-                if isinstance(operand, ast.Name) and operand.id not in tested:  # sparse by contract
-                    bound = values.get(operand.id)
-                    found.setdefault(operand.id, min(v.lineno for v in bound) if bound else scope.func.lineno)
+        looped = {n.id for loop in own if isinstance(loop, (ast.For, ast.comprehension))
+                  for n in ast.walk(loop.target) if isinstance(n, ast.Name)}
+        operands = [operand for node in own if isinstance(node, ast.Call)
+                    for operand in [_sparse_operand(node, self.qualify),
+                                    *(arg for arg in self._passed_as_sparse(node, scope)
+                                      if getattr(arg, "id", None) not in looped)]]
+        for operand in operands:
+            if isinstance(operand, ast.Name) and operand.id not in tested:  # sparse by contract, there
+                # from the binding before that use (`if coo: adj = ... elif ...: adj = ...` then `mm(adj, x)`)
+                before = [v.lineno for v in values.get(operand.id, ()) if v.lineno <= operand.lineno]
+                found.setdefault(operand.id, max(before) if before else scope.func.lineno)
         # a parameter every caller of this file hands a sparse tensor (`_batch_mm(self.matrix, x)`)
         params = _parameters(scope.func)
         sites = self.scopes.call_sites.get(scope.qualname, ())
@@ -141,14 +145,14 @@ class SparseValues:
         torch.sparse.mm & co spelled as an expression): the node Dynamo breaks at, or None."""
         names = self.sparse_names(scope)
         uses = []
-        for node in function_nodes_of(scope.func, _NAMES_AND_CALLS):
+        for node in _own_nodes(scope.func):  # a def nested in it is a frame of its own
             if isinstance(node, ast.Name):
                 start = names.get(node.id)
                 if start is not None and isinstance(node.ctx, ast.Load) and node.lineno > start:
                     uses.append(node)
                 elif start is not None and isinstance(node.ctx, ast.Load) and start == scope.func.lineno:
                     uses.append(node)  # a parameter or loop target: any use
-            else:
+            elif isinstance(node, ast.Call):
                 operand = _sparse_operand(node, self.qualify)
                 if operand is not None and not isinstance(operand, ast.Name):
                     uses.append(operand)
@@ -168,16 +172,40 @@ def _argument(call: ast.Call, index: int, name: str) -> Optional[ast.AST]:
     return next((kw.value for kw in call.keywords if kw.arg == name), None)
 
 
-def _tested_for_sparsity(func) -> set[str]:
-    """Names the function tests for sparsity (`if is_torch_sparse_tensor(adj):`, `if x.layout == torch.sparse_csr:`,
-    `x.is_sparse`): they may be dense or sparse, and a sparse-only method under the test says nothing."""
+def _own_nodes(func) -> list[ast.AST]:
+    """The nodes of a function's own body, in source order, not those of a def, lambda or class nested in it."""
+    def walk() -> list[ast.AST]:
+        found, stack = [], list(reversed(func.body))
+        while stack:
+            node = stack.pop()
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)):
+                continue
+            found.append(node)
+            stack.extend(reversed(list(ast.iter_child_nodes(node))))
+        return found
+    return subtree_memo("sparse: own nodes", func, walk)
+
+
+def _tested_for_sparsity(own: list[ast.AST]) -> set[str]:
+    """Names the function tests for sparsity anywhere (`if is_torch_sparse_tensor(adj):`, `sparse = adj.is_sparse`,
+    `isinstance(adj, SparseTensor)`, `x.layout == torch.sparse_csr`): they may be dense or sparse, and a
+    sparse-only method or a torch.sparse call under the test says nothing of the other path."""
     found = set()
-    for node in function_nodes_of(func, _TESTS):
-        test = node.test
-        spelled = {part for sub in ast.walk(test) for part in (getattr(sub, "id", None), getattr(sub, "attr", None)) if part}
-        if any("sparse" in part or part == "layout" for part in spelled):
-            found |= {sub.id for sub in ast.walk(test) if isinstance(sub, ast.Name)}
+    for node in own:
+        if isinstance(node, ast.Attribute) and node.attr in ("is_sparse", "is_sparse_csr", "layout") \
+                and isinstance(node.value, ast.Name):
+            found.add(node.value.id)
+        elif isinstance(node, ast.Call) and _tests_sparsity(node):
+            found |= {arg.id for arg in node.args if isinstance(arg, ast.Name)}
     return found
+
+
+def _tests_sparsity(call: ast.Call) -> bool:
+    """`is_torch_sparse_tensor(adj)`, `torch.is_sparse(adj)`, `isinstance(adj, SparseTensor)`: not a conversion."""
+    name = (dotted(call.func) or "").rsplit(".", 1)[-1]
+    if name == "isinstance":
+        return len(call.args) == 2 and "sparse" in ast.unparse(call.args[1]).lower()
+    return name.startswith("is_") and "sparse" in name.lower()
 
 
 def _sparse_operand(call: ast.Call, qualify) -> Optional[ast.AST]:

@@ -127,11 +127,13 @@ class FileLinter:
         for rule in rules:
             for node_type in rule.node_types:
                 dispatch.setdefault(node_type, []).append(rule)
+            for node_type in rule.file_node_types(file):
+                dispatch.setdefault(node_type, []).append(rule)
         facts = FileFacts(scopes, imports, self.context)
         try:
             if self.want_summary:
                 self.summary = summarize(scopes, imports, facts.env_named, facts.return_kind)
-                if "sparse" in self.source:
+                if "sparse" in self.source or self.context.returns_sparse:
                     sparse = SparseValues(scopes, imports.qualify, self.context.returns_sparse)
                     self.summary.returns_sparse = frozenset(
                         name for name in scopes.functions if name in scopes.scopes and sparse.returns_sparse(name))

@@ -59,8 +59,11 @@ def _compares_sequences_of_tensors(node: ast.Compare, ctx) -> bool:
                 and not (isinstance(other, ast.Constant) or ctx.is_tensor(other)):
             return True
         if _unbound_tensor(display, ctx) and (isinstance(other, displays) and other.elts
+                                              and not (isinstance(other.elts[0], ast.Constant) and other.elts[0].value is None)
                                               or _unbound_tensor(other, ctx)):
-            return True  # `tuple(lengths) == (3, 2)`: each element a 0-d tensor (GB6622, measured on 2.13)
+            # `tuple(lengths) == (3, 2)`: each element a 0-d tensor (GB6622, measured on 2.13); against
+            # `(None, ...)` the first pair is a constant and decides it
+            return True
     return False
 
 

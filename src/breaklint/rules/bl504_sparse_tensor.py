@@ -24,11 +24,14 @@ class SparseTensor(Rule):
     # sparse_csr_tensor, GB0277 "Attempted to wrap sparse Tensor" for to_sparse() (all on 2.13).
     gb_ids = ("GB0007", "GB0374", "GB0277", "GB0015")
     fix_availability = "never"
-    node_types = (ast.Call, ast.Attribute, ast.Name)
+    node_types = (ast.Call, ast.Attribute)
     verdicts = {"2.13": True}
 
+    def file_node_types(self, file) -> tuple:
+        return (ast.Name,) if _may_hold_sparse(file) else ()
+
     def check(self, node, ctx) -> None:
-        if not ctx.file.memo(("BL504 mentions sparse",), lambda: "sparse" in ctx.file.source):
+        if not ctx.file.memo(("BL504 may hold sparse",), lambda: _may_hold_sparse(ctx.file)):
             return
         if node is self._first_use(ctx):
             self._used(node, ctx)
@@ -170,3 +173,8 @@ def factory():
     return Propagate(), (torch.randn(3, 4),)
 """, at=((7, 8),)),
     ]
+
+
+def _may_hold_sparse(file) -> bool:
+    """The file spells "sparse", or calls a function of another file that returns a sparse tensor."""
+    return "sparse" in file.source or bool(file.returns_sparse)
