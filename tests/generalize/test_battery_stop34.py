@@ -658,3 +658,41 @@ def test_a_display_starting_with_none_is_decided_at_once():
 
     source = CONVERTED.replace("if tuple(lengths) == (1, 0, 1, 0):", "if tuple(lengths) == (None, None, None, None):")
     assert (8, "BL106") not in codes_by_row(source)
+
+
+# `matrix.coalesce()` counts as sparse evidence on a parameter annotated as a tensor only (ptwt's
+# `_get_to_orthogonalize(matrix: torch.Tensor, ...)`), not on any object (a graph's coalesce()).
+ANNOTATED = '''import torch
+from torch import nn
+
+
+def rows(matrix: torch.Tensor):
+    return matrix.coalesce().indices()[0]  # Dynamo 2.13: GB0015
+
+
+def orth(matrix, n):
+    kept = rows(matrix)  # Dynamo 2.13: GB0015 (the sparse parameter handed on)
+    return kept + n
+
+
+class Net(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.adj = [torch.eye(4).to_sparse()]
+
+    def forward(self, x):
+        for m in self.adj:
+            x = x + orth(m, 1).sum()
+        return x
+'''
+
+
+def test_coalesce_on_an_annotated_tensor_parameter(tmp_path):
+    from .helpers import codes_by_row
+
+    marked = {i for i, line in enumerate(ANNOTATED.splitlines(), 1) if "# Dynamo 2.13:" in line}
+    assert {row for row, code in codes_by_row(ANNOTATED) if code == "BL504"} == marked
+    pytest.importorskip("torch")
+    from .helpers import dynamo_break_rows
+
+    assert dynamo_break_rows(ANNOTATED, ["Net"], tmp_path) == marked

@@ -10,6 +10,7 @@ own.
 from __future__ import annotations
 
 import ast
+import re
 from typing import Callable, Optional
 
 from .astwalk import subtree_memo
@@ -28,8 +29,28 @@ SPARSE_OPERANDS = frozenset({"torch.sparse.mm", "torch.sparse.addmm", "torch.spa
                              "torch.sparse.log_softmax", "torch.smm", "torch.sspaddmm", "torch.hspmm"})
 # Tensor methods only a sparse tensor has: the value they are called on is one.
 # (Not `coalesce()` / `is_coalesced()`: graph objects have them too, torch_geometric's Data and SparseTensor.)
+# ... and those a sparse tensor has that other objects have too, counted on a parameter annotated as a tensor.
+SPARSE_TENSOR_METHODS = frozenset({"coalesce", "is_coalesced", "indices", "values"})
 SPARSE_ONLY_METHODS = frozenset({"_nnz", "sparse_dim", "dense_dim", "crow_indices", "col_indices", "ccol_indices",
                                  "row_indices", "_indices", "_values"})
+
+
+# Code that may make, take or use a sparse tensor (not the word in prose: "sparse attention", "sparse MoE").
+_SPARSE_CODE = re.compile(r"to_sparse|sparse_(?:coo|csr|csc|bsr|bsc|compressed)_tensor|torch\.sparse\.|\b(?:smm|sspaddmm|hspmm)\("
+                          r"|\.(?:_nnz|sparse_dim|dense_dim|crow_indices|col_indices|ccol_indices|row_indices|_indices"
+                          r"|_values|coalesce|is_coalesced|indices)\(")
+
+
+def may_hold_sparse(source: str, returns_sparse: frozenset = frozenset()) -> bool:
+    """Whether a file's code may hold a sparse tensor: it spells a sparse constructor, conversion, operation or
+    method, or calls a function of another file that returns one. The analysis runs only there (substring
+    tests first: most files have none of them)."""
+    if returns_sparse:
+        return True
+    return any(hint in source for hint in _SPARSE_HINTS) and _SPARSE_CODE.search(source) is not None
+
+
+_SPARSE_HINTS = ("sparse", "indices(", "coalesce(", "_nnz(", "_values(", "smm(", "_dim(")
 
 
 def makes_sparse(value: ast.AST, qualify: Callable[[ast.AST], Optional[str]]) -> bool:
@@ -108,7 +129,7 @@ class SparseValues:
         looped = {n.id for loop in own if isinstance(loop, (ast.For, ast.comprehension))
                   for n in ast.walk(loop.target) if isinstance(n, ast.Name)}
         operands = [operand for node in own if isinstance(node, ast.Call)
-                    for operand in [_sparse_operand(node, self.qualify),
+                    for operand in [_sparse_operand(node, self.qualify, _tensor_parameters(scope.func)),
                                     *(arg for arg in self._passed_as_sparse(node, scope)
                                       if getattr(arg, "id", None) not in looped)]]
         for operand in operands:
@@ -200,6 +221,13 @@ def _tested_for_sparsity(own: list[ast.AST]) -> set[str]:
     return found
 
 
+def _tensor_parameters(func) -> frozenset:
+    """Parameters annotated `torch.Tensor` / `Tensor`."""
+    args = func.args.posonlyargs + func.args.args + func.args.kwonlyargs
+    return frozenset(a.arg for a in args if a.annotation is not None
+                     and (dotted(a.annotation) or "").rsplit(".", 1)[-1] == "Tensor")
+
+
 def _tests_sparsity(call: ast.Call) -> bool:
     """`is_torch_sparse_tensor(adj)`, `torch.is_sparse(adj)`, `isinstance(adj, SparseTensor)`: not a conversion."""
     name = (dotted(call.func) or "").rsplit(".", 1)[-1]
@@ -208,11 +236,14 @@ def _tests_sparsity(call: ast.Call) -> bool:
     return name.startswith("is_") and "sparse" in name.lower()
 
 
-def _sparse_operand(call: ast.Call, qualify) -> Optional[ast.AST]:
+def _sparse_operand(call: ast.Call, qualify, tensors: frozenset = frozenset()) -> Optional[ast.AST]:
     """The value a call takes as sparse: the first argument of torch.sparse.mm & co, or what a method only
-    sparse tensors have is called on (`m.coalesce()`)."""
+    sparse tensors have is called on (`m._nnz()`; `m.coalesce()` where `m` is a parameter annotated as a
+    tensor, `tensors`: graph objects have coalesce() too)."""
     func = call.func
-    if isinstance(func, ast.Attribute) and func.attr in SPARSE_ONLY_METHODS and not call.args:
+    if isinstance(func, ast.Attribute) and not call.args and (
+            func.attr in SPARSE_ONLY_METHODS or func.attr in SPARSE_TENSOR_METHODS
+            and isinstance(func.value, ast.Name) and func.value.id in tensors):
         return func.value
     if call.args and (qualify(func) or "") in SPARSE_OPERANDS:
         return call.args[0]

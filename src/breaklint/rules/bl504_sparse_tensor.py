@@ -12,7 +12,7 @@ import ast
 from typing import Optional
 
 from ..analysis.scope import _self_name
-from ..analysis.sparse import CONSTRUCTORS, CONVERSIONS, SparseValues, makes_sparse
+from ..analysis.sparse import CONSTRUCTORS, CONVERSIONS, SparseValues, makes_sparse, may_hold_sparse
 from .base import Example, Rule, held_values
 
 
@@ -176,5 +176,4 @@ def factory():
 
 
 def _may_hold_sparse(file) -> bool:
-    """The file spells "sparse", or calls a function of another file that returns a sparse tensor."""
-    return "sparse" in file.source or bool(file.returns_sparse)
+    return may_hold_sparse(file.source, file.returns_sparse)
