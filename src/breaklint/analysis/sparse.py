@@ -10,6 +10,7 @@ own.
 from __future__ import annotations
 
 import ast
+import functools
 import re
 from typing import Callable, Optional
 
@@ -45,12 +46,18 @@ def may_hold_sparse(source: str, returns_sparse: frozenset = frozenset()) -> boo
     """Whether a file's code may hold a sparse tensor: it spells a sparse constructor, conversion, operation or
     method, or calls a function of another file that returns one. The analysis runs only there (substring
     tests first: most files have none of them)."""
-    if returns_sparse:
-        return True
-    return any(hint in source for hint in _SPARSE_HINTS) and _SPARSE_CODE.search(source) is not None
+    return bool(returns_sparse) or _spells_sparse_code(source)
 
 
-_SPARSE_HINTS = ("sparse", "indices(", "coalesce(", "_nnz(", "_values(", "smm(", "_dim(")
+@functools.lru_cache(maxsize=512)  # asked by each lint of a file (graph rounds too) and by the summary
+def _spells_sparse_code(source: str) -> bool:
+    for hint in _SPARSE_HINTS:
+        if hint in source:
+            return _SPARSE_CODE.search(source) is not None
+    return False
+
+
+_SPARSE_HINTS = ("sparse", "coalesce(", "_nnz(", "_indices(", "_values(", "smm(", "dense_dim(")
 
 
 def makes_sparse(value: ast.AST, qualify: Callable[[ast.AST], Optional[str]]) -> bool:

@@ -31,7 +31,7 @@ class SparseTensor(Rule):
         return (ast.Name,) if _may_hold_sparse(file) else ()
 
     def check(self, node, ctx) -> None:
-        if not ctx.file.memo(("BL504 may hold sparse",), lambda: _may_hold_sparse(ctx.file)):
+        if not _may_hold_sparse(ctx.file):
             return
         if node is self._first_use(ctx):
             self._used(node, ctx)
@@ -176,4 +176,4 @@ def factory():
 
 
 def _may_hold_sparse(file) -> bool:
-    return may_hold_sparse(file.source, file.returns_sparse)
+    return file.memo(("BL504 may hold sparse",), lambda: may_hold_sparse(file.source, file.returns_sparse))
