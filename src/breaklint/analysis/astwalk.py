@@ -181,6 +181,23 @@ def function_nodes_of(func: ast.AST, types: frozenset) -> list[ast.AST]:
                      lambda: [node for node in function_nodes(func) if type(node) in types])
 
 
+def own_nodes(func: ast.AST) -> list[ast.AST]:
+    """Every node of a function's own body, in source order, not those of a def, lambda or class nested
+    in it (each a frame of its own). Computed once per function node."""
+    return subtree_memo("own nodes", func, lambda: _own_nodes(func))
+
+
+def _own_nodes(func: ast.AST) -> list[ast.AST]:
+    nodes, stack = [], list(reversed(func.body))
+    while stack:
+        node = stack.pop()
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)):
+            continue
+        nodes.append(node)
+        stack.extend(reversed(children(node)))
+    return nodes
+
+
 def _function_nodes(func: ast.AST) -> list[ast.AST]:
     nodes = []
     stack = list(func.body)

@@ -10,7 +10,7 @@ from __future__ import annotations
 import ast
 from typing import Optional
 
-from .astwalk import children
+from .astwalk import own_nodes
 from .names import ImportMap
 from .project import FileContext
 from .scope import ModuleScopes, Scope
@@ -115,13 +115,5 @@ class FileFacts:
 
 def returns_of(func) -> list[ast.Return]:
     """The return statements of a function itself, not of functions nested in it."""
-    found, stack = [], list(func.body)
-    while stack:
-        node = stack.pop()
-        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)):
-            continue
-        if isinstance(node, ast.Return):
-            found.append(node)
-        stack.extend(children(node))
-    return found
+    return [node for node in own_nodes(func) if isinstance(node, ast.Return)]
 

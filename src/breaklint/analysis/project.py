@@ -20,6 +20,7 @@ from collections import deque
 from dataclasses import dataclass, field
 from typing import Iterable, Optional
 
+from .astwalk import own_nodes
 from .project_breaks import CrossFileBreaks
 from .callscan import CallText, balanced as _balanced, calls_named as _calls_named, positional_argument as _positional_argument
 from ..sources import read_source
@@ -1779,12 +1780,7 @@ class ProjectGraph:
             return self._class_objects_memo[memo_key]
         self._class_objects_memo[memo_key] = found = []
         tree = self._function_tree(path, qualname)
-        own, stack = [], list(tree.body) if tree is not None else []
-        while stack:
-            node = stack.pop()
-            if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)):
-                own.append(node)
-                stack.extend(ast.iter_child_nodes(node))
+        own = own_nodes(tree) if tree is not None else []
         local_dicts: dict[str, list] = {}
         for node in own:  # a local bound to a dict literal, each time it is (any of them may be returned)
             if isinstance(node, ast.Assign) and isinstance(node.value, ast.Dict):
@@ -1853,8 +1849,7 @@ class ProjectGraph:
         """Where `param` stands among the positional arguments of a call of the class (its __init__'s
         parameters after self), or None."""
         found = self._lookup(cls, "__init__")
-        tree = self._function_tree(found[0], f"{found[1]}.__init__") if found is not None else None
-        names = [a.arg for a in tree.args.posonlyargs + tree.args.args][1:] if tree is not None else []
+        names = self._parameters_of(found[0], f"{found[1]}.__init__")[1:] if found is not None else []
         return names.index(param) if param in names else None
 
     def _function_tree(self, path: str, qualname: str) -> Optional[ast.AST]:

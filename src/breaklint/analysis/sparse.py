@@ -14,7 +14,7 @@ import functools
 import re
 from typing import Callable, Optional
 
-from .astwalk import subtree_memo
+from .astwalk import own_nodes
 from .filefacts import returns_of
 from .names import dotted
 
@@ -29,11 +29,11 @@ KEEPS_SPARSE = frozenset({"coalesce", "to", "float", "double", "half", "cpu", "c
 SPARSE_OPERANDS = frozenset({"torch.sparse.mm", "torch.sparse.addmm", "torch.sparse.sum", "torch.sparse.softmax",
                              "torch.sparse.log_softmax", "torch.smm", "torch.sspaddmm", "torch.hspmm"})
 # Tensor methods only a sparse tensor has: the value they are called on is one.
-# (Not `coalesce()` / `is_coalesced()`: graph objects have them too, torch_geometric's Data and SparseTensor.)
-# ... and those a sparse tensor has that other objects have too, counted on a parameter annotated as a tensor.
-SPARSE_TENSOR_METHODS = frozenset({"coalesce", "is_coalesced", "indices", "values"})
 SPARSE_ONLY_METHODS = frozenset({"_nnz", "sparse_dim", "dense_dim", "crow_indices", "col_indices", "ccol_indices",
                                  "row_indices", "_indices", "_values"})
+# ... and those a sparse tensor has that other objects have too (torch_geometric's Data and SparseTensor have
+# coalesce()): counted only on a parameter annotated as a tensor.
+SPARSE_TENSOR_METHODS = frozenset({"coalesce", "is_coalesced", "indices", "values"})
 
 
 # Code that may make, take or use a sparse tensor (not the word in prose: "sparse attention", "sparse MoE").
@@ -49,15 +49,15 @@ def may_hold_sparse(source: str, returns_sparse: frozenset = frozenset()) -> boo
     return bool(returns_sparse) or _spells_sparse_code(source)
 
 
+_SPARSE_HINTS = ("sparse", "coalesce(", "_nnz(", "_indices(", "_values(", "smm(", "dense_dim(")
+
+
 @functools.lru_cache(maxsize=512)  # asked by each lint of a file (graph rounds too) and by the summary
 def _spells_sparse_code(source: str) -> bool:
     for hint in _SPARSE_HINTS:
         if hint in source:
             return _SPARSE_CODE.search(source) is not None
     return False
-
-
-_SPARSE_HINTS = ("sparse", "coalesce(", "_nnz(", "_indices(", "_values(", "smm(", "dense_dim(")
 
 
 def makes_sparse(value: ast.AST, qualify: Callable[[ast.AST], Optional[str]]) -> bool:
@@ -124,19 +124,21 @@ class SparseValues:
             return self._names[key]
         self._names[key] = found = {}  # a local defined through itself sees nothing
         values = self.scopes.local_values_of(scope.func)
-        params = set(_parameters(scope.func)) | {a.arg for a in scope.func.args.kwonlyargs}
+        positional = _parameters(scope.func)
+        params = set(positional) | {a.arg for a in scope.func.args.kwonlyargs}
         for name, bound in values.items():
             # (not a parameter bound again on some path: `if coo: adj = adj.to_sparse()` keeps it dense on others)
             if bound and name not in params and all(self.is_sparse(v, scope) for v in bound):
                 found[name] = min(v.lineno for v in bound)
-        own = _own_nodes(scope.func)
+        own = own_nodes(scope.func)
         tested = _tested_for_sparsity(own)
         # An element of a container is wrapped only when an operation uses it, not when it is passed on
         # (measured: `for adj in self.adjs: propagate(adj, x)` breaks inside propagate).
         looped = {n.id for loop in own if isinstance(loop, (ast.For, ast.comprehension))
                   for n in ast.walk(loop.target) if isinstance(n, ast.Name)}
+        tensors = _tensor_parameters(scope.func)
         operands = [operand for node in own if isinstance(node, ast.Call)
-                    for operand in [_sparse_operand(node, self.qualify, _tensor_parameters(scope.func)),
+                    for operand in [_sparse_operand(node, self.qualify, tensors),
                                     *(arg for arg in self._passed_as_sparse(node, scope)
                                       if getattr(arg, "id", None) not in looped)]]
         for operand in operands:
@@ -145,13 +147,12 @@ class SparseValues:
                 before = [v.lineno for v in values.get(operand.id, ()) if v.lineno <= operand.lineno]
                 found.setdefault(operand.id, max(before) if before else scope.func.lineno)
         # a parameter every caller of this file hands a sparse tensor (`_batch_mm(self.matrix, x)`)
-        params = _parameters(scope.func)
         sites = self.scopes.call_sites.get(scope.qualname, ())
-        for index, name in enumerate(params):
-            if name not in found and name not in values and name not in tested and sites and all(
-                    _argument(site.call, index - (1 if site.bound_self else 0), name) is not None
-                    and self.is_sparse(_argument(site.call, index - (1 if site.bound_self else 0), name), site.caller)
-                    for site in sites):
+        for index, name in enumerate(positional):
+            if name in found or name in values or name in tested or not sites:
+                continue
+            handed = [_argument(site.call, index - (1 if site.bound_self else 0), name) for site in sites]
+            if all(arg is not None and self.is_sparse(arg, site.caller) for arg, site in zip(handed, sites)):
                 found[name] = scope.func.lineno
         return found
 
@@ -173,18 +174,24 @@ class SparseValues:
         torch.sparse.mm & co spelled as an expression): the node Dynamo breaks at, or None."""
         names = self.sparse_names(scope)
         uses = []
-        for node in _own_nodes(scope.func):  # a def nested in it is a frame of its own
+        for node in own_nodes(scope.func):  # a def nested in it is a frame of its own
             if isinstance(node, ast.Name):
                 start = names.get(node.id)
-                if start is not None and isinstance(node.ctx, ast.Load) and node.lineno > start:
+                # after the binding that makes it sparse; a parameter (sparse from the start): any use
+                if start is not None and isinstance(node.ctx, ast.Load) \
+                        and (node.lineno > start or start == scope.func.lineno):
                     uses.append(node)
-                elif start is not None and isinstance(node.ctx, ast.Load) and start == scope.func.lineno:
-                    uses.append(node)  # a parameter or loop target: any use
             elif isinstance(node, ast.Call):
                 operand = _sparse_operand(node, self.qualify)
                 if operand is not None and not isinstance(operand, ast.Name):
                     uses.append(operand)
         return min(uses, key=lambda n: (n.lineno, n.col_offset)) if uses else None
+
+
+def sparse_values(file) -> SparseValues:
+    """The one SparseValues of a file's lint (`file`: the rules' FileInfo, whose memo lives as long as the lint):
+    the summary's `returns_sparse` and BL504 read the same answers."""
+    return file.memo(("sparse values",), lambda: SparseValues(file.scopes, file.imports.qualify, file.returns_sparse))
 
 
 def _parameters(func) -> list[str]:
@@ -198,20 +205,6 @@ def _argument(call: ast.Call, index: int, name: str) -> Optional[ast.AST]:
     if 0 <= index < len(call.args):
         return call.args[index]
     return next((kw.value for kw in call.keywords if kw.arg == name), None)
-
-
-def _own_nodes(func) -> list[ast.AST]:
-    """The nodes of a function's own body, in source order, not those of a def, lambda or class nested in it."""
-    def walk() -> list[ast.AST]:
-        found, stack = [], list(reversed(func.body))
-        while stack:
-            node = stack.pop()
-            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)):
-                continue
-            found.append(node)
-            stack.extend(reversed(list(ast.iter_child_nodes(node))))
-        return found
-    return subtree_memo("sparse: own nodes", func, walk)
 
 
 def _tested_for_sparsity(own: list[ast.AST]) -> set[str]:

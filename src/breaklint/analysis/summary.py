@@ -299,7 +299,7 @@ def _call_refs(nodes, self_name: Optional[str], scopes: ModuleScopes, imports: I
             # `for frame in reversed(_STACK): frame.process(msg)`: what the classes that push `self` there define
             # (beside the guess by name, which stays: the list may be filled some other way too)
             for spelled in scopes.module_elements_in(scope, func.value.id):
-                ref = _global(imports.aliases[spelled]) if spelled in imports.aliases else (LOCAL, spelled)
+                ref = _container_ref(spelled, imports.aliases)
                 if ref is not None:
                     found.append((STACKED, f"{ref[0]}:{ref[1]}|{func.attr}"))
         elif isinstance(func, ast.Name) and scope is not None and found[0] is None:
@@ -554,18 +554,22 @@ def _stacked_text_refs(summary: ModuleSummary, text: CallText, first: int, last:
                 continue
             alias = re.search(rf"(?m)^[ \t]+{re.escape(name)}[ \t]*=[ \t]*([A-Za-z_]\w*)[ \t]*$", body)
             name = alias.group(1) if alias is not None else name  # `stack = _STACK`
-            if name in summary.aliases:
-                ref = _global(summary.aliases[name])
-            elif f"\n{name}" in text.text and re.search(rf"(?m)^{re.escape(name)}[ \t]*(?::[^=\n]*)?=(?!=)", text.text):
-                ref = (LOCAL, name)
-            else:
-                continue
+            if name not in summary.aliases and not (f"\n{name}" in text.text and re.search(
+                    rf"(?m)^{re.escape(name)}[ \t]*(?::[^=\n]*)?=(?!=)", text.text)):
+                continue  # neither imported nor bound at module level
+            ref = _container_ref(name, summary.aliases)
             if ref is None:
                 continue
             for target in targets:
                 for method in dict.fromkeys(re.findall(rf"(?<![\w.]){re.escape(target)}\.([A-Za-z_]\w*)[ \t]*\(", body)):
                     found.append((STACKED, f"{ref[0]}:{ref[1]}|{method}"))
     return found
+
+
+def _container_ref(name: str, aliases: dict[str, str]):
+    """A module-level container's spelling for a STACKED ref: GLOBAL as the import qualifies it, else this file's
+    own (LOCAL); None for a foreign one."""
+    return _global(aliases[name]) if name in aliases else (LOCAL, name)
 
 
 def _fact(env, node: ast.AST) -> Fact:

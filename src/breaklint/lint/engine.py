@@ -27,7 +27,7 @@ from ..analysis.summary import ModuleSummary, summarize
 from ..analysis.built_modules import built_init_effects, is_built_init, sure_finding
 from ..analysis.new_objects import constructions, sure_rows
 from ..analysis.filefacts import FileFacts
-from ..analysis.sparse import SparseValues, may_hold_sparse
+from ..analysis.sparse import may_hold_sparse, sparse_values
 from ..analysis.torch_api import TORCH_CONTEXT_MANAGERS, TORCH_VERSION
 
 NOQA = re.compile(r"#\s*noqa(?::\s*(?P<codes>[A-Za-z]+[0-9]+(?:\s*,\s*[A-Za-z]+[0-9]+)*))?", re.IGNORECASE)
@@ -134,7 +134,7 @@ class FileLinter:
             if self.want_summary:
                 self.summary = summarize(scopes, imports, facts.env_named, facts.return_kind)
                 if may_hold_sparse(self.source, self.context.returns_sparse):
-                    sparse = SparseValues(scopes, imports.qualify, self.context.returns_sparse)
+                    sparse = sparse_values(file)
                     self.summary.returns_sparse = frozenset(
                         name for name in scopes.functions if name in scopes.scopes and sparse.returns_sparse(name))
             if not dispatch:

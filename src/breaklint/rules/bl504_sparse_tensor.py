@@ -12,7 +12,7 @@ import ast
 from typing import Optional
 
 from ..analysis.scope import _self_name
-from ..analysis.sparse import CONSTRUCTORS, CONVERSIONS, SparseValues, makes_sparse, may_hold_sparse
+from ..analysis.sparse import CONSTRUCTORS, CONVERSIONS, makes_sparse, may_hold_sparse, sparse_values
 from .base import Example, Rule, held_values
 
 
@@ -56,9 +56,7 @@ class SparseTensor(Rule):
     @staticmethod
     def _first_use(ctx) -> Optional[ast.AST]:
         """The node where the traced function first uses a sparse tensor (analysis/sparse.py)."""
-        values = ctx.file.memo(("BL504 values",), lambda: SparseValues(ctx.file.scopes, ctx.qualify,
-                                                                       ctx.file.returns_sparse))
-        return ctx.file.memo(("BL504 first use", id(ctx.scope.func)), lambda: values.first_use(ctx.scope))
+        return ctx.file.memo(("BL504 first use", id(ctx.scope.func)), lambda: sparse_values(ctx.file).first_use(ctx.scope))
 
     def _used(self, node: ast.AST, ctx) -> None:
         """Measured on 2.13: the first use of a sparse tensor in a frame (made there, passed in, or returned
