@@ -12,11 +12,12 @@ from __future__ import annotations
 import ast
 import functools
 import re
-from typing import Callable, Optional
+from typing import Callable, Iterable, Optional
 
 from .astwalk import own_nodes
 from .filefacts import returns_of
 from .names import dotted
+from .new_objects import sure_rows
 
 LAYOUTS = ("coo", "csr", "csc", "bsr", "bsc")
 CONSTRUCTORS = frozenset({f"torch.sparse_{layout}_tensor" for layout in LAYOUTS} | {"torch.sparse_compressed_tensor"})
@@ -87,6 +88,7 @@ class SparseValues:
         self.qualify = qualify
         self.elsewhere = elsewhere
         self._names: dict[int, dict[str, int]] = {}
+        self._made: dict[int, set[str]] = {}
         self._returns: dict[str, bool] = {}
 
     def is_sparse(self, value: ast.AST, scope) -> bool:
@@ -130,6 +132,7 @@ class SparseValues:
             # (not a parameter bound again on some path: `if coo: adj = adj.to_sparse()` keeps it dense on others)
             if bound and name not in params and all(self.is_sparse(v, scope) for v in bound):
                 found[name] = min(v.lineno for v in bound)
+        self._made[key] = set(found)
         own = own_nodes(scope.func)
         tested = _tested_for_sparsity(own)
         # An element of a container is wrapped only when an operation uses it, not when it is passed on
@@ -186,6 +189,30 @@ class SparseValues:
                 if operand is not None and not isinstance(operand, ast.Name):
                     uses.append(operand)
         return min(uses, key=lambda n: (n.lineno, n.col_offset)) if uses else None
+
+
+    def wrapped_at(self, scope, use: ast.AST, breaks: Iterable[int]) -> Optional[ast.AST]:
+        """Where Dynamo wraps the sparse local `use` reads, when that comes before the read: a local the
+        function makes (its binding broke: a constructor, `to_sparse()`, a call that returns one) is wrapped
+        at the frame's next break, which reports "Attempted to wrap sparse Tensor" there (measured on 2.13:
+        `lo = make(v); hi = make(w); torch.cat([lo, hi])` breaks at `hi = ...`, and so does a `print()` or
+        an `.item()` between the binding and the read; a parameter is not wrapped until it is used).
+        `breaks`: the rows of the function's unguarded breaks found so far. None: at the read."""
+        if not isinstance(use, ast.Name) or use.id not in self._made.get(id(scope.func), ()):
+            return None
+        bound = [v for v in self.scopes.local_values_of(scope.func).get(use.id, ()) if v.lineno < use.lineno]
+        if not bound:
+            return None
+        after = max(v.end_lineno or v.lineno for v in bound)
+        sure = sure_rows(scope.func)
+        rows = {row for row in breaks if after < row < use.lineno and row in sure}
+        calls = [node for node in own_nodes(scope.func) if isinstance(node, ast.Call)
+                 and after < node.lineno < use.lineno and node.lineno in sure and self.is_sparse(node, scope)]
+        first = min(rows | {call.lineno for call in calls}, default=None)
+        if first is None:
+            return None
+        return next((call for call in calls if call.lineno == first), None) \
+            or next(node for node in own_nodes(scope.func) if getattr(node, "lineno", None) == first)
 
 
 def sparse_values(file) -> SparseValues:

@@ -144,7 +144,7 @@ class FileLinter:
             for scope in scopes.scopes.values():
                 ctx.scope = scope
                 ctx.env = facts.env_of(scope)
-                first = len(self.findings)
+                first = ctx.scope_start = len(self.findings)
                 self._walk_body(scope.func.body, ctx, dispatch)
                 by_scope[scope.qualname] = self.findings[first:]
             # A module built in traced code whose __init__ breaks runs the rest of it eagerly.

@@ -6,6 +6,7 @@ through the context, its fix, and VALID / INVALID examples that the test suite r
 from __future__ import annotations
 
 import ast
+import contextlib
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Callable, ClassVar, Hashable, Literal, Optional, TypeVar
 
@@ -151,6 +152,7 @@ class NodeContext:
         self.loop_depth = 0
         self.user_with_depth = 0
         self.rule: Optional[Rule] = None
+        self.scope_start = 0  # the index of the current scope's first finding in the linter's list
         # id(node) -> its qualified name: most rules qualify every call they see (BENCHMARKS.md).
         self._qualified: dict[int, Optional[str]] = {}
 
@@ -242,6 +244,21 @@ class NodeContext:
             if isinstance(node, ast.stmt):
                 return node
         return None
+
+    def scope_findings(self) -> list:
+        """The findings of the current traced function so far (those of the nodes before this one)."""
+        return self._linter.findings[self.scope_start:]
+
+    @contextlib.contextmanager
+    def elsewhere(self):
+        """Report at a node of the function away from the current one (an earlier statement): none of
+        the current node's surroundings (its branches, loops and `with`s) apply there."""
+        saved = self.parents, self.node, self.loop_depth, self.user_with_depth
+        self.parents, self.node, self.loop_depth, self.user_with_depth = [], None, 0, 0
+        try:
+            yield
+        finally:
+            self.parents, self.node, self.loop_depth, self.user_with_depth = saved
 
     @property
     def frame_skip(self) -> bool:

@@ -33,8 +33,11 @@ class SparseTensor(Rule):
     def check(self, node, ctx) -> None:
         if not _may_hold_sparse(ctx.file):
             return
-        if node is self._first_use(ctx):
-            self._used(node, ctx)
+        first = self._first_use(ctx)
+        if node is first:
+            self._first_used(node, ctx)
+        elif isinstance(first, ast.Subscript) and isinstance(node, ast.Call) and _operand_of(node) is first:
+            self._first_used(first, ctx)  # `torch.sparse.mm(self.mats[i], x)`: no Subscript node comes here
         if isinstance(node, ast.Name):
             return
         if isinstance(node, ast.Attribute):
@@ -57,6 +60,19 @@ class SparseTensor(Rule):
     def _first_use(ctx) -> Optional[ast.AST]:
         """The node where the traced function first uses a sparse tensor (analysis/sparse.py)."""
         return ctx.file.memo(("BL504 first use", id(ctx.scope.func)), lambda: sparse_values(ctx.file).first_use(ctx.scope))
+
+    def _first_used(self, node: ast.AST, ctx) -> None:
+        """At the read, or at an earlier break of the frame where Dynamo wraps a sparse local it made."""
+        breaks = [f.start.row for f in ctx.scope_findings() if f.gb_ids and not f.breaks_when]
+        earlier = sparse_values(ctx.file).wrapped_at(ctx.scope, node, breaks)
+        if earlier is None:
+            self._used(node, ctx)
+            return
+        with ctx.elsewhere():
+            ctx.report(earlier, f"`{node.id}` holds a sparse tensor the function made, and the graph breaks here: "
+                                f"Dynamo then wraps it, which it cannot do (GB0015, before its use on line "
+                                f"{node.lineno}), and runs the rest of the function eagerly; keep the sparse work "
+                                "outside the compiled region, or use a dense form")
 
     def _used(self, node: ast.AST, ctx) -> None:
         """Measured on 2.13: the first use of a sparse tensor in a frame (made there, passed in, or returned
@@ -171,6 +187,13 @@ def factory():
     return Propagate(), (torch.randn(3, 4),)
 """, at=((7, 8),)),
     ]
+
+
+def _operand_of(call: ast.Call) -> Optional[ast.AST]:
+    """What a call takes as its sparse operand, when it has one: its first argument or its receiver."""
+    if call.args:
+        return call.args[0]
+    return call.func.value if isinstance(call.func, ast.Attribute) else None
 
 
 def _may_hold_sparse(file) -> bool:
