@@ -234,6 +234,8 @@ def _decorator_refs(func: FunctionNode, self_name: Optional[str], scopes: Module
                 # calls the object it made, so its __call__ runs; the object was made at import time
                 refs.append(CallRef(DECORATOR, f"{found[0]}:{found[1]}"))
                 refs.append(CallRef(INSTANCE, f"{found[1]}.__call__"))
+                if self_name is not None:  # a method: reading it off the object runs a descriptor's __get__
+                    refs.append(CallRef(INSTANCE, f"{found[1]}.__get__"))  # (`@lazy_property`: measured, traced)
     return tuple(refs)
 
 
