@@ -561,7 +561,10 @@ class ProjectGraph:
     def _targets(self, path: str, qualname: str, dynamic: Optional[ClassKey], ref: CallRef) -> tuple:
         """(path, qualname, class the method runs on, bound: the first parameter is implicit) of each
         function a call may run. Kept for the next graph round, which asks again for every call."""
-        memo_key = (path, qualname, dynamic, ref.kind, ref.name, bool(ref.positional))
+        # (a function read off the text in one round may be linted as traced in the next: its name
+        # dispatch then goes further, _by_name)
+        memo_key = (path, qualname, dynamic, ref.kind, ref.name, bool(ref.positional),
+                    qualname in self.summaries[path].calls)
         found = self._targets_memo.get(memo_key)
         if found is None:
             found = self._targets_memo[memo_key] = tuple(self._find_targets(path, qualname, dynamic, ref))

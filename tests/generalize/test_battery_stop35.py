@@ -1,0 +1,215 @@
+"""Mends of stop 35, each shape run through Dynamo 2.13 (CPU, eager backend) in the test itself.
+
+- A sparse local the function made is wrapped at the frame's next break, before its first use: Dynamo
+  reports "Attempted to wrap sparse Tensor" there (`lo = make(v); hi = make(w); torch.cat([lo, hi])`
+  breaks at `hi = ...`; a `print()` or an `.item()` between the binding and the use too). A parameter
+  is not wrapped until it is used.
+- The sparse operand of `torch.sparse.mm(self.mats[i], x)`, an element of a list: no finding came out,
+  the rule never saw a Subscript node.
+- A method decorated with a descriptor class of the tree (`@lazy_property`): reading it runs the
+  class's `__get__`, which Dynamo traces.
+- A function of another file that traced code reaches, read off its text in one graph round and linted
+  as traced in the next, dispatches a method of an untyped receiver as far as a traced function does
+  (the round's answer was kept from the text read, whose dispatch stops at 4 classes).
+"""
+import pytest
+
+from .helpers import check_tree, dynamo_package_rows
+
+MAKE = """
+    import torch
+
+
+    def make(v):
+        i = torch.tensor([[0, 1], [1, 0]])
+        return torch.sparse_coo_tensor(i, v, (2, 2))
+    """
+WRAPPED = {
+    "pkg/__init__.py": "",
+    "pkg/mats.py": MAKE,
+    "pkg/ops.py": """
+        import torch
+        from pkg.mats import make
+
+
+        def two(v):
+            lo = make(v)
+            hi = make(v * 2)  # wraps lo here
+            return torch.cat([lo, hi]).to_dense()
+
+
+        def printed(v):
+            lo = make(v)
+            print("between")  # wraps lo here
+            return lo.to_dense()
+
+
+        def plain(v):
+            lo = make(v)
+            y = v * 2
+            return lo.to_dense() + y.sum()  # wraps lo here, at its use
+
+
+        def handed(s, v):
+            print("between")
+            return torch.sparse.mm(s, v[:, None])[:, 0]  # a parameter: at its use
+
+
+        def made(v):
+            lo = v.to_sparse()
+            y = v * 2
+            print("between")  # wraps lo here
+            return lo.to_dense() + y
+        """,
+    "entry.py": """
+        import torch
+        from pkg import ops
+
+
+        class M(torch.nn.Module):
+            def forward(self, x):
+                v = x[:2]
+                return (ops.two(v).sum() + ops.printed(v).sum() + ops.plain(v).sum()
+                        + ops.handed(torch.eye(2).to_sparse(), v).sum() + ops.made(v).sum())
+        """,
+}
+WRAPPED_AT = {("pkg/ops.py", 7), ("pkg/ops.py", 13), ("pkg/ops.py", 20), ("pkg/ops.py", 25), ("pkg/ops.py", 31)}
+NOT_AT = {("pkg/ops.py", 8), ("pkg/ops.py", 14), ("pkg/ops.py", 32)}
+
+
+def test_sparse_locals_where_dynamo_wraps_them(tmp_path):
+    found = {(path, row) for path, row, code in check_tree(tmp_path / "static", WRAPPED) if code == "BL504"}
+    assert WRAPPED_AT <= found
+    assert not NOT_AT & found
+    pytest.importorskip("torch")
+    rows = dynamo_package_rows(tmp_path / "dynamo", WRAPPED)
+    assert WRAPPED_AT <= rows
+    assert not NOT_AT & rows
+
+
+LISTED = {
+    "pkg/__init__.py": "",
+    "pkg/mats.py": MAKE,
+    "pkg/ops.py": """
+        import torch
+        from pkg.mats import make
+
+
+        class Chain:
+            def __init__(self, v):
+                self.mats = [torch.eye(2).to_sparse(), torch.eye(2).to_sparse()]
+
+            def __call__(self, x):
+                for i in range(len(self.mats)):
+                    x = torch.sparse.mm(self.mats[i], x)
+                return x
+        """,
+    "entry.py": """
+        import torch
+        from pkg.ops import Chain
+
+
+        class M(torch.nn.Module):
+            def forward(self, x):
+                return Chain(x)(x[:2, None])
+        """,
+}
+
+
+def test_an_element_of_a_list_as_the_sparse_operand(tmp_path):
+    found = {(path, row) for path, row, code in check_tree(tmp_path / "static", LISTED) if code == "BL504"}
+    assert ("pkg/ops.py", 11) in found
+    pytest.importorskip("torch")
+    assert ("pkg/ops.py", 11) in dynamo_package_rows(tmp_path / "dynamo", LISTED)
+
+
+DESCRIPTOR = {
+    "pkg/__init__.py": "",
+    "pkg/util.py": """
+        class lazy_property:
+            def __init__(self, wrapped):
+                self.wrapped = wrapped
+
+            def __get__(self, instance, obj_type=None):
+                if instance is None:
+                    return self
+                print("computing")
+                value = self.wrapped(instance)
+                setattr(instance, self.wrapped.__name__, value)
+                return value
+        """,
+    "entry.py": """
+        import torch
+        from pkg.util import lazy_property
+
+
+        class M(torch.nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.w = torch.nn.Parameter(torch.ones(4))
+
+            @lazy_property
+            def scale(self):
+                return self.w.sum()
+
+            def forward(self, x):
+                return x * self.scale
+        """,
+}
+
+
+def test_a_descriptor_decorating_a_method_runs_its_get(tmp_path):
+    found = check_tree(tmp_path / "static", DESCRIPTOR)
+    assert ("pkg/util.py", 8, "BL201") in found
+    pytest.importorskip("torch")
+    assert ("pkg/util.py", 8) in dynamo_package_rows(tmp_path / "dynamo", DESCRIPTOR)
+
+
+def _layers(count: int) -> str:
+    return "\n\n".join(f"""
+class Layer{i}(torch.nn.Module):
+    def forward(self, x):
+        return x + {i}
+
+    def kl_loss(self):
+        print("kl {i}")
+        return torch.zeros(())
+""" for i in range(count))
+
+
+def dispatched(count: int) -> dict:
+    return {
+        "pkg/__init__.py": "",
+        "pkg/layers.py": "import torch\n" + _layers(count),
+        "pkg/losses.py": """
+            def total_kl(net):
+                kl = None
+                for layer in net.modules():
+                    if hasattr(layer, "kl_loss"):
+                        kl = layer.kl_loss() if kl is None else kl + layer.kl_loss()
+                return kl
+            """,
+        "entry.py": """
+            import torch
+            from pkg.layers import Layer0, Layer5
+            from pkg.losses import total_kl
+
+
+            class M(torch.nn.Module):
+                def __init__(self):
+                    super().__init__()
+                    self.net = torch.nn.Sequential(Layer0(), Layer5())
+
+                def forward(self, x):
+                    return self.net(x), total_kl(self.net)
+            """,
+    }
+
+
+def test_a_function_reached_from_another_file_dispatches_like_a_traced_one(tmp_path):
+    files = dispatched(8)  # more than a text read's 4, fewer than a traced function's 16
+    found = {(path, row) for path, row, code in check_tree(tmp_path / "static", files) if code == "BL201"}
+    printed = {("pkg/layers.py", 8 + 10 * i) for i in range(8)}
+    assert printed <= found
+    pytest.importorskip("torch")
+    assert {("pkg/layers.py", 8), ("pkg/layers.py", 58)} <= dynamo_package_rows(tmp_path / "dynamo", files)
