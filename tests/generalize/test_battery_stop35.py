@@ -213,3 +213,41 @@ def test_a_function_reached_from_another_file_dispatches_like_a_traced_one(tmp_p
     assert printed <= found
     pytest.importorskip("torch")
     assert {("pkg/layers.py", 8), ("pkg/layers.py", 58)} <= dynamo_package_rows(tmp_path / "dynamo", files)
+
+
+HANDED = {
+    "pkg/__init__.py": "",
+    "pkg/mats.py": MAKE,
+    "pkg/ops.py": """
+        def multiply(matrix, x):
+            k = x.shape[0]
+            if matrix.shape[1] != k:  # the first use of what every caller hands: a sparse tensor
+                raise ValueError("shapes")
+            return matrix @ x
+
+
+        def scale(matrix, x):
+            return x * 2
+        """,
+    "entry.py": """
+        import torch
+        from pkg import ops
+        from pkg.mats import make
+
+
+        class M(torch.nn.Module):
+            def forward(self, x):
+                adj = make(x[:2])
+                y = ops.scale(x, x)
+                return ops.multiply(adj, x[:2, None])[:, 0] + y[:2]
+        """,
+}
+
+
+def test_a_parameter_other_files_hand_a_sparse_tensor(tmp_path):
+    found = {(path, row) for path, row, code in check_tree(tmp_path / "static", HANDED) if code == "BL504"}
+    assert ("pkg/ops.py", 3) in found
+    assert not {row for row in found if row[0] == "pkg/ops.py" and row[1] > 3}
+    pytest.importorskip("torch")
+    rows = dynamo_package_rows(tmp_path / "dynamo", HANDED)
+    assert ("pkg/ops.py", 3) in rows

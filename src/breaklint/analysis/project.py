@@ -89,9 +89,18 @@ class ExternalEntry:
     sites: list[tuple[tuple, tuple, bool]] = field(default_factory=list)
     # Why it is traced, when that is not "called from" the chain's previous function.
     reason: str = ""
+    # Per site of `sites`: the positions of its arguments that are sparse tensors (CallRef.sparse).
+    sparse: list[tuple[int, ...]] = field(default_factory=list)
 
     def key(self) -> tuple:
-        return (self.chain, tuple(sorted(set(self.sites), key=repr)))
+        return (self.chain, tuple(sorted(set(zip(self.sites, self.sparse)), key=repr)))
+
+    def sparse_parameters(self) -> frozenset:
+        """The parameters (their positions, self counted) every call site hands a sparse tensor."""
+        if not self.sites or len(self.sparse) != len(self.sites):
+            return frozenset()
+        each = [{i + (1 if bound else 0) for i in sparse} for (_, _, bound), sparse in zip(self.sites, self.sparse)]
+        return frozenset(set.intersection(*each))
 
 
 @dataclass
@@ -543,8 +552,10 @@ class ProjectGraph:
                                 and not target.endswith(("__post_init__", "__new__")):
                             if bound is CTX_FIRST:  # the static forward(ctx, *args): ctx is no argument
                                 entry.sites.append(((None,) + ref.positional, ref.keywords, False))
+                                entry.sparse.append(tuple(i + 1 for i in ref.sparse))
                             else:
                                 entry.sites.append((ref.positional, ref.keywords, bound))
+                                entry.sparse.append(ref.sparse)
                     state = (target_path, target, target_class)
                     if state not in seen:
                         seen.add(state)

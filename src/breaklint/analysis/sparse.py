@@ -43,11 +43,11 @@ _SPARSE_CODE = re.compile(r"to_sparse|sparse_(?:coo|csr|csc|bsr|bsc|compressed)_
                           r"|_values|coalesce|is_coalesced|indices)\(")
 
 
-def may_hold_sparse(source: str, returns_sparse: frozenset = frozenset()) -> bool:
+def may_hold_sparse(source: str, told: bool = False) -> bool:
     """Whether a file's code may hold a sparse tensor: it spells a sparse constructor, conversion, operation or
-    method, or calls a function of another file that returns one. The analysis runs only there (substring
-    tests first: most files have none of them)."""
-    return bool(returns_sparse) or _spells_sparse_code(source)
+    method, or the call graph told it of one (`told`: a function of another file that returns one, a parameter
+    other files hand one). The analysis runs only there (substring tests first: most files have none of them)."""
+    return told or _spells_sparse_code(source)
 
 
 _SPARSE_HINTS = ("sparse", "coalesce(", "_nnz(", "_indices(", "_values(", "smm(", "dense_dim(")
@@ -83,10 +83,12 @@ class SparseValues:
     a call gives one: a constructor, this file's function (`returns`), or a name the call graph says
     returns one (`elsewhere`, dotted as the file spells it)."""
 
-    def __init__(self, scopes, qualify: Callable[[ast.AST], Optional[str]], elsewhere: frozenset = frozenset()):
+    def __init__(self, scopes, qualify: Callable[[ast.AST], Optional[str]], elsewhere: frozenset = frozenset(),
+                 handed: Optional[dict] = None):
         self.scopes = scopes
         self.qualify = qualify
         self.elsewhere = elsewhere
+        self.handed = handed or {}  # qualname -> positions of the parameters other files hand a sparse tensor
         self._names: dict[int, dict[str, int]] = {}
         self._made: dict[int, set[str]] = {}
         self._returns: dict[str, bool] = {}
@@ -149,10 +151,15 @@ class SparseValues:
                 # from the binding before that use (`if coo: adj = ... elif ...: adj = ...` then `mm(adj, x)`)
                 before = [v.lineno for v in values.get(operand.id, ()) if v.lineno <= operand.lineno]
                 found.setdefault(operand.id, max(before) if before else scope.func.lineno)
-        # a parameter every caller of this file hands a sparse tensor (`_batch_mm(self.matrix, x)`)
+        # a parameter every caller hands a sparse tensor (`_batch_mm(self.matrix, x)`): those of this file, and
+        # those of other files (the call graph's `handed`)
         sites = self.scopes.call_sites.get(scope.qualname, ())
+        elsewhere = self.handed.get(scope.qualname, frozenset())
         for index, name in enumerate(positional):
-            if name in found or name in values or name in tested or not sites:
+            if name in found or name in values or name in tested or not (sites or index in elsewhere):
+                continue
+            if not sites:
+                found[name] = scope.func.lineno
                 continue
             handed = [_argument(site.call, index - (1 if site.bound_self else 0), name) for site in sites]
             if all(arg is not None and self.is_sparse(arg, site.caller) for arg, site in zip(handed, sites)):
@@ -218,7 +225,8 @@ class SparseValues:
 def sparse_values(file) -> SparseValues:
     """The one SparseValues of a file's lint (`file`: the rules' FileInfo, whose memo lives as long as the lint):
     the summary's `returns_sparse` and BL504 read the same answers."""
-    return file.memo(("sparse values",), lambda: SparseValues(file.scopes, file.imports.qualify, file.returns_sparse))
+    return file.memo(("sparse values",), lambda: SparseValues(file.scopes, file.imports.qualify, file.returns_sparse,
+                                                              file.sparse_parameters))
 
 
 def _parameters(func) -> list[str]:

@@ -8,6 +8,7 @@ call graph and sends the functions it reaches back to the per-file lint as extra
 from __future__ import annotations
 
 import ast
+import dataclasses
 import re
 from dataclasses import dataclass, field
 from typing import Callable, Optional
@@ -74,6 +75,9 @@ class CallRef:
     # Tensor facts of the arguments as the caller's traced scope saw them, else None.
     positional: Optional[tuple[Fact, ...]] = None
     keywords: Optional[tuple[tuple[str, Fact], ...]] = None
+    # The positions of the arguments that are sparse tensors, at every call of this spelling the
+    # scope makes (sparse.py; a file that holds no sparse tensor leaves it empty).
+    sparse: tuple[int, ...] = ()
 
 
 @dataclass
@@ -652,3 +656,26 @@ def _global(name: Optional[str]):
     if not name or name.split(".")[0] in _FOREIGN_ROOTS:
         return None
     return GLOBAL, name
+
+
+def mark_sparse_arguments(summary: ModuleSummary, scopes: ModuleScopes, imports: ImportMap, is_sparse) -> None:
+    """Note on each call of another file's function the arguments that are sparse tensors at every call of
+    that spelling in the scope (`is_sparse(arg, scope)`): the call graph tells the callee (BL504's parameters
+    handed a sparse tensor, `_batch_mm(self.matrix, x)` across files)."""
+    for qualname, refs in summary.calls.items():
+        scope = scopes.scopes.get(qualname)
+        if scope is None:
+            continue
+        handed: dict[str, Optional[set[int]]] = {}
+        for node in scopes.calls.get(qualname, ()):
+            found = _classify(node.func, None, scopes, imports)
+            if found is None or found[0] != GLOBAL:
+                continue
+            sparse = {i for i, arg in enumerate(node.args) if not isinstance(arg, ast.Starred) and is_sparse(arg, scope)}
+            known = handed.get(found[1], sparse)
+            handed[found[1]] = (known & sparse) if known is not None else None
+        if any(handed.values()):
+            summary.calls[qualname] = tuple(
+                dataclasses.replace(ref, sparse=tuple(sorted(handed[ref.name])))
+                if ref.kind == GLOBAL and ref.positional is not None and handed.get(ref.name) else ref
+                for ref in refs)

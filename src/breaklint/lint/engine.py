@@ -23,7 +23,7 @@ from ..rules import all_rules
 from ..rules.base import FileInfo, NodeContext, Rule
 from ..analysis.scope import ModuleScopes, ScopeSettings
 from ..analysis.project import FileContext
-from ..analysis.summary import ModuleSummary, summarize
+from ..analysis.summary import ModuleSummary, mark_sparse_arguments, summarize
 from ..analysis.built_modules import built_init_effects, is_built_init, sure_finding
 from ..analysis.new_objects import constructions, sure_rows
 from ..analysis.filefacts import FileFacts
@@ -111,7 +111,9 @@ class FileLinter:
             lines = kept.lines if kept is not None and kept.lines is not None else source_lines(self.source)
             if kept is not None:
                 kept.lines = lines
-        file = FileInfo(self.path, self.source, lines, tree, imports, scopes, self.context.returns_sparse)
+        handed = {qualname: found for qualname, entry in self.context.entries.items()
+                  for found in [entry.sparse_parameters()] if found}
+        file = FileInfo(self.path, self.source, lines, tree, imports, scopes, self.context.returns_sparse, handed)
         rules = list(self.settings.rules)
         after = [rule for rule in rules if type(rule).after_file is not Rule.after_file]
         unselected: set[str] = set()
@@ -133,10 +135,11 @@ class FileLinter:
         try:
             if self.want_summary:
                 self.summary = summarize(scopes, imports, facts.env_named, facts.return_kind)
-                if may_hold_sparse(self.source, self.context.returns_sparse):
+                if may_hold_sparse(self.source, bool(self.context.returns_sparse or handed)):
                     sparse = sparse_values(file)
                     self.summary.returns_sparse = frozenset(
                         name for name in scopes.functions if name in scopes.scopes and sparse.returns_sparse(name))
+                    mark_sparse_arguments(self.summary, scopes, imports, sparse.is_sparse)
             if not dispatch:
                 return []
             ctx = NodeContext(file, self)

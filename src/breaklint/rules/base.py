@@ -125,6 +125,8 @@ class FileInfo:
     scopes: ModuleScopes
     # Dotted names (as this file spells them) the call graph says return a sparse tensor.
     returns_sparse: frozenset = frozenset()
+    # Traced functions of this file whose callers in other files hand a sparse tensor: qualname -> positions.
+    sparse_parameters: dict = field(default_factory=dict)
     _memo: dict = field(default_factory=dict, repr=False, compare=False)
 
     def memo(self, key: Hashable, factory: Callable[[], T]) -> T:

@@ -197,4 +197,5 @@ def _operand_of(call: ast.Call) -> Optional[ast.AST]:
 
 
 def _may_hold_sparse(file) -> bool:
-    return file.memo(("BL504 may hold sparse",), lambda: may_hold_sparse(file.source, file.returns_sparse))
+    told = bool(file.returns_sparse or file.sparse_parameters)
+    return file.memo(("BL504 may hold sparse",), lambda: may_hold_sparse(file.source, told))
