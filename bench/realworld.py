@@ -92,6 +92,8 @@ SPECS = [
     # Two more (bench/SPLITS.md, "Dev split growth: torchcde and nnAudio", stop 32, third round).
     "models.torchcde_models",
     "models.nnaudio_models",
+    # One more (bench/SPLITS.md, "Dev split growth: torchaudio", stop 35).
+    "models.torchaudio_models",
 ]
 # The frozen test split (bench/SPLITS.md): never tuned on; only its aggregates are ever reported.
 TEST_SPECS = [

@@ -30,19 +30,19 @@ TRANSFORMS = ["Spectrogram", "InverseSpectrogram", "GriffinLim", "AmplitudeToDB"
 MODELS = [*SSL, *SSL_LENGTHS, *ACOUSTIC, *TRANSFORMS]
 
 
-def _method(module, method):
-    """A module whose forward is `module.<method>`."""
+def _infer(module):
+    """A module whose forward is `module.infer(...)`, written as plain code."""
     import torch
 
-    class Call(torch.nn.Module):
+    class Infer(torch.nn.Module):
         def __init__(self):
             super().__init__()
             self.inner = module
 
         def forward(self, *args):
-            return getattr(self.inner, method)(*args)
+            return self.inner.infer(*args)
 
-    return Call()
+    return Infer()
 
 
 def build(name):
@@ -67,7 +67,7 @@ def build(name):
                            right_context_length=1)
         if name == "Emformer":
             return model.eval(), (torch.randn(2, 21, 64, generator=g), torch.tensor([20, 16])), {}
-        return _method(model.eval(), "infer"), (torch.randn(2, 5, 64, generator=g), torch.tensor([4, 4])), {}
+        return _infer(model.eval()), (torch.randn(2, 5, 64, generator=g), torch.tensor([4, 4])), {}
     if name == "emformer_rnnt_base":
         model = M.emformer_rnnt_base(num_symbols=32).eval()
         sources = torch.randn(2, 44, 80, generator=g)
@@ -88,7 +88,7 @@ def build(name):
         if name == "Tacotron2":
             mel = torch.randn(2, 40, 30, generator=g)
             return model, (tokens, lengths, mel, torch.tensor([30, 24])), {}
-        return _method(model, "infer"), (tokens, lengths), {}
+        return _infer(model), (tokens, lengths), {}
     if name in ("WaveRNN", "WaveRNN_infer"):
         model = M.WaveRNN(upsample_scales=[5, 5, 8], n_classes=256, hop_length=200, n_res_block=2, n_rnn=64, n_fc=64,
                           n_hidden=32, n_output=32).eval()
@@ -96,7 +96,7 @@ def build(name):
         if name == "WaveRNN":
             waveform = torch.rand(2, 1, (6 - 4) * 200, generator=g) * 2 - 1
             return model, (waveform, specgram), {}
-        return _method(model, "infer"), (specgram[:1, 0, :, :4], torch.tensor([4])), {}
+        return _infer(model), (specgram[:1, 0, :, :4], torch.tensor([4])), {}
     if name == "squim_objective_base":
         return M.squim_objective_base().eval(), (wav[:1],), {}
     if name == "squim_subjective_base":
