@@ -39,8 +39,8 @@ _CALLS_AND_WITHS = frozenset({ast.Call, ast.With, ast.AsyncWith})
 _CALLS_AND_READS = _CALLS_AND_WITHS | {ast.Attribute, ast.Subscript}
 _RETURNS = frozenset({ast.Return})
 # operators, `for` and `len()` on a held object run its special methods
-_CALLS_READS_AND_OPERATORS = _CALLS_AND_READS | {ast.BinOp, ast.UnaryOp, ast.For, ast.Compare, ast.If, ast.While,
-                                                  ast.IfExp}
+_CALLS_READS_AND_OPERATORS = _CALLS_AND_READS | {ast.BinOp, ast.UnaryOp, ast.For, ast.comprehension, ast.Compare,
+                                                  ast.If, ast.While, ast.IfExp}
 # `for v in xs` (a statement or a comprehension's) binds v too
 _ASSIGNMENTS_AND_LOOPS = _ASSIGNMENTS | {ast.For, ast.comprehension, ast.Expr}
 # Calls whose one argument is the sequence they hold the elements of, and containers of their arguments.
@@ -1287,8 +1287,10 @@ def _calls_and_reads(func: FunctionNode) -> tuple[list[ast.Call], list[ast.Attri
                 and _held(node.value, self_name):
             # `c[k]` / `self.cache[k] = v` on an object of the tree: its __getitem__ / __setitem__ runs
             reads.append(_special_read(node.value, "__getitem__" if isinstance(node.ctx, ast.Load) else "__setitem__"))
-        elif isinstance(node, (ast.BinOp, ast.UnaryOp, ast.For, ast.Compare, ast.If, ast.While, ast.IfExp)):
-            # `a + b`, `-a`, `for v in a`, `k in a`, `if a:` on an object of the tree run its special methods
+        elif isinstance(node, (ast.BinOp, ast.UnaryOp, ast.For, ast.comprehension, ast.Compare, ast.If, ast.While,
+                               ast.IfExp)):
+            # `a + b`, `-a`, `for v in a`, `[v for v in a]`, `k in a`, `a < b`, `if a:` on an object of the tree
+            # run its special methods
             reads.extend(_special_reads(node, self_name))
     return calls, [r for r in reads if id(r) not in called]
 
@@ -1300,6 +1302,8 @@ _BINARY_SPECIALS = {ast.Add: "add", ast.Sub: "sub", ast.Mult: "mul", ast.MatMult
                     ast.FloorDiv: "floordiv", ast.Mod: "mod", ast.Pow: "pow", ast.BitAnd: "and", ast.BitOr: "or",
                     ast.BitXor: "xor", ast.LShift: "lshift", ast.RShift: "rshift"}
 _UNARY_SPECIALS = {ast.USub: "__neg__", ast.UAdd: "__pos__", ast.Invert: "__invert__"}
+_COMPARISON_SPECIALS = {ast.Lt: ("__lt__", "__gt__"), ast.Gt: ("__gt__", "__lt__"), ast.LtE: ("__le__", "__ge__"),
+                        ast.GtE: ("__ge__", "__le__"), ast.Eq: ("__eq__", "__eq__"), ast.NotEq: ("__ne__", "__ne__")}
 
 
 def _held(node: ast.AST, self_name: Optional[str]) -> bool:
@@ -1317,6 +1321,10 @@ def _special_reads(node: ast.AST, self_name: Optional[str]) -> list[ast.Attribut
         pairs = [(node.operand, _UNARY_SPECIALS[type(node.op)])]
     elif isinstance(node, ast.Compare) and len(node.ops) == 1 and isinstance(node.ops[0], (ast.In, ast.NotIn)):
         pairs = [(node.comparators[0], "__contains__")]  # `k in obj`
+    elif isinstance(node, ast.Compare) and len(node.ops) == 1 and type(node.ops[0]) in _COMPARISON_SPECIALS:
+        # `a < b`: a's __lt__, and b's reflection (__gt__) where a's gives NotImplemented
+        method, reflected = _COMPARISON_SPECIALS[type(node.ops[0])]
+        pairs = [(node.left, method), (node.comparators[0], reflected)]
     elif isinstance(node, (ast.If, ast.While, ast.IfExp)) or isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not):
         # `if obj:` / `not obj`: its __bool__, else its __len__ (resolved so where the class has no __bool__); a
         # local only: `if self.training:` / `if self.flag:` are everywhere, and nearly always plain values
@@ -1327,7 +1335,7 @@ def _special_reads(node: ast.AST, self_name: Optional[str]) -> list[ast.Attribut
     elif isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "len" \
             and len(node.args) == 1:
         pairs = [(node.args[0], "__len__")]
-    elif isinstance(node, ast.For):
+    elif isinstance(node, (ast.For, ast.comprehension)):
         # `__iter__`, then `__next__` of an object that is its own iterator (a class that defines both)
         pairs = [(node.iter, "__iter__"), (node.iter, "__next__")]
         if _makes_object(node.iter):  # `for v in Seq(xs):` runs Seq.__iter__ on the object just made
@@ -1336,7 +1344,7 @@ def _special_reads(node: ast.AST, self_name: Optional[str]) -> list[ast.Attribut
         return []
     # held operands, and objects just made (`Vec(x) + Vec(y)` runs Vec.__add__)
     return [_special_read(operand, special) for operand, special in pairs
-            if _held(operand, self_name) or not isinstance(node, ast.For) and _constructed(operand)]
+            if _held(operand, self_name) or not isinstance(node, (ast.For, ast.comprehension)) and _constructed(operand)]
 
 
 # Python's builtins: `range(...)` makes no object of the tree; a bare name among them is never a
