@@ -1434,6 +1434,9 @@ class ProjectGraph:
         """(file, callee spelled there) of what one argument of a call at `at` holds (see _passed_to)."""
         if callee.startswith("cls.") or callee in ("None", "True", "False"):
             return []
+        receiver, _, method = callee.rpartition(".")
+        if after == "(" and method in _RETURNS_SELF and receiver and receiver != "self":
+            callee, after = receiver, ","  # `Wrapper(model.eval())`: nn.Module.eval() returns the module
         text = self._text(path)
         holder = self._function_at(path, text.line_of(at))
         if callee == "self" or callee.startswith("self."):
@@ -2028,6 +2031,9 @@ _COPIES = ("list", "tuple", "nn.ModuleList", "torch.nn.ModuleList", "ModuleList"
 _COPIED_NAME = re.compile(r"\s*([A-Za-z_]\w*)\s*\)")
 _THEN_METHOD = re.compile(r"[ \t]*\.[ \t]*([A-Za-z_]\w*)[ \t]*\(")
 _ARGUMENT_HEAD = re.compile(r"([A-Za-z_][\w.]*)\s*(\(|$)")
+# nn.Module methods that return the module itself.
+_RETURNS_SELF = frozenset({"eval", "train", "to", "cuda", "cpu", "float", "double", "half", "bfloat16",
+                           "requires_grad_", "share_memory", "to_empty", "type", "apply"})
 
 
 def _element_constructions(literal: str) -> list[str]:
