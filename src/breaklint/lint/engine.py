@@ -148,7 +148,10 @@ class FileLinter:
                 ctx.scope = scope
                 ctx.env = facts.env_of(scope)
                 first = ctx.scope_start = len(self.findings)
+                ctx.rest_eager = ctx.block_eager = False
+                ctx.eager_from = None
                 self._walk_body(scope.func.body, ctx, dispatch)
+                ctx.eager_from = None
                 by_scope[scope.qualname] = self.findings[first:]
             # A module built in traced code whose __init__ breaks runs the rest of it eagerly.
             effects = built_init_effects(scopes, by_scope, self.context.object_breaks, self.context.half_built)
@@ -196,8 +199,13 @@ class FileLinter:
     def _walk_body(self, body: Iterable[ast.AST], ctx: NodeContext, dispatch) -> None:
         for node in body:
             self._visit(node, ctx, dispatch)
-            if _always_leaves(node) or (type(node) in _MAY_LEAVE and self._leaves_when_compiled(node, ctx)):
-                break  # what follows never runs, so Dynamo never traces it
+            if ctx.block_eager and isinstance(node, ast.stmt):
+                ctx.block_eager = False  # the rest of this block runs eagerly where the break comes
+                ctx.eager_from = None
+                break
+            if ctx.rest_eager or _always_leaves(node) \
+                    or (type(node) in _MAY_LEAVE and self._leaves_when_compiled(node, ctx)):
+                break  # what follows never runs, or runs eagerly: Dynamo never traces it
 
     def _visit(self, node: ast.AST, ctx: NodeContext, dispatch) -> None:
         node_type = type(node)

@@ -14,6 +14,7 @@ from ..analysis.astwalk import walk
 from ..analysis.guards import breaks_when
 from ..analysis.names import ImportMap
 from ..analysis.narrowing import narrowed_non_tensors, narrowing_inside
+from ..analysis.new_objects import sure_rows
 from ..analysis.scope import ModuleScopes, Scope, _self_name
 from ..model import Applicability, Edit, Finding, Fix, Location
 from ..versions import parse_version
@@ -140,6 +141,9 @@ class FileInfo:
             return value
 
 
+_OWN_FRAMES = (ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp, ast.Lambda)
+
+
 class NodeContext:
     """What a rule sees while it looks at one node inside a traced function."""
 
@@ -155,6 +159,12 @@ class NodeContext:
         self.user_with_depth = 0
         self.rule: Optional[Rule] = None
         self.scope_start = 0  # the index of the current scope's first finding in the linter's list
+        # Set by a break after which Dynamo runs the rest of the function eagerly: the walk of the function
+        # stops there (`rest_eager`: the break comes on every call), or the walk of the block that holds
+        # it (`block_eager`: it comes whenever that block runs).
+        self.rest_eager = False
+        self.block_eager = False
+        self.eager_from: Optional[tuple[int, int]] = None  # where, until the statement's walk ends
         # id(node) -> its qualified name: most rules qualify every call they see (BENCHMARKS.md).
         self._qualified: dict[int, Optional[str]] = {}
 
@@ -246,6 +256,13 @@ class NodeContext:
             if isinstance(node, ast.stmt):
                 return node
         return None
+
+    def _statement_guard(self, node: ast.AST) -> Optional[str]:
+        """The condition under which `node` runs when its statement does (`a if c else x[:k]`), not counting
+        the blocks around the statement."""
+        inner = [i for i, parent in enumerate(self.parents) if isinstance(parent, ast.stmt)]
+        parents = self.parents[inner[-1]:] if inner else self.parents
+        return breaks_when(node, parents, self.is_tensor, self.segment, self.qualify)
 
     def scope_findings(self) -> list:
         """The findings of the current traced function so far (those of the nodes before this one)."""
@@ -354,10 +371,12 @@ class NodeContext:
         return value if isinstance(value, ast.AST) else None
 
     def report(self, node: ast.AST, message: str, fix: Optional[Fix] = None,
-               start_node: Optional[ast.AST] = None, guard: Optional[str] = None) -> None:
+               start_node: Optional[ast.AST] = None, guard: Optional[str] = None, rest_eager: bool = False) -> None:
         """start_node: where the finding starts when that is not `node` (an `if (` whose test starts on
         the next line: Dynamo reports the `if` line). guard: the condition it breaks under, when the
-        node's own surroundings do not say it (a break that follows from another finding's)."""
+        node's own surroundings do not say it (a break that follows from another finding's). rest_eager:
+        Dynamo cannot resume after this break and runs the rest of the function eagerly: where it breaks
+        on every call, nothing after it is traced, and the walk of the function stops."""
         rule = self.rule
         chain = self.scope.chain if self.scope else ()
         text = message
@@ -372,6 +391,16 @@ class NodeContext:
             gb = "GB7000" if self.loop_depth else "GB0066"
             text += f"; inside {where}, so Dynamo skips the whole frame ({gb})"
         start = self.call_site(start_node or node)
+        if self.eager_from is not None and (start.row, start.column) > self.eager_from:
+            return  # later in the statement whose break runs the rest eagerly: never traced
+        # (a comprehension or a lambda is a frame of its own: Dynamo inlines it and resumes in this one)
+        if rest_eager and self.scope is not None and not any(isinstance(p, _OWN_FRAMES) for p in self.parents):
+            if not guard and start.row in sure_rows(self.scope.func):
+                self.rest_eager = True
+            elif self.node is not None and not self._statement_guard(node):
+                self.block_eager = True
+            if self.rest_eager or self.block_eager:
+                self.eager_from = (start.row, start.column)
         self._linter.add(Finding(
             code=rule.code, message=text, path=self.file.path, start=start,
             end=self.end(node), fix=fix, frame_skip=self.frame_skip, gb_ids=tuple(rule.gb_ids),

@@ -54,10 +54,12 @@ class TensorAsInt(Rule):
         if isinstance(node, ast.Slice):
             for bound in (node.lower, node.upper, node.step):
                 if bound is not None and ctx.is_tensor(bound):
+                    # (measured on 2.13: Dynamo cannot resume inside the subscript, and runs the rest eagerly)
                     ctx.report(bound, "a tensor as a slice bound is read as a Python int (.item()), which breaks "
-                                      "the graph (GB0124); slice with Python ints (sizes from x.shape), or use "
-                                      "torch.narrow / index_select with tensor indices, or set "
-                                      "torch._dynamo.config.capture_scalar_outputs = True")
+                                      "the graph (GB0124) and Dynamo runs the rest of the function eagerly; slice "
+                                      "with Python ints (sizes from x.shape), or use torch.narrow / index_select "
+                                      "with tensor indices, or set torch._dynamo.config.capture_scalar_outputs = True",
+                               rest_eager=True)
             return
         what = self._size_call(node, ctx)
         if what is None:

@@ -72,7 +72,7 @@ class SparseTensor(Rule):
             ctx.report(earlier, f"`{node.id}` holds a sparse tensor the function made, and the graph breaks here: "
                                 f"Dynamo then wraps it, which it cannot do (GB0015, before its use on line "
                                 f"{node.lineno}), and runs the rest of the function eagerly; keep the sparse work "
-                                "outside the compiled region, or use a dense form")
+                                "outside the compiled region, or use a dense form", rest_eager=True)
 
     def _used(self, node: ast.AST, ctx) -> None:
         """Measured on 2.13: the first use of a sparse tensor in a frame (made there, passed in, or returned
@@ -81,7 +81,7 @@ class SparseTensor(Rule):
         what = f"`{node.id}`" if isinstance(node, ast.Name) else "this value"
         ctx.report(node, f"{what} is a sparse tensor, which torch.compile cannot wrap: its first use in a compiled "
                          "function breaks the graph (GB0015) and Dynamo runs the rest of the function eagerly; keep "
-                         "the sparse work outside the compiled region, or use a dense form")
+                         "the sparse work outside the compiled region, or use a dense form", rest_eager=True)
 
     def _held(self, node: ast.Attribute, ctx) -> None:
         """The first read of `self.<attr>` in a function, where the object keeps a sparse tensor (a buffer
