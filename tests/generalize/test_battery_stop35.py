@@ -14,7 +14,7 @@
 """
 import pytest
 
-from .helpers import check_tree, dynamo_package_rows
+from .helpers import check_tree, codes_by_row, dynamo_break_rows, dynamo_package_rows
 
 MAKE = """
     import torch
@@ -251,3 +251,166 @@ def test_a_parameter_other_files_hand_a_sparse_tensor(tmp_path):
     pytest.importorskip("torch")
     rows = dynamo_package_rows(tmp_path / "dynamo", HANDED)
     assert ("pkg/ops.py", 3) in rows
+
+
+def specials(use: str) -> dict:
+    """A class of the tree whose special methods print (Dynamo 2.13: GB0209 there), used by `use`."""
+    return {
+        "pkg/__init__.py": "",
+        "pkg/vec.py": """
+            class Vec:
+                def __init__(self, t):
+                    self.t = t
+
+                def __iter__(self):
+                    print("iter")
+                    return iter([self.t])
+
+                def __lt__(self, other):
+                    print("lt")
+                    return True
+
+                def __gt__(self, other):
+                    print("gt")
+                    return False
+            """,
+        "entry.py": f"""
+            import torch
+            from pkg.vec import Vec
+
+
+            class M(torch.nn.Module):
+                def forward(self, x):
+                    a = Vec(x)
+                    b = Vec(x * 2)
+                    {use}
+            """,
+    }
+
+
+@pytest.mark.parametrize("use, row", [
+    ("return [t for t in a][0]", 6),          # a comprehension over the object runs its __iter__
+    ("return x + int(a < b)", 10),             # a comparison runs the left operand's __lt__
+    ("return x + int(1 > a)", 10),             # ... and the right one's reflection (int has no __gt__ for it)
+])
+def test_special_methods_a_comprehension_or_a_comparison_runs(tmp_path, use, row):
+    files = specials(use)
+    found = {(path, r) for path, r, code in check_tree(tmp_path / "static", files) if code == "BL201"}
+    assert ("pkg/vec.py", row) in found
+    pytest.importorskip("torch")
+    assert ("pkg/vec.py", row) in dynamo_package_rows(tmp_path / "dynamo", files)
+
+
+# A tensor slice bound breaks inside the subscript, where Dynamo cannot resume: the rest of the function runs
+# eagerly (measured on 2.13), so nothing after it breaks; under a condition, nothing after it in that block.
+SLICED = '''import torch
+from torch import nn
+
+
+class Whole(nn.Module):
+    def forward(self, x):
+        k = x.sum().int().abs() + 1
+        y = torch.cat([x[:k], x[k:]])
+        print("after")
+        return y
+
+
+class Block(nn.Module):
+    def forward(self, x):
+        k = x.sum().int().abs() + 1
+        if x.shape[0] > 2:
+            y = x[:k]
+            print("in the block")
+        print("after the block")
+        return x
+
+
+class Comprehension(nn.Module):
+    def forward(self, x):
+        k = x.sum().int().abs() + 1
+        ys = [t[:k] for t in [x, x]]
+        print("after")  # the comprehension is a frame of its own: this one resumes
+        return ys[0]
+'''
+
+
+def test_nothing_after_a_slice_bound_that_ends_the_trace():
+    found = {(row, code) for row, code in codes_by_row(SLICED)}
+    assert {(8, "BL105"), (17, "BL105"), (19, "BL201")} <= found
+    assert not {(9, "BL201"), (18, "BL201")} & found
+    assert (8, "BL105") in found and sum(1 for row, code in found if row == 8) == 1  # not x[k:] too
+    assert {(26, "BL105"), (27, "BL201")} <= found
+
+
+def test_dynamo_stops_tracing_after_the_slice_bound(tmp_path):
+    pytest.importorskip("torch")
+    assert dynamo_break_rows(SLICED, ["Whole"], tmp_path) == {8}
+    # Taken, the branch ends the trace of the whole function (19 too); breaklint keeps 19, which breaks
+    # whenever the branch is not taken.
+    assert dynamo_break_rows(SLICED, ["Block"], tmp_path) == {17}
+    assert dynamo_break_rows(SLICED, ["Comprehension"], tmp_path) == {26, 27}
+
+
+EVALED = {
+    "pkg/__init__.py": "",
+    "pkg/models.py": """
+        import torch
+
+
+        class Enc(torch.nn.Module):
+            def forward(self, x):
+                return x
+
+            def infer(self, x):
+                print("infer")
+                return x
+        """,
+    "entry.py": """
+        import torch
+        from pkg.models import Enc
+
+
+        class Infer(torch.nn.Module):
+            def __init__(self, module):
+                super().__init__()
+                self.inner = module
+
+            def forward(self, x):
+                return self.inner.infer(x)
+
+
+        class M(torch.nn.Module):
+            def __init__(self):
+                super().__init__()
+                model = Enc()
+                self.wrapped = Infer(model.eval())
+
+            def forward(self, x):
+                return self.wrapped(x)
+        """,
+}
+
+
+def test_a_module_handed_on_through_eval_keeps_its_class(tmp_path):
+    found = check_tree(tmp_path / "static", EVALED)
+    assert ("pkg/models.py", 9, "BL201") in found
+    pytest.importorskip("torch")
+    assert ("pkg/models.py", 9) in dynamo_package_rows(tmp_path / "dynamo", EVALED)
+
+
+LSTSQ = '''import torch
+from torch import nn
+
+
+class Fit(nn.Module):
+    def forward(self, x):
+        a = x[:, :3]
+        solution = torch.linalg.lstsq(a, x).solution
+        return solution + torch.linalg.pinv(a) @ x
+'''
+
+
+def test_lstsq_has_a_data_dependent_output_shape(tmp_path):
+    assert {row for row, code in codes_by_row(LSTSQ) if code == "BL401"} == {8}
+    pytest.importorskip("torch")
+    assert dynamo_break_rows(LSTSQ, ["Fit"], tmp_path) == {8}

@@ -45,6 +45,7 @@ STATIC_FORM = {
     "mask": "masked_fill / three-argument torch.where",
     "ctc_loss": "the loss outside the compiled region (a torch.compiler.disable'd helper)",
     "nms": "a fixed number of boxes (top-k scores, then a padded NMS), or run NMS after the compiled region",
+    "lstsq": "torch.linalg.pinv(A) @ B, or torch.linalg.solve on the normal equations (neither breaks)",
 }
 MASK_FUNCTIONS = {"torch." + m for m in MASK_METHODS - {"bool"}} | {"torch.isin"}
 # NumPy functions of data-dependent size. Dynamo traces NumPy on an array made from a tensor
@@ -80,9 +81,10 @@ class DynamicShapeOp(Rule):
         fix = (_accumulate_fix(node, ctx) or masked_reduction_fix(ctx, node)) if what == "mask" else None
         what = "mask" if what == "mask?" else what
         label = {"mask": "boolean-mask indexing x[mask]", "nms": "non-maximum suppression (nms)"}.get(what, f"{what}()")
+        # (lstsq breaks under that flag too, measured on 2.13: "Dynamic shape operator (no meta kernel)")
+        flag = "" if what == "lstsq" else ", or set torch._dynamo.config.capture_dynamic_output_shape_ops = True"
         ctx.report(node, f"{label} has a data-dependent output shape, which breaks the graph; use "
-                         f"{STATIC_FORM[what]}, or set torch._dynamo.config.capture_dynamic_output_shape_ops = True",
-                   fix)
+                         f"{STATIC_FORM[what]}{flag}", fix)
 
     # -- calls --------------------------------------------------------------------------------------
     def _call_kind(self, node: ast.Call, ctx) -> Optional[str]:
@@ -94,6 +96,8 @@ class DynamicShapeOp(Rule):
             return "ctc_loss"  # measured on 2.13: GB0036 with tensor lengths and with Python lists alike
         if qual in NUMPY_DYNAMIC and node.args and _array_of_tensor(node.args[0], ctx):
             return NUMPY_DYNAMIC[qual]
+        if qual == "torch.linalg.lstsq":
+            return "lstsq"  # measured on 2.13 CPU: GB0036 with every driver (its rank and residuals have data sizes)
         if qual.startswith("torch.") and qual.count(".") == 1:
             short = qual[len("torch."):]
             if short in ALWAYS_DYNAMIC:
