@@ -1,14 +1,17 @@
 """BL108: a tensor's method used as a truth value without being called: `if x.is_floating_point:`.
 
 A bound method is always true, so the test never changes, and Dynamo cannot take its truth value
-(GB4841 "Unsupported python_type() call"): measured on torch 2.13 CPU in an `if`, a ternary and an
-`and`, it skips the whole frame, which then runs eagerly. Properties (`x.is_cuda`, `x.requires_grad`)
+(GB4841 "Unsupported python_type() call") of a tensor the traced code computed: measured on torch 2.13
+CPU in an `if`, a ternary and an `and`, it skips the whole frame, which then runs eagerly. On a tensor
+held as it came in (a parameter not bound again, `self.weight`) it does not break (measured). Properties (`x.is_cuda`, `x.requires_grad`)
 are values and are fine; the generated TENSOR_PROPERTIES tells them apart.
 """
 from __future__ import annotations
 
 import ast
 
+from ..analysis.astwalk import own_nodes
+from ..analysis.scope import _self_name
 from ..analysis.torch_api import TENSOR_METHODS, TENSOR_PROPERTIES
 from .base import Example, Rule
 
@@ -34,6 +37,28 @@ def truth_tested(ctx, node: ast.AST) -> bool:
     return False
 
 
+def _held_as_it_came(receiver: ast.AST, ctx) -> bool:
+    """A tensor the function holds as it came in: a parameter it has not bound again before this use, or
+    the module's own state (`self.weight`). Measured on 2.13: Dynamo takes the truth of such a tensor's bound
+    method without a break (a graph input, or an argument its caller passed on as one); only a tensor the
+    traced code computed breaks (GB4841). A helper's parameter that a caller computes is missed."""
+    if isinstance(receiver, ast.Attribute):
+        return isinstance(receiver.value, ast.Name) and ctx.scope is not None \
+            and receiver.value.id == _self_name(ctx.scope.func)
+    if not isinstance(receiver, ast.Name) or ctx.scope is None:
+        return False
+    func = ctx.scope.func
+    if isinstance(func, ast.Lambda) or receiver.id not in _parameter_names(func):
+        return False
+    return not any(isinstance(n, ast.Name) and n.id == receiver.id and isinstance(n.ctx, ast.Store)
+                   and (n.lineno, n.col_offset) < (receiver.lineno, receiver.col_offset) for n in own_nodes(func))
+
+
+def _parameter_names(func) -> set[str]:
+    args = func.args
+    return {a.arg for a in args.posonlyargs + args.args + args.kwonlyargs}
+
+
 class TensorMethodAsBool(Rule):
     code = "BL108"
     name = "tensor-method-as-bool"
@@ -47,11 +72,12 @@ class TensorMethodAsBool(Rule):
     def check(self, node: ast.Attribute, ctx) -> None:
         if node.attr not in BOUND_METHODS or not isinstance(node.ctx, ast.Load) or not truth_tested(ctx, node):
             return
-        if not ctx.is_tensor(node.value):
+        if not ctx.is_tensor(node.value) or _held_as_it_came(node.value, ctx):
             return
         spelled = ctx.segment(node) or node.attr
         ctx.report(node, f"`{spelled}` is a bound method, always true, and Dynamo cannot take its truth value: "
-                         f"it skips the whole frame (GB4841), which then runs eagerly; call it: `{spelled}()`")
+                         f"it skips the whole frame (GB4841), which then runs eagerly; call it: `{spelled}()`",
+                   rest_eager=True)
 
     VALID = [
         Example("""
