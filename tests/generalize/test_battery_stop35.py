@@ -414,3 +414,91 @@ def test_lstsq_has_a_data_dependent_output_shape(tmp_path):
     assert {row for row, code in codes_by_row(LSTSQ) if code == "BL401"} == {8}
     pytest.importorskip("torch")
     assert dynamo_break_rows(LSTSQ, ["Fit"], tmp_path) == {8}
+
+
+# A tensor method tested without `()` breaks (GB4841) only on a tensor the traced code computed; on one held as
+# it came in (a parameter not bound again, the module's own state) Dynamo takes the truth without a break.
+METHOD_TRUTH = '''import torch
+from torch import nn
+
+
+class AsItCame(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.w = nn.Parameter(torch.randn(4))
+
+    def forward(self, x):
+        w = self.w if self.w.is_floating_point else self.w.float()
+        y = x if x.is_floating_point else x.float()
+        return y * w
+
+
+class Computed(nn.Module):
+    def forward(self, x):
+        x = x.view(-1)
+        y = x if x.is_floating_point else x.float()
+        return y * 2
+'''
+
+
+def test_a_method_truth_breaks_only_on_a_computed_tensor(tmp_path):
+    assert {row for row, code in codes_by_row(METHOD_TRUTH) if code == "BL108"} == {19}
+    pytest.importorskip("torch")
+    assert dynamo_break_rows(METHOD_TRUTH, ["AsItCame"], tmp_path) == set()
+    assert dynamo_break_rows(METHOD_TRUTH, ["Computed"], tmp_path) == {19}
+
+
+# A break inside a loop makes Dynamo skip the frame: what follows the loop runs eagerly and never breaks.
+LOOPED = '''import torch
+from torch import nn
+
+
+class Loop(nn.Module):
+    def forward(self, x):
+        for _ in range(2):
+            print("in the loop")
+        if x.sum() > 0:
+            x = x * 2
+        return x
+
+
+class GuardedLoop(nn.Module):
+    def forward(self, x):
+        for _ in range(2):
+            if x.shape[0] > 100:
+                print("never")
+            x = x + 1
+        if x.sum() > 0:
+            x = x * 2
+        return x
+'''
+
+
+def test_nothing_after_a_loop_whose_break_skips_the_frame(tmp_path):
+    found = {(row, code) for row, code in codes_by_row(LOOPED)}
+    assert (8, "BL201") in found and (9, "BL101") not in found
+    assert {(18, "BL201"), (20, "BL101")} <= found
+    pytest.importorskip("torch")
+    assert dynamo_break_rows(LOOPED, ["Loop"], tmp_path) == {8}
+    assert dynamo_break_rows(LOOPED, ["GuardedLoop"], tmp_path) == {20}
+
+
+SKIPPED_BY_METHOD_TRUTH = '''import torch
+from torch import nn
+
+
+class Update(nn.Module):
+    def forward(self, preds, target):
+        preds = preds.view(-1)
+        target = target.view(-1)
+        preds = preds if preds.is_floating_point else preds.float()
+        target = target if target.is_floating_point else target.float()
+        return (preds - target).abs().sum()
+'''
+
+
+def test_nothing_after_a_method_truth_that_skips_the_frame(tmp_path):
+    assert {row for row, code in codes_by_row(SKIPPED_BY_METHOD_TRUTH) if code == "BL108"} == {9}
+    torch = pytest.importorskip("torch")
+    inputs = lambda: (torch.randn(4), torch.randn(4))  # noqa: E731
+    assert dynamo_break_rows(SKIPPED_BY_METHOD_TRUTH, ["Update"], tmp_path, inputs) == {9}

@@ -198,6 +198,8 @@ class FileLinter:
     # -- the walk -------------------------------------------------------------------------------------
     def _walk_body(self, body: Iterable[ast.AST], ctx: NodeContext, dispatch) -> None:
         for node in body:
+            if ctx.rest_eager:
+                break
             self._visit(node, ctx, dispatch)
             if ctx.block_eager and isinstance(node, ast.stmt):
                 ctx.block_eager = False  # the rest of this block runs eagerly where the break comes

@@ -393,7 +393,9 @@ class NodeContext:
         start = self.call_site(start_node or node)
         if self.eager_from is not None and (start.row, start.column) > self.eager_from:
             return  # later in the statement whose break runs the rest eagerly: never traced
-        # (a comprehension or a lambda is a frame of its own: Dynamo inlines it and resumes in this one)
+        # A break inside a loop or a user `with` skips the frame (GB7000 / GB0066): what follows runs eagerly too.
+        # (A comprehension or a lambda is a frame of its own: Dynamo inlines it and resumes in this one.)
+        rest_eager = (rest_eager or self.frame_skip) and bool(rule.gb_ids)
         if rest_eager and self.scope is not None and not any(isinstance(p, _OWN_FRAMES) for p in self.parents):
             if not guard and start.row in sure_rows(self.scope.func):
                 self.rest_eager = True
