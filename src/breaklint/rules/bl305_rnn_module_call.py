@@ -50,7 +50,7 @@ class RnnModuleCall(Rule):
         ctx.report(node, f"self.{node.attr} holds an {kind}, {use} here: Dynamo does not trace recurrent modules "
                          f"and skips the whole frame at their first use (GB0014), later recurrent calls in it "
                          f"included; set torch._dynamo.config.allow_rnn = True, or keep the recurrent layer "
-                         f"outside the compiled region")
+                         f"outside the compiled region", rest_eager=True)
 
     VALID = [
         Example("""
@@ -181,7 +181,22 @@ def _find_rnn_attributes(ctx, cls) -> dict[str, str]:
                         and isinstance(node.func.value.value, ast.Name) and node.func.value.value.id == self_name \
                         and node.func.value.attr in picked:
                     found.setdefault(node.func.value.attr, f"nn.LSTM, nn.GRU or nn.RNN (it has {node.func.attr})")
+                elif isinstance(node, ast.Assign) and _unpacks_a_pair(node) and isinstance(node.value.func, ast.Attribute) \
+                        and isinstance(node.value.func.value, ast.Name) and node.value.func.value.id == self_name \
+                        and node.value.func.attr in picked:
+                    # `out, _ = self.rnn(x)`: of torch.nn's modules, only the recurrent ones give a pair for one or
+                    # two inputs (nn.MultiheadAttention takes three)
+                    found.setdefault(node.value.func.attr, "nn.LSTM, nn.GRU or nn.RNN (its call gives an (output, "
+                                                           "state) pair)")
     return found
+
+
+def _unpacks_a_pair(node: ast.Assign) -> bool:
+    """`a, b = self.m(x)` / `a, (h, c) = self.m(x, hx)`: a call of one or two positional arguments unpacked in two."""
+    value = node.value
+    return len(node.targets) == 1 and isinstance(node.targets[0], ast.Tuple) and len(node.targets[0].elts) == 2 \
+        and isinstance(value, ast.Call) and 1 <= len(value.args) <= 2 and not value.keywords \
+        and not any(isinstance(a, ast.Starred) for a in value.args)
 
 
 def _picked_from_torch_nn(value: ast.AST, ctx) -> bool:
