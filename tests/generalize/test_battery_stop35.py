@@ -502,3 +502,76 @@ def test_nothing_after_a_method_truth_that_skips_the_frame(tmp_path):
     torch = pytest.importorskip("torch")
     inputs = lambda: (torch.randn(4), torch.randn(4))  # noqa: E731
     assert dynamo_break_rows(SKIPPED_BY_METHOD_TRUTH, ["Update"], tmp_path, inputs) == {9}
+
+
+PICKED_RNN = '''import torch
+from torch import nn
+
+
+class SingleRNN(nn.Module):
+    def __init__(self, rnn_type: str, input_size: int, hidden_size: int) -> None:
+        super().__init__()
+        self.rnn: nn.modules.Module = getattr(nn, rnn_type)(input_size, hidden_size, 1)
+        self.proj = nn.Linear(hidden_size, input_size)
+
+    def forward(self, x):
+        out, _ = self.rnn(x)
+        return self.proj(out)
+
+
+class Activation(nn.Module):
+    def __init__(self, kind: str = "ReLU") -> None:
+        super().__init__()
+        self.act = getattr(nn, kind)()
+
+    def forward(self, x):
+        return self.act(x)
+
+
+class Model(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.rnn = SingleRNN("GRU", 4, 8)
+        self.act = Activation()
+
+    def forward(self, x):
+        return self.act(self.rnn(x))
+'''
+
+
+def test_a_recurrent_module_picked_by_name_and_unpacked_in_two(tmp_path):
+    assert {(row, code) for row, code in codes_by_row(PICKED_RNN) if code == "BL305"} == {(12, "BL305")}
+    pytest.importorskip("torch")
+    assert dynamo_break_rows(PICKED_RNN, ["Model"], tmp_path) == {12}
+
+
+BOUND_PASSED = {
+    "pkg/__init__.py": "",
+    "pkg/vec.py": """
+        class Vec:
+            def __init__(self, t):
+                self.t = t
+
+            def scale(self, k):
+                print("scale")
+                return self.t * k
+        """,
+    "entry.py": """
+        import torch
+        from pkg.vec import Vec
+
+
+        class M(torch.nn.Module):
+            def forward(self, x):
+                v = Vec(x)
+                scaled = list(map(v.scale, [1, 2]))
+                return scaled[0] + scaled[1]
+        """,
+}
+
+
+def test_a_bound_method_of_a_typed_object_passed_on(tmp_path):
+    found = check_tree(tmp_path / "static", BOUND_PASSED)
+    assert ("pkg/vec.py", 6, "BL201") in found
+    pytest.importorskip("torch")
+    assert ("pkg/vec.py", 6) in dynamo_package_rows(tmp_path / "dynamo", BOUND_PASSED)

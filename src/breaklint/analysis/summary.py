@@ -15,7 +15,8 @@ from typing import Callable, Optional
 
 from .astwalk import breadth_first, function_nodes_of, node_memo
 from .callscan import CallText
-from .torch_api import BUILTIN_METHODS, KL_DIVERGENCE_FUNCTIONS, TENSOR_METHODS, TENSOR_METHODS_WITHOUT_ARGUMENTS
+from .torch_api import (BUILTIN_METHODS, KL_DIVERGENCE_FUNCTIONS, TENSOR_METHODS, TENSOR_METHODS_WITHOUT_ARGUMENTS,
+                        TENSOR_PROPERTIES)
 from .names import ImportMap, dotted
 from .new_objects import new_object_calls
 from .scope import (BUILTIN_NAMES, FunctionNode, ModuleScopes, _constructed, _read_as_call, _self_name, _special_read,
@@ -320,6 +321,14 @@ def _call_refs(nodes, self_name: Optional[str], scopes: ModuleScopes, imports: I
         ours = scope if found[0] is not None else None
         keys = [str(i) for i in range(len(node.args))] + [f"={kw.arg}" for kw in node.keywords]
         for key, arg in zip(keys, (*node.args, *(kw.value for kw in node.keywords))):
+            if isinstance(arg, ast.Attribute) and isinstance(arg.value, ast.Name) and arg.value.id != self_name \
+                    and scope is not None and not arg.attr.startswith("__") and arg.value.id not in imports.aliases \
+                    and arg.attr not in TENSOR_PROPERTIES:
+                # `map(v.scale, ks)`: a bound method of an object the function typed is called where it goes
+                # (measured on 2.13: Dynamo traces it); the object's class says which
+                for ref in _indirect_refs(_read_as_call(arg), self_name, scopes, imports, scope):
+                    if ref[0] == INSTANCE:
+                        refs[CallRef(*ref)] = None
             for passed in _passed_callables(arg, self_name, scopes, imports, ours, 0):
                 if passed[0] != PASSED_OBJECT:
                     refs[CallRef(*passed)] = None
