@@ -14,7 +14,7 @@
 """
 import pytest
 
-from .helpers import check_tree, codes_by_row, dynamo_break_rows, dynamo_package_rows
+from .helpers import check_tree, codes_by_row, dynamo_break_rows, dynamo_innermost_rows, dynamo_package_rows
 
 MAKE = """
     import torch
@@ -575,3 +575,27 @@ def test_a_bound_method_of_a_typed_object_passed_on(tmp_path):
     assert ("pkg/vec.py", 6, "BL201") in found
     pytest.importorskip("torch")
     assert ("pkg/vec.py", 6) in dynamo_package_rows(tmp_path / "dynamo", BOUND_PASSED)
+
+
+HOOKED = '''import torch
+from torch import nn
+
+
+class Cache(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.key = nn.Linear(4, 4)
+        self.store = {}
+
+    def forward(self, x):
+        handle = self.key.register_forward_hook(lambda m, i, o: self.store.setdefault(m, o))
+        y = self.key(x)
+        y.register_hook(lambda g: g)  # a tensor's hook is traced
+        return y
+'''
+
+
+def test_registering_a_module_hook_in_traced_code(tmp_path):
+    assert {(row, code) for row, code in codes_by_row(HOOKED)} == {(12, "BL502")}
+    pytest.importorskip("torch")
+    assert dynamo_innermost_rows(HOOKED, ["Cache"], tmp_path) == {12}

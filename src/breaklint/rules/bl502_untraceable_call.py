@@ -31,6 +31,10 @@ SEEDS = {"torch.manual_seed", "torch.random.manual_seed", "torch.cuda.manual_see
 # np.random.beta for mixup). Array draws such as np.random.randn(4) or normal(size=4),
 # np.random.seed and np.random.shuffle do NOT break on 2.13 (measured): left out.
 NP_ALWAYS = {"choice"} | NUMPY_RANDOM_UNTRACED
+# nn.Module's hook registration (no other object has these methods): measured on 2.13, each breaks in
+# torch/utils/hooks.py, reported at the call ("setattr() on unsupported type"). A tensor's register_hook does not.
+MODULE_HOOK_REGISTRATION = {"register_forward_hook", "register_forward_pre_hook", "register_full_backward_hook",
+                            "register_full_backward_pre_hook", "register_backward_hook"}
 # GB0007, standard library: each measured on 2.13 with real arguments in a compiled function. Not
 # skipped there (measured): os.getenv, os.environ, os.path.join / basename / expanduser,
 # re.match / search / sub / compile (with constant arguments), inspect.signature / getmodule,
@@ -490,6 +494,10 @@ def untraceable(node: ast.Call, ctx) -> Optional[str]:
         return "ExitStack.enter_context() runs contextlib code Dynamo skips (GB0007): the graph breaks here, and " \
                "inside the `with` the whole function runs eagerly; enter the context manager in a `with` of its " \
                "own (`with (torch.no_grad() if cond else contextlib.nullcontext()):`)"
+    if isinstance(func, ast.Attribute) and func.attr in MODULE_HOOK_REGISTRATION and not ctx.is_known_non_tensor(func.value) \
+            and not ctx.is_tensor(func.value):
+        return f".{func.attr}() in traced code breaks the graph (\"setattr() on unsupported type\", in torch's " \
+               "RemovableHandle): register hooks once, outside the compiled region"
     library = _compiled_object(func, ctx)
     if library is not None:
         return f".{func.attr}() of an object {library} made runs compiled code Dynamo cannot trace (GB0156): the " \
