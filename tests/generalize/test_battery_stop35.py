@@ -599,3 +599,107 @@ def test_registering_a_module_hook_in_traced_code(tmp_path):
     assert {(row, code) for row, code in codes_by_row(HOOKED)} == {(12, "BL502")}
     pytest.importorskip("torch")
     assert dynamo_innermost_rows(HOOKED, ["Cache"], tmp_path) == {12}
+
+
+# The review of stop 35 (a helper ran each mechanism through Dynamo 2.13): shapes where the walk stop was wrong.
+REVIEWED = '''import torch
+from torch import nn
+
+
+class ReturnInLoop(nn.Module):
+    def forward(self, x):
+        for i in range(3):
+            print("in")
+            if i == 5:
+                return x
+        if x.sum() > 0:  # Dynamo met the return before the loop's jump back: it resumed, and breaks here
+            x = x * 2
+        return x
+
+
+class ContinueFirst(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.verbose = False
+
+    def forward(self, x):
+        for _ in range(2):
+            x = x + 1
+            if not self.verbose:
+                continue
+            print("verbose")
+        print("after")
+        return x
+
+
+class NestedDefAfterLoop(nn.Module):
+    def forward(self, x):
+        for _ in range(2):
+            print("in")
+
+        def inner(t):
+            print("inner")  # a frame of its own, traced when called
+            return t * 2
+        return inner(x)
+
+
+class TargetAfterValue(nn.Module):
+    def forward(self, x):
+        k = x.sum().int().abs() + 1
+        out = {}
+        out[x[:k].numel()] = x.sum().item()  # the value (.item()) runs before the target's slice
+        return x
+
+
+class AliasOfWeight(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.weight = nn.Parameter(torch.randn(4))
+
+    def forward(self, x):
+        w = self.weight
+        if w.is_floating_point:  # the module's own tensor: no break
+            x = x + 1
+        print("after")
+        return x * w
+
+
+class RebindInLoop(nn.Module):
+    def forward(self, x):
+        for _ in range(2):
+            if x.is_floating_point:  # the second pass tests a computed tensor
+                x = x + 1
+            x = x * 2
+        return x
+
+
+class PoolByName(nn.Module):
+    def __init__(self, kind: str = "MaxPool1d"):
+        super().__init__()
+        self.pool = getattr(nn, kind)(2, return_indices=True)
+
+    def forward(self, x):
+        out, _ = self.pool(x[None])  # a pair, and no recurrent module
+        print("after")
+        return out
+'''
+REVIEWED_ROWS = {"ReturnInLoop": {8, 11}, "ContinueFirst": {27}, "NestedDefAfterLoop": {34, 37},
+                 "TargetAfterValue": {46}, "AliasOfWeight": {59}, "RebindInLoop": {66}, "PoolByName": {79}}
+REVIEWED_SPANS = {"ReturnInLoop": (5, 14), "ContinueFirst": (16, 29), "NestedDefAfterLoop": (31, 39),
+                  "TargetAfterValue": (41, 47), "AliasOfWeight": (49, 60), "RebindInLoop": (62, 68),
+                  "PoolByName": (71, 80)}
+
+
+def test_reviewed_walk_stops():
+    rows = {row for row, code in codes_by_row(REVIEWED)}
+    for name, (first, last) in REVIEWED_SPANS.items():
+        assert REVIEWED_ROWS[name] <= {r for r in rows if first <= r <= last}, name
+    # what breaks only where the inputs say so, reported still (guarded), and nothing more
+    assert {r for r in rows if 5 <= r <= 14} == {8, 11}
+    assert {r for r in rows if 49 <= r <= 60} == {59}
+
+
+def test_dynamo_on_the_reviewed_walk_stops(tmp_path):
+    pytest.importorskip("torch")
+    for name, expected in REVIEWED_ROWS.items():
+        assert dynamo_break_rows(REVIEWED, [name], tmp_path) == expected, name

@@ -236,13 +236,13 @@ def _sure_walk(func):
     whose header alone is taken as sure; the bodies of `with`, `try` and loop statements are walked too
     (a loop is taken to run; `while True:` does), not those of `if`s and handlers. A branch that may
     return or raise ends the walk: what follows it may not run."""
-    def walk_body(body):
+    def walk_body(body, loop=False):
         for stmt in body:
             if isinstance(stmt, NESTED_DEFS):
                 continue
             if isinstance(stmt, (ast.With, ast.AsyncWith, ast.For, ast.AsyncFor, ast.While, ast.Try)):
                 yield stmt, isinstance(stmt, (ast.With, ast.AsyncWith))
-                for item in walk_body(stmt.body):
+                for item in walk_body(stmt.body, True if isinstance(stmt, (ast.For, ast.AsyncFor, ast.While)) else loop):
                     yield item
                     if item[0] is None:
                         return
@@ -252,8 +252,12 @@ def _sure_walk(func):
                 if _leaves_within(stmt):
                     yield None, False  # what follows may not run
                     return
+                if loop and _skips_within(stmt):
+                    return  # `if ...: continue` in a loop: the rest of its body may not run (what follows the loop does)
                 continue
             yield stmt, True
+            if loop and isinstance(stmt, (ast.Continue, ast.Break)):
+                return
 
     for stmt, whole in walk_body(func.body):
         if stmt is None:
@@ -276,6 +280,18 @@ def loop_rows(func) -> set[int]:
 def _leaves_within(stmt: ast.stmt) -> bool:
     """Whether a `return` or `raise` of the function (not of a nested def) lies within the statement."""
     return any(isinstance(node, (ast.Return, ast.Raise)) for node in walk_outside_defs(stmt))
+
+
+def _skips_within(stmt: ast.stmt) -> bool:
+    """Whether a `continue` or `break` of the enclosing loop (not of a loop inside the statement) lies within it."""
+    stack = list(children(stmt))
+    while stack:
+        item = stack.pop()
+        if isinstance(item, (ast.Continue, ast.Break)):
+            return True
+        if not isinstance(item, NESTED_DEFS + (ast.For, ast.AsyncFor, ast.While)):
+            stack.extend(children(item))
+    return False
 
 
 def walk_outside_defs(node, root: bool = False):

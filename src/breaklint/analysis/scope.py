@@ -1322,9 +1322,10 @@ def _special_reads(node: ast.AST, self_name: Optional[str]) -> list[ast.Attribut
     elif isinstance(node, ast.Compare) and len(node.ops) == 1 and isinstance(node.ops[0], (ast.In, ast.NotIn)):
         pairs = [(node.comparators[0], "__contains__")]  # `k in obj`
     elif isinstance(node, ast.Compare) and len(node.ops) == 1 and type(node.ops[0]) in _COMPARISON_SPECIALS:
-        # `a < b`: a's __lt__, and b's reflection (__gt__) where a's gives NotImplemented
+        # `a < b`: a's __lt__; b's reflection (__gt__) only where a is a constant (`1 > a`), whose method gives
+        # NotImplemented: between two objects of the tree the reflection seldom runs (the review of stop 35)
         method, reflected = _COMPARISON_SPECIALS[type(node.ops[0])]
-        pairs = [(node.left, method), (node.comparators[0], reflected)]
+        pairs = [(node.left, method)] if not isinstance(node.left, ast.Constant) else [(node.comparators[0], reflected)]
     elif isinstance(node, (ast.If, ast.While, ast.IfExp)) or isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not):
         # `if obj:` / `not obj`: its __bool__, else its __len__ (resolved so where the class has no __bool__); a
         # local only: `if self.training:` / `if self.flag:` are everywhere, and nearly always plain values

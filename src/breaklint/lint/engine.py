@@ -53,6 +53,9 @@ _LEAVING = (ast.Return, ast.Raise, ast.Continue, ast.Break)
 _MAY_LEAVE = (ast.If, ast.With, ast.AsyncWith, ast.Try)
 
 
+_DEFS = (ast.FunctionDef, ast.AsyncFunctionDef)
+
+
 def _always_leaves(stmt: ast.AST) -> bool:
     """A statement after which the rest of its block is dead: a return/raise/continue/break, or an
     `if` whose branches all end in one."""
@@ -197,21 +200,34 @@ class FileLinter:
 
     # -- the walk -------------------------------------------------------------------------------------
     def _walk_body(self, body: Iterable[ast.AST], ctx: NodeContext, dispatch) -> None:
+        eager = False  # the rest of this block runs eagerly: only the defs in it are traced (frames of their own)
         for node in body:
-            if ctx.rest_eager:
-                break
+            if (eager or ctx.rest_eager) and not isinstance(node, _DEFS):
+                continue
             self._visit(node, ctx, dispatch)
             if ctx.block_eager and isinstance(node, ast.stmt):
                 ctx.block_eager = False  # the rest of this block runs eagerly where the break comes
                 ctx.eager_from = None
-                break
-            if ctx.rest_eager or _always_leaves(node) \
-                    or (type(node) in _MAY_LEAVE and self._leaves_when_compiled(node, ctx)):
-                break  # what follows never runs, or runs eagerly: Dynamo never traces it
+                eager = True
+                continue
+            if _always_leaves(node) or (type(node) in _MAY_LEAVE and self._leaves_when_compiled(node, ctx)):
+                break  # what follows never runs: Dynamo never traces it
 
     def _visit(self, node: ast.AST, ctx: NodeContext, dispatch) -> None:
         node_type = type(node)
         if node_type is ast.ClassDef:
+            return
+        if node_type in _DEFS and not ctx.in_nested_def:
+            # a nested def is a frame of its own, which Dynamo traces when it is called: a break before it in
+            # the enclosing function says nothing of it, nor one in it of what follows it there
+            saved = ctx.rest_eager, ctx.block_eager, ctx.eager_from
+            ctx.rest_eager, ctx.block_eager, ctx.eager_from = False, False, None
+            ctx.in_nested_def = True
+            try:
+                self._visit(node, ctx, dispatch)
+            finally:
+                ctx.in_nested_def = False
+                ctx.rest_eager, ctx.block_eager, ctx.eager_from = saved
             return
         rules = dispatch.get(node_type)
         if rules:
@@ -243,9 +259,12 @@ class FileLinter:
                 self._visit(child, ctx, dispatch)
         elif node_type is ast.With or node_type is ast.AsyncWith:
             user = any(self._is_user_context(item.context_expr, ctx) for item in node.items)
+            made = any(self._is_user_context(item.context_expr, ctx, classes_only=True) for item in node.items)
             self._walk_body(node.items, ctx, dispatch)
             ctx.user_with_depth += user
+            ctx.user_class_with_depth += made
             self._walk_body(node.body, ctx, dispatch)
+            ctx.user_class_with_depth -= made
             ctx.user_with_depth -= user
         else:
             for child in children(node):
@@ -279,14 +298,16 @@ class FileLinter:
             return bool(node.body) and self._leaves_when_compiled(node.body[-1], ctx) and not node.handlers
         return False
 
-    def _is_user_context(self, expr: ast.AST, ctx: NodeContext) -> bool:
+    def _is_user_context(self, expr: ast.AST, ctx: NodeContext, classes_only: bool = False) -> bool:
+        """classes_only: a manager this file's class makes (`with Timer():`), not one a function of it may
+        return (`def ng(): return torch.no_grad()`: the review of stop 35)."""
         target = expr.func if isinstance(expr, ast.Call) else expr
         name = ctx.qualify(target) or ""
         if name.startswith(TORCH_CONTEXT_MANAGERS) or name.startswith("torch."):
             return False
         # Only what is defined in this file is surely user code; an unknown import may be torch's.
         local = name.split(".")[0]
-        return local in ctx.file.scopes.classes or local in ctx.file.scopes.functions
+        return local in ctx.file.scopes.classes or not classes_only and local in ctx.file.scopes.functions
 
     # -- suppression ----------------------------------------------------------------------------------------
     def _apply_noqa(self, lines: list[str], tree: Optional[ast.AST] = None) -> list[Finding]:

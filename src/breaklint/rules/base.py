@@ -14,7 +14,7 @@ from ..analysis.astwalk import walk
 from ..analysis.guards import breaks_when
 from ..analysis.names import ImportMap
 from ..analysis.narrowing import narrowed_non_tensors, narrowing_inside
-from ..analysis.new_objects import sure_rows
+from ..analysis.new_objects import sure_rows, walk_outside_defs
 from ..analysis.scope import ModuleScopes, Scope, _self_name
 from ..model import Applicability, Edit, Finding, Fix, Location
 from ..versions import parse_version
@@ -157,6 +157,7 @@ class NodeContext:
         self.node: Optional[ast.AST] = None  # the node the rules are looking at
         self.loop_depth = 0
         self.user_with_depth = 0
+        self.user_class_with_depth = 0  # inside a `with` of a manager this file's class makes
         self.rule: Optional[Rule] = None
         self.scope_start = 0  # the index of the current scope's first finding in the linter's list
         # Set by a break after which Dynamo runs the rest of the function eagerly: the walk of the function
@@ -165,6 +166,7 @@ class NodeContext:
         self.rest_eager = False
         self.block_eager = False
         self.eager_from: Optional[tuple[int, int]] = None  # where, until the statement's walk ends
+        self.in_nested_def = False  # (a def inside a nested def shares its state: one level is enough)
         # id(node) -> its qualified name: most rules qualify every call they see (BENCHMARKS.md).
         self._qualified: dict[int, Optional[str]] = {}
 
@@ -256,6 +258,20 @@ class NodeContext:
             if isinstance(node, ast.stmt):
                 return node
         return None
+
+    def _return_follows(self, node: ast.AST) -> bool:
+        """A `return` after `node` in the body of the innermost loop that holds it."""
+        loop = next((p for p in reversed(self.parents) if isinstance(p, (ast.For, ast.AsyncFor, ast.While))), None)
+        if loop is None:
+            return False
+        row = getattr(node, "lineno", 0)
+        return any(isinstance(n, ast.Return) and n.lineno > row for stmt in loop.body for n in walk_outside_defs(stmt))
+
+    def _in_assignment_target(self, node: ast.AST) -> bool:
+        statement = self.statement
+        targets = statement.targets if isinstance(statement, ast.Assign) else \
+            [statement.target] if isinstance(statement, (ast.AugAssign, ast.AnnAssign)) else []
+        return any(node is n for target in targets for n in ast.walk(target))
 
     def _statement_guard(self, node: ast.AST) -> Optional[str]:
         """The condition under which `node` runs when its statement does (`a if c else x[:k]`), not counting
@@ -393,15 +409,20 @@ class NodeContext:
         start = self.call_site(start_node or node)
         if self.eager_from is not None and (start.row, start.column) > self.eager_from:
             return  # later in the statement whose break runs the rest eagerly: never traced
-        # A break inside a loop or a user `with` skips the frame (GB7000 / GB0066): what follows runs eagerly too.
+        # A break inside a loop skips the frame (GB7000): what follows runs eagerly too, unless a `return`
+        # follows it in the loop's body (Dynamo looks for the loop's backward jump up to the first return, and
+        # resumes when it meets the return first: the review of stop 35); so does one inside the `with` of a
+        # manager this file's class makes (GB0066; not one a function returns, which may be torch's).
         # (A comprehension or a lambda is a frame of its own: Dynamo inlines it and resumes in this one.)
-        rest_eager = (rest_eager or self.frame_skip) and bool(rule.gb_ids)
+        rest_eager = (rest_eager or self.loop_depth > 0 and not self._return_follows(node)
+                      or self.user_class_with_depth > 0) and bool(rule.gb_ids)
         if rest_eager and self.scope is not None and not any(isinstance(p, _OWN_FRAMES) for p in self.parents):
             if not guard and start.row in sure_rows(self.scope.func):
                 self.rest_eager = True
             elif self.node is not None and not self._statement_guard(node):
                 self.block_eager = True
-            if self.rest_eager or self.block_eager:
+            if (self.rest_eager or self.block_eager) and not self._in_assignment_target(node):
+                # (a target is evaluated after the value: what the value holds was traced first)
                 self.eager_from = (start.row, start.column)
         self._linter.add(Finding(
             code=rule.code, message=text, path=self.file.path, start=start,

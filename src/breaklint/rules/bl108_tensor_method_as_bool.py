@@ -37,21 +37,44 @@ def truth_tested(ctx, node: ast.AST) -> bool:
     return False
 
 
-def _held_as_it_came(receiver: ast.AST, ctx) -> bool:
-    """A tensor the function holds as it came in: a parameter it has not bound again before this use, or
-    the module's own state (`self.weight`). Measured on 2.13: Dynamo takes the truth of such a tensor's bound
-    method without a break (a graph input, or an argument its caller passed on as one); only a tensor the
-    traced code computed breaks (GB4841). A helper's parameter that a caller computes is missed."""
-    if isinstance(receiver, ast.Attribute):
-        return isinstance(receiver.value, ast.Name) and ctx.scope is not None \
-            and receiver.value.id == _self_name(ctx.scope.func)
-    if not isinstance(receiver, ast.Name) or ctx.scope is None:
+def _held_as_it_came(receiver: ast.AST, ctx, depth: int = 0) -> bool:
+    """A tensor the function holds as it came in: a parameter it has not bound again before this use (nor
+    anywhere in a loop around it), the module's own state (`self.weight`, not assigned here first), an item of
+    one (`xs[0]`), or a local name for one of those. Measured on 2.13: Dynamo takes the truth of such a
+    tensor's bound method without a break (a graph input, or an argument its caller passed on as one); only a
+    tensor the traced code computed breaks (GB4841). A helper's parameter that a caller computes is missed."""
+    if ctx.scope is None or depth > 3:
         return False
     func = ctx.scope.func
-    if isinstance(func, ast.Lambda) or receiver.id not in _parameter_names(func):
+    if isinstance(func, ast.Lambda):
         return False
-    return not any(isinstance(n, ast.Name) and n.id == receiver.id and isinstance(n.ctx, ast.Store)
-                   and (n.lineno, n.col_offset) < (receiver.lineno, receiver.col_offset) for n in own_nodes(func))
+    if isinstance(receiver, ast.Subscript):
+        return _held_as_it_came(receiver.value, ctx, depth + 1)
+    if isinstance(receiver, ast.Attribute):
+        self_name = _self_name(func)
+        return isinstance(receiver.value, ast.Name) and receiver.value.id == self_name \
+            and not _stored_before(func, receiver, ctx, lambda n: isinstance(n, ast.Attribute) and n.attr == receiver.attr
+                                   and isinstance(n.value, ast.Name) and n.value.id == self_name)
+    if not isinstance(receiver, ast.Name):
+        return False
+    if receiver.id in _parameter_names(func):
+        return not _stored_before(func, receiver, ctx, lambda n: isinstance(n, ast.Name) and n.id == receiver.id)
+    value = ctx.reaching_value(receiver)  # `w = self.weight`, `a = xs[0]`
+    return value is not None and isinstance(value, (ast.Name, ast.Attribute, ast.Subscript)) \
+        and _held_as_it_came(value, ctx, depth + 1)
+
+
+def _stored_before(func, use: ast.AST, ctx, same) -> bool:
+    """Whether the function stores to what `use` reads before it, or anywhere in a loop that holds it (the
+    next pass reads what this one stored)."""
+    loops = [p for p in ctx.parents if isinstance(p, (ast.For, ast.AsyncFor, ast.While))]
+    spans = [(loop.lineno, loop.end_lineno or loop.lineno) for loop in loops]
+    for node in own_nodes(func):
+        if isinstance(getattr(node, "ctx", None), ast.Store) and same(node):
+            if (node.lineno, node.col_offset) < (use.lineno, use.col_offset) \
+                    or any(first <= node.lineno <= last for first, last in spans):
+                return True
+    return False
 
 
 def _parameter_names(func) -> set[str]:

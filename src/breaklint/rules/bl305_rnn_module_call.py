@@ -200,9 +200,15 @@ def _unpacks_a_pair(node: ast.Assign) -> bool:
 
 
 def _picked_from_torch_nn(value: ast.AST, ctx) -> bool:
-    """`getattr(nn, name)(...)`: a module of a torch.nn class chosen by name."""
-    if not (isinstance(value, ast.Call) and isinstance(value.func, ast.Call) and value.func.args):
+    """`getattr(nn, name)(...)`: a module of a torch.nn class chosen by name (a name spelled out must be a
+    recurrent class; `return_indices=True` makes a pooling module give a pair too: the review of stop 35)."""
+    if not (isinstance(value, ast.Call) and isinstance(value.func, ast.Call) and len(value.func.args) >= 2):
         return False
     pick = value.func
-    return isinstance(pick.func, ast.Name) and pick.func.id == "getattr" \
-        and normalize_torch(ctx.qualify(pick.args[0]) or "") in ("torch.nn", "torch.nn.modules")
+    if not (isinstance(pick.func, ast.Name) and pick.func.id == "getattr"
+            and normalize_torch(ctx.qualify(pick.args[0]) or "") in ("torch.nn", "torch.nn.modules")):
+        return False
+    name = pick.args[1]
+    if isinstance(name, ast.Constant):
+        return name.value in ("RNN", "LSTM", "GRU")
+    return not any(k.arg == "return_indices" for k in value.keywords)
