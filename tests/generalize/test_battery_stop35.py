@@ -16,6 +16,13 @@ import pytest
 
 from .helpers import check_tree, codes_by_row, dynamo_break_rows, dynamo_innermost_rows, dynamo_package_rows
 
+def assert_breaks_at(tmp_path, files: dict, path: str, row: int, code: str) -> None:
+    """breaklint reports `code` at path:row of the written package, and Dynamo breaks there (when torch is here)."""
+    assert (path, row) in {(p, r) for p, r, c in check_tree(tmp_path / "static", files) if c == code}
+    pytest.importorskip("torch")
+    assert (path, row) in dynamo_package_rows(tmp_path / "dynamo", files)
+
+
 MAKE = """
     import torch
 
@@ -117,10 +124,7 @@ LISTED = {
 
 
 def test_an_element_of_a_list_as_the_sparse_operand(tmp_path):
-    found = {(path, row) for path, row, code in check_tree(tmp_path / "static", LISTED) if code == "BL504"}
-    assert ("pkg/ops.py", 11) in found
-    pytest.importorskip("torch")
-    assert ("pkg/ops.py", 11) in dynamo_package_rows(tmp_path / "dynamo", LISTED)
+    assert_breaks_at(tmp_path, LISTED, "pkg/ops.py", 11, "BL504")
 
 
 DESCRIPTOR = {
@@ -159,10 +163,7 @@ DESCRIPTOR = {
 
 
 def test_a_descriptor_decorating_a_method_runs_its_get(tmp_path):
-    found = check_tree(tmp_path / "static", DESCRIPTOR)
-    assert ("pkg/util.py", 8, "BL201") in found
-    pytest.importorskip("torch")
-    assert ("pkg/util.py", 8) in dynamo_package_rows(tmp_path / "dynamo", DESCRIPTOR)
+    assert_breaks_at(tmp_path, DESCRIPTOR, "pkg/util.py", 8, "BL201")
 
 
 def _layers(count: int) -> str:
@@ -294,11 +295,7 @@ def specials(use: str) -> dict:
     ("return x + int(1 > a)", 10),             # ... and the right one's reflection (int has no __gt__ for it)
 ])
 def test_special_methods_a_comprehension_or_a_comparison_runs(tmp_path, use, row):
-    files = specials(use)
-    found = {(path, r) for path, r, code in check_tree(tmp_path / "static", files) if code == "BL201"}
-    assert ("pkg/vec.py", row) in found
-    pytest.importorskip("torch")
-    assert ("pkg/vec.py", row) in dynamo_package_rows(tmp_path / "dynamo", files)
+    assert_breaks_at(tmp_path, specials(use), "pkg/vec.py", row, "BL201")
 
 
 # A tensor slice bound breaks inside the subscript, where Dynamo cannot resume: the rest of the function runs
@@ -392,10 +389,7 @@ EVALED = {
 
 
 def test_a_module_handed_on_through_eval_keeps_its_class(tmp_path):
-    found = check_tree(tmp_path / "static", EVALED)
-    assert ("pkg/models.py", 9, "BL201") in found
-    pytest.importorskip("torch")
-    assert ("pkg/models.py", 9) in dynamo_package_rows(tmp_path / "dynamo", EVALED)
+    assert_breaks_at(tmp_path, EVALED, "pkg/models.py", 9, "BL201")
 
 
 LSTSQ = '''import torch
@@ -571,10 +565,7 @@ BOUND_PASSED = {
 
 
 def test_a_bound_method_of_a_typed_object_passed_on(tmp_path):
-    found = check_tree(tmp_path / "static", BOUND_PASSED)
-    assert ("pkg/vec.py", 6, "BL201") in found
-    pytest.importorskip("torch")
-    assert ("pkg/vec.py", 6) in dynamo_package_rows(tmp_path / "dynamo", BOUND_PASSED)
+    assert_breaks_at(tmp_path, BOUND_PASSED, "pkg/vec.py", 6, "BL201")
 
 
 HOOKED = '''import torch
