@@ -288,12 +288,12 @@ class NodeContext:
     def elsewhere(self):
         """Report at a node of the function away from the current one (an earlier statement): none of
         the current node's surroundings (its branches, loops and `with`s) apply there."""
-        saved = self.parents, self.node, self.loop_depth, self.user_with_depth
-        self.parents, self.node, self.loop_depth, self.user_with_depth = [], None, 0, 0
+        saved = self.parents, self.node, self.loop_depth, self.user_with_depth, self.user_class_with_depth
+        self.parents, self.node, self.loop_depth, self.user_with_depth, self.user_class_with_depth = [], None, 0, 0, 0
         try:
             yield
         finally:
-            self.parents, self.node, self.loop_depth, self.user_with_depth = saved
+            self.parents, self.node, self.loop_depth, self.user_with_depth, self.user_class_with_depth = saved
 
     @property
     def frame_skip(self) -> bool:
