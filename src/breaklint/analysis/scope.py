@@ -1302,6 +1302,7 @@ _BINARY_SPECIALS = {ast.Add: "add", ast.Sub: "sub", ast.Mult: "mul", ast.MatMult
                     ast.FloorDiv: "floordiv", ast.Mod: "mod", ast.Pow: "pow", ast.BitAnd: "and", ast.BitOr: "or",
                     ast.BitXor: "xor", ast.LShift: "lshift", ast.RShift: "rshift"}
 _UNARY_SPECIALS = {ast.USub: "__neg__", ast.UAdd: "__pos__", ast.Invert: "__invert__"}
+_ITERATIONS = (ast.For, ast.comprehension)  # `for v in a` and `[v for v in a]` both run a.__iter__
 _COMPARISON_SPECIALS = {ast.Lt: ("__lt__", "__gt__"), ast.Gt: ("__gt__", "__lt__"), ast.LtE: ("__le__", "__ge__"),
                         ast.GtE: ("__ge__", "__le__"), ast.Eq: ("__eq__", "__eq__"), ast.NotEq: ("__ne__", "__ne__")}
 
@@ -1336,7 +1337,7 @@ def _special_reads(node: ast.AST, self_name: Optional[str]) -> list[ast.Attribut
     elif isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "len" \
             and len(node.args) == 1:
         pairs = [(node.args[0], "__len__")]
-    elif isinstance(node, (ast.For, ast.comprehension)):
+    elif isinstance(node, _ITERATIONS):
         # `__iter__`, then `__next__` of an object that is its own iterator (a class that defines both)
         pairs = [(node.iter, "__iter__"), (node.iter, "__next__")]
         if _makes_object(node.iter):  # `for v in Seq(xs):` runs Seq.__iter__ on the object just made
@@ -1345,7 +1346,7 @@ def _special_reads(node: ast.AST, self_name: Optional[str]) -> list[ast.Attribut
         return []
     # held operands, and objects just made (`Vec(x) + Vec(y)` runs Vec.__add__)
     return [_special_read(operand, special) for operand, special in pairs
-            if _held(operand, self_name) or not isinstance(node, (ast.For, ast.comprehension)) and _constructed(operand)]
+            if _held(operand, self_name) or not isinstance(node, _ITERATIONS) and _constructed(operand)]
 
 
 # Python's builtins: `range(...)` makes no object of the tree; a bare name among them is never a

@@ -675,14 +675,13 @@ def mark_sparse_arguments(summary: ModuleSummary, scopes: ModuleScopes, imports:
         scope = scopes.scopes.get(qualname)
         if scope is None:
             continue
-        handed: dict[str, Optional[set[int]]] = {}
+        handed: dict[str, set[int]] = {}
         for node in scopes.calls.get(qualname, ()):
             found = _classify(node.func, None, scopes, imports)
             if found is None or found[0] != GLOBAL:
                 continue
             sparse = {i for i, arg in enumerate(node.args) if not isinstance(arg, ast.Starred) and is_sparse(arg, scope)}
-            known = handed.get(found[1], sparse)
-            handed[found[1]] = (known & sparse) if known is not None else None
+            handed[found[1]] = handed.get(found[1], sparse) & sparse
         if any(handed.values()):
             summary.calls[qualname] = tuple(
                 dataclasses.replace(ref, sparse=tuple(sorted(handed[ref.name])))

@@ -151,10 +151,9 @@ class FileLinter:
                 ctx.scope = scope
                 ctx.env = facts.env_of(scope)
                 first = ctx.scope_start = len(self.findings)
-                ctx.rest_eager = ctx.block_eager = False
-                ctx.eager_from = None
+                ctx.reset_eager()
                 self._walk_body(scope.func.body, ctx, dispatch)
-                ctx.eager_from = None
+                ctx.reset_eager()  # (the after-file reports come from no walk)
                 by_scope[scope.qualname] = self.findings[first:]
             # A module built in traced code whose __init__ breaks runs the rest of it eagerly.
             effects = built_init_effects(scopes, by_scope, self.context.object_breaks, self.context.half_built)
@@ -220,14 +219,13 @@ class FileLinter:
         if node_type in _DEFS and not ctx.in_nested_def:
             # a nested def is a frame of its own, which Dynamo traces when it is called: a break before it in
             # the enclosing function says nothing of it, nor one in it of what follows it there
-            saved = ctx.rest_eager, ctx.block_eager, ctx.eager_from
-            ctx.rest_eager, ctx.block_eager, ctx.eager_from = False, False, None
+            saved = ctx.reset_eager()
             ctx.in_nested_def = True
             try:
                 self._visit(node, ctx, dispatch)
             finally:
                 ctx.in_nested_def = False
-                ctx.rest_eager, ctx.block_eager, ctx.eager_from = saved
+                ctx.restore_eager(saved)
             return
         rules = dispatch.get(node_type)
         if rules:

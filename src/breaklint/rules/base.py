@@ -280,6 +280,16 @@ class NodeContext:
         parents = self.parents[inner[-1]:] if inner else self.parents
         return breaks_when(node, parents, self.is_tensor, self.segment, self.qualify)
 
+    def reset_eager(self) -> tuple:
+        """Clear what an earlier break said of the rest of the walk (a new function, or a def nested in one, a
+        frame of its own); returns the state it cleared, for restore_eager."""
+        saved = self.rest_eager, self.block_eager, self.eager_from
+        self.rest_eager, self.block_eager, self.eager_from = False, False, None
+        return saved
+
+    def restore_eager(self, saved: tuple) -> None:
+        self.rest_eager, self.block_eager, self.eager_from = saved
+
     def scope_findings(self) -> list:
         """The findings of the current traced function so far (those of the nodes before this one)."""
         return self._linter.findings[self.scope_start:]
