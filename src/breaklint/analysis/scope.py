@@ -883,7 +883,8 @@ class ModuleScopes:
                 memo[key] = list({id(v): v for v in values}.values()) if values is not None else None
             return memo[key] if memo[key] is not None else [node]  # unbound: the name stands for itself
         if isinstance(node, ast.Attribute) and self._is_self(scope, node.value) and scope.cls is not None:
-            bound = [value for value, _, annotated in scope.cls.assignments.values.get(node.attr, ()) if not annotated] \
+            # (`self.tok: Tokenizer = tok` holds what `tok` holds, as a plain assignment does)
+            bound = [value for value, _, _annotated in scope.cls.assignments.values.get(node.attr, ())] \
                 or _class_level_values(scope.cls.node, node.attr)  # `_METHODS = {"euler": _euler}` in the body
             if bound:
                 # `self.norm = norm` in `__init__(self, norm=rms_norm)`: what the default holds
@@ -1044,8 +1045,10 @@ class ModuleScopes:
         func = self.functions.get(name)
         if func is None or self.imports.is_bound(name):
             return None
-        if isinstance(func.returns, ast.Name) and func.returns.id in self.classes:
-            return func.returns.id
+        returns = _forward_reference(func.returns) if isinstance(func.returns, ast.Constant) \
+            and isinstance(func.returns.value, str) else func.returns
+        if isinstance(returns, ast.Name) and returns.id in self.classes:
+            return returns.id
         made = {ret.value.func.id if isinstance(ret.value, ast.Call) and isinstance(ret.value.func, ast.Name) else None
                 for ret in function_nodes_of(func, _RETURNS)}
         return made.pop() if len(made) == 1 and next(iter(made)) in self.classes else None
@@ -1436,7 +1439,22 @@ def _annotation_names(node: ast.AST) -> list[ast.AST]:
         return [n for elt in node.elts for n in _annotation_names(elt)]
     if isinstance(node, ast.BinOp):  # A | B
         return _annotation_names(node.left) + _annotation_names(node.right)
+    if isinstance(node, ast.Constant) and isinstance(node.value, str):
+        # a forward reference (`model: "Whisper"`, the class imported under TYPE_CHECKING): the names it spells
+        parsed = _forward_reference(node)
+        return _annotation_names(parsed) if parsed is not None else []
     return []
+
+
+def _forward_reference(node: ast.Constant) -> Optional[ast.AST]:
+    """The expression a string annotation spells, placed where the string is; None when it does not parse."""
+    try:
+        parsed = ast.parse(node.value.strip(), mode="eval").body
+    except SyntaxError:
+        return None
+    for part in ast.walk(parsed):
+        ast.copy_location(part, node)
+    return parsed
 
 
 _TYPING_NAMES = {"Optional", "Union", "List", "Dict", "Tuple", "Any", "Callable", "Sequence", "Type", "Tensor",
