@@ -698,7 +698,13 @@ class ProjectGraph:
                 yield from self._method_targets(cls, method, exact)
         elif ref.kind == HELD_READ:  # a read runs a property or a special method, never a plain method
             spelled, _, read = ref.name.rpartition(".")
-            for cls, exact in self._classes_named(path, spelled, 0):
+            if spelled.startswith(MEMBER_SPELLING):  # `self.tok.eot`: what the hierarchy assigns to `tok`
+                start = dynamic or self._owner(path, qualname)
+                held = [(cls, exact) for cls, exact, is_class in self._attribute_classes(start, spelled[len(MEMBER_SPELLING):])
+                        if not is_class] if start is not None else []
+            else:
+                held = self._classes_named(path, spelled, 0)
+            for cls, exact in held:
                 # truth falls back to __len__ where the hierarchy has no __bool__
                 attr = "__len__" if read == "__bool__" and self._lookup(cls, "__bool__") is None else read
                 found = False

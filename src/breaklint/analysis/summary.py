@@ -159,10 +159,7 @@ def summarize(scopes: ModuleScopes, imports: ImportMap, env_of: Callable,
                                     for attr in reads)
             held = scopes.object_reads.get(qualname, ())
             if held:  # `t.mean` with t of a class another file defines: its property runs
-                refs = refs + tuple(dict.fromkeys(
-                    CallRef(HELD_READ, ref[1]) for read in held
-                    for ref in _indirect_refs(read, self_name, scopes, imports, scopes.scopes.get(qualname))
-                    if ref[0] == INSTANCE))
+                refs = refs + _held_read_refs(held, self_name, scopes, imports, scopes.scopes.get(qualname))
             refs = refs + _decorator_refs(func, self_name, scopes, imports)
             refs = refs + _manager_refs(scopes.context_managers.get(qualname, ()), self_name, scopes, imports,
                                         scopes.scopes.get(qualname))
@@ -481,6 +478,22 @@ def _indirect_refs(node: ast.Call, self_name, scopes: ModuleScopes, imports: Imp
         if ref is not None and ref[0] in (GLOBAL, LOCAL):
             refs.append((INSTANCE, ref[1]) if method is not None else ref)
     return refs
+
+
+def _held_read_refs(reads, self_name, scopes: ModuleScopes, imports: ImportMap, scope) -> tuple:
+    """HELD_READ refs for attributes read on held objects: "<class spelling>.<attr>" where the file knows
+    the class; "@self.<x>.<attr>" for `self.x.attr` where it does not (`self.tok: Tokenizer = tok`,
+    `self.x = x`), which the project types from what the hierarchy assigns to `x`."""
+    refs: dict[CallRef, None] = {}
+    for read in reads:
+        typed = [ref for ref in _indirect_refs(read, self_name, scopes, imports, scope) if ref[0] == INSTANCE]
+        for ref in typed:
+            refs[CallRef(HELD_READ, ref[1])] = None
+        receiver = read.func.value
+        if not typed and self_name is not None and isinstance(receiver, ast.Attribute) \
+                and isinstance(receiver.value, ast.Name) and receiver.value.id == self_name:
+            refs[CallRef(HELD_READ, f"{MEMBER_SPELLING}{receiver.attr}.{read.func.attr}")] = None
+    return tuple(refs)
 
 
 def _result_ref(expr: ast.AST, method: Optional[str], self_name: Optional[str], scopes: ModuleScopes,
