@@ -7,6 +7,9 @@
   method runs Tok.eot. Only plain `self.tok = ...` assignments were followed.
 - An attribute kept from a parameter (`self.tok = tok`, `tok: Tok`): its property read in another
   method. Only calls (`self.tok.encode(x)`) were typed through what the hierarchy assigns; reads were not.
+- A property read on an object whose class nothing tells (`first = controls[0]; first.interval`, torchcde's TupleControl):
+  the properties of that name in the package, where few classes define one, as calls of a rare method
+  name are dispatched.
 """
 import pytest
 
@@ -105,3 +108,44 @@ def test_a_property_read_on_a_typed_object_is_traced(tmp_path, shape):
     assert ("pkg/tok.py", PRINT_ROW, "BL201") in check_tree(tmp_path / "static", files)
     pytest.importorskip("torch")
     assert ("pkg/tok.py", PRINT_ROW) in dynamo_package_rows(tmp_path / "dynamo", files)
+
+
+UNTYPED_RECEIVER = {
+    "pkg/__init__.py": "",
+    "pkg/interp.py": """
+        import torch
+
+
+        class Linear:
+            def __init__(self, t):
+                self._t = t
+
+            @property
+            def interval(self):
+                print("interval")
+                return torch.stack([self._t[0], self._t[-1]])
+        """,
+    "pkg/misc.py": """
+        class Pair:
+            def __init__(self, *controls):
+                first = controls[0]
+                self._interval = first.interval
+        """,
+    "entry.py": """
+        import torch
+        from pkg.interp import Linear
+        from pkg.misc import Pair
+
+
+        class M(torch.nn.Module):
+            def forward(self, x):
+                return Pair(Linear(x), Linear(x))._interval
+        """,
+}
+
+
+def test_a_property_read_on_an_untyped_object_goes_by_its_name(tmp_path):
+    # `first.interval`, `first = controls[0]`: no class is known for the element; one class of the package has the property
+    assert ("pkg/interp.py", 10, "BL201") in check_tree(tmp_path / "static", UNTYPED_RECEIVER)
+    pytest.importorskip("torch")
+    assert ("pkg/interp.py", 10) in dynamo_package_rows(tmp_path / "dynamo", UNTYPED_RECEIVER)

@@ -30,6 +30,7 @@ from .scope import distribution_entries, distribution_reason, is_autograd_functi
 from .torch_api import (BUILTIN_METHODS, DISTRIBUTION_CLASSES, FORWARD_HOOKS, KL_REGISTRARS, TENSOR_METHODS,
                         TENSOR_METHODS_WITHOUT_ARGUMENTS)
 from .summary import (ATTRIBUTE, DECORATOR, ELEMENT, GETATTR, GLOBAL, HELD_READ, INSTANCE, LOCAL, MEMBER, MEMBER_SPELLING,
+                      UNTYPED_SPELLING,
                       PASSED, PASSED_METHOD,
                       PASSED_OBJECT, READ, REGISTERED_KL, RESULT, SELF, STACKED,
                       SUPER, CallRef, ModuleSummary, classify_spelling, text_calls)
@@ -698,10 +699,15 @@ class ProjectGraph:
                 yield from self._method_targets(cls, method, exact)
         elif ref.kind == HELD_READ:  # a read runs a property or a special method, never a plain method
             spelled, _, read = ref.name.rpartition(".")
-            if spelled.startswith(MEMBER_SPELLING):  # `self.tok.eot`: what the hierarchy assigns to `tok`
+            if spelled == UNTYPED_SPELLING:
+                yield from self._properties_by_name(path, qualname, read)
+                held = []
+            elif spelled.startswith(MEMBER_SPELLING):  # `self.tok.eot`: what the hierarchy assigns to `tok`
                 start = dynamic or self._owner(path, qualname)
                 held = [(cls, exact) for cls, exact, is_class in self._attribute_classes(start, spelled[len(MEMBER_SPELLING):])
                         if not is_class] if start is not None else []
+                if not held:
+                    yield from self._properties_by_name(path, qualname, read)
             else:
                 held = self._classes_named(path, spelled, 0)
             for cls, exact in held:
@@ -948,6 +954,17 @@ class ProjectGraph:
     def _is_autograd_function(self, cls: ClassKey) -> bool:
         return any(is_autograd_function_base(base) for key in self._mro(cls)
                    for base in self.summaries[key[0]].classes[key[1]].bases)
+
+    def _properties_by_name(self, path: str, qualname: str, name: str):
+        """A property read on an object of unknown class: the properties of that name the package defines,
+        where as few classes define one as a method call is dispatched to (_by_name)."""
+        top = self.module_of[path].split(".")[0]
+        candidates = [cls for cls in self._methods_by_name.get((top, name), ())
+                      if name in self.summaries[cls[0]].classes[cls[1]].properties]
+        limit = MAX_NAME_DISPATCH if qualname in self.summaries[path].calls else MAX_TEXT_NAME_DISPATCH
+        if 0 < len(candidates) <= limit:
+            for cls in candidates:
+                yield cls[0], f"{cls[1]}.{name}", cls, True
 
     def _by_name(self, path: str, qualname: str, method: str):
         top = self.module_of[path].split(".")[0]

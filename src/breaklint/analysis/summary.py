@@ -42,6 +42,9 @@ PASSED, PASSED_METHOD = "f", "M"
 PASSED_OBJECT = "p"
 # The class spelling of a PASSED_OBJECT that is an attribute of self: "@self.<attr>" (no class is spelled so).
 MEMBER_SPELLING = "@self."
+# The receiver spelling of a HELD_READ whose receiver the file cannot type: "?.<attr>" (the project
+# dispatches it to a property of that name where few classes of the package define one).
+UNTYPED_SPELLING = "?"
 # `getattr(self, f"{kind}_reduction")`: every method of the object's hierarchy whose name the template
 # matches ("t", the name a regular expression: constant parts literal, formatted parts `\w+`).
 GETATTR = "t"
@@ -490,10 +493,22 @@ def _held_read_refs(reads, self_name, scopes: ModuleScopes, imports: ImportMap, 
         for ref in typed:
             refs[CallRef(HELD_READ, ref[1])] = None
         receiver = read.func.value
-        if not typed and self_name is not None and isinstance(receiver, ast.Attribute) \
+        attr = read.func.attr
+        if typed:
+            continue
+        if self_name is not None and isinstance(receiver, ast.Attribute) \
                 and isinstance(receiver.value, ast.Name) and receiver.value.id == self_name:
-            refs[CallRef(HELD_READ, f"{MEMBER_SPELLING}{receiver.attr}.{read.func.attr}")] = None
+            refs[CallRef(HELD_READ, f"{MEMBER_SPELLING}{receiver.attr}.{attr}")] = None
+        elif _may_name_a_property(attr):
+            # `control.interval`, the receiver untyped: a property of that name, where few classes have one
+            refs[CallRef(HELD_READ, f"{UNTYPED_SPELLING}.{attr}")] = None
     return tuple(refs)
+
+
+def _may_name_a_property(attr: str) -> bool:
+    """Not a name a tensor or a builtin answers (`x.shape`, `d.items`), nor a special one."""
+    return not attr.startswith("__") and attr not in TENSOR_PROPERTIES and attr not in TENSOR_METHODS \
+        and attr not in BUILTIN_METHODS
 
 
 def _result_ref(expr: ast.AST, method: Optional[str], self_name: Optional[str], scopes: ModuleScopes,
