@@ -50,6 +50,35 @@ MAX_TEXT_NAME_DISPATCH = 4
 MAX_ALIAS_HOPS = 8
 # Factories that return factories: how far `make(...)` is followed to the class it returns.
 MAX_FACTORY_DEPTH = 3
+
+
+@functools.lru_cache(maxsize=None)
+def _pattern(pattern: str, flags: int = 0) -> "re.Pattern":
+    """re.compile with no bound on what it keeps: the graph spells a pattern per name it looks for (thousands
+    on a large tree), which re's own cache of 512 compiled again and again."""
+    return re.compile(pattern, flags)
+
+
+def _search(pattern: str, string: str):
+    return _pattern(pattern).search(string)
+
+
+def _match(pattern: str, string: str):
+    return _pattern(pattern).match(string)
+
+
+def _fullmatch(pattern: str, string: str):
+    return _pattern(pattern).fullmatch(string)
+
+
+def _findall(pattern: str, string: str) -> list:
+    return _pattern(pattern).findall(string)
+
+
+def _finditer(pattern: str, string: str):
+    return _pattern(pattern).finditer(string)
+
+
 # What a class assigns to its attributes, read off its text: `self.x = Cls(...)` / `self.x = make(...)`,
 # `self.x: Cls = ...`, `self.x = param` (the parameter's annotation says the class), and class-level
 # `x: Cls` fields and `x = Cls` (a class kept to be called).
@@ -236,12 +265,12 @@ class ProjectGraph:
             if text is not None and self_name and self._item_hooks:
                 # `self[k] = v` / `self[k]`: the class's __setitem__ / __getitem__ run
                 body = text.lines(first, last)
-                for match in re.finditer(rf"(?<![\w.]){re.escape(self_name)}\s*\[[^\]\n]*\]\s*(=(?!=))?", body):
+                for match in _finditer(rf"(?<![\w.]){re.escape(self_name)}\s*\[[^\]\n]*\]\s*(=(?!=))?", body):
                     refs = refs + (CallRef(SELF, "__setitem__" if match.group(1) else "__getitem__"),)
                 refs = tuple(dict.fromkeys(refs))
             if text is not None and self_name and (self._properties or self._getattr_hooks):
                 # `self.x` read where some class of the tree makes `x` a property or has a __getattr__
-                reads = re.findall(rf"(?<![\w.]){re.escape(self_name)}\s*\.\s*([A-Za-z_]\w*)\b(?!\s*\()",
+                reads = _findall(rf"(?<![\w.]){re.escape(self_name)}\s*\.\s*([A-Za-z_]\w*)\b(?!\s*\()",
                                    text.lines(first, last))
                 refs = refs + tuple(CallRef(READ, attr) for attr in dict.fromkeys(reads)
                                     if self._getattr_hooks or attr in self._properties)
@@ -820,7 +849,7 @@ class ProjectGraph:
         elif ref.kind == GETATTR:
             start = dynamic or self._owner(path, qualname)
             if start is not None:
-                pattern = re.compile(ref.name)
+                pattern = _pattern(ref.name)
                 names = {name for key in self._mro(start) + self._descendants(start)
                          for name in self.summaries[key[0]].classes[key[1]].methods
                          if pattern.fullmatch(name) and not name.startswith("__")}
@@ -882,7 +911,7 @@ class ProjectGraph:
         for name, indexed in _RETURNED_NAME.findall(body):
             if not indexed and name in summary.functions:
                 found.append(name)
-            elif not indexed and "." not in qualname and re.search(rf"(?m)^[ \t]+def[ \t]+{name}[ \t]*\(", body):
+            elif not indexed and "." not in qualname and _search(rf"(?m)^[ \t]+def[ \t]+{name}[ \t]*\(", body):
                 found.append(f"{qualname}.<locals>.{name}")  # a closure the factory defines and returns
             elif indexed:
                 found.extend(v.id for v in _dict_values(text.text, name) if isinstance(v, ast.Name)
@@ -1037,10 +1066,10 @@ class ProjectGraph:
             text = self._text(key[0])
             if text is None:
                 return True
-            if re.search(rf"(?m)^{re.escape(key[1])}\.\w+[ \t]*=(?!=)", text.text):
+            if _search(rf"(?m)^{re.escape(key[1])}\.\w+[ \t]*=(?!=)", text.text):
                 return True
             for qualname, span in self.summaries[key[0]].lines.items():
-                if qualname.startswith(key[1] + ".") and re.search(
+                if qualname.startswith(key[1] + ".") and _search(
                         r"setattr\(\s*self\b|self\.__dict__", text.lines(*span)):
                     return True
         return False
@@ -1124,7 +1153,7 @@ class ProjectGraph:
         if text is None:
             return []
         found = []
-        for callee in re.findall(rf"(?m)^{re.escape(name)}[ \t]*(?::[^=\n]*)?=[ \t]*([A-Za-z_][\w.]*)[ \t]*\(", text.text):
+        for callee in _findall(rf"(?m)^{re.escape(name)}[ \t]*(?::[^=\n]*)?=[ \t]*([A-Za-z_][\w.]*)[ \t]*\(", text.text):
             found.extend(self._classes_named(holder, callee, 0))
         return list(dict.fromkeys(found))
 
@@ -1327,12 +1356,12 @@ class ProjectGraph:
         if text is None or f"{name}[" not in text.text.replace(" ", ""):
             return found
         registrars = set()
-        for match in re.finditer(rf"(?<![\w.]){re.escape(name)}\s*\[[^\]\n]*\]\s*=(?!=)", text.text):
+        for match in _finditer(rf"(?<![\w.]){re.escape(name)}\s*\[[^\]\n]*\]\s*=(?!=)", text.text):
             holder = self._function_at(path, text.line_of(match.start()))
             if holder is not None and holder.split(".")[0] in summary.functions:
                 registrars.add(holder.split(".")[0])
         for registrar in sorted(registrars):
-            decorated = re.compile(rf"(?m)^@[ \t]*((?:[A-Za-z_]\w*\.)*{registrar})\b[^\n]*\n(?:[ \t]*@[^\n]*\n)*"
+            decorated = _pattern(rf"(?m)^@[ \t]*((?:[A-Za-z_]\w*\.)*{registrar})\b[^\n]*\n(?:[ \t]*@[^\n]*\n)*"
                                    r"(?:async[ \t]+)?(class|def)[ \t]+([A-Za-z_]\w*)")
             module_tail = self.module_of[path].rsplit(".", 1)[-1]
             for site in dict.fromkeys([path, *self._importers(registrar), *self._importers(module_tail)]):
@@ -1348,7 +1377,7 @@ class ProjectGraph:
         """(file, function) of each top-level function of the tree under `@register_kl(P, Q)`."""
         if self._kl_memo is None:
             self._kl_memo = []
-            decorated = re.compile(r"(?m)^@[ \t]*([A-Za-z_][\w.]*)[ \t]*\([^\n]*\n(?:[ \t]*@[^\n]*\n)*def[ \t]+([A-Za-z_]\w*)")
+            decorated = _pattern(r"(?m)^@[ \t]*([A-Za-z_][\w.]*)[ \t]*\([^\n]*\n(?:[ \t]*@[^\n]*\n)*def[ \t]+([A-Za-z_]\w*)")
             for path in sorted(self.summaries):
                 text = self._text(path)
                 if text is None or "register_kl" not in text.text:
@@ -1435,7 +1464,7 @@ class ProjectGraph:
         if memo_key in self._passed_memo:
             return self._passed_memo[memo_key]
         found: list[tuple[str, str]] = []
-        keyword = re.compile(rf"(?<![\w.]){re.escape(param)}\s*=(?!=)\s*([A-Za-z_][\w.]*)\s*([(,)\n])")
+        keyword = _pattern(rf"(?<![\w.]){re.escape(param)}\s*=(?!=)\s*([A-Za-z_][\w.]*)\s*([(,)\n])")
         position = self._init_position(cls, param)
         for path, at, arguments in self._constructions(cls):
             values = keyword.findall(arguments)
@@ -1499,7 +1528,7 @@ class ProjectGraph:
         if name not in positional and name not in (arg.arg for arg in tree.args.kwonlyargs):
             return []
         position = positional.index(name) if name in positional else None
-        keyword = re.compile(rf"(?<![\w.]){re.escape(name)}\s*=(?!=)\s*([A-Za-z_][\w.]*)\s*([(,)\n])")
+        keyword = _pattern(rf"(?<![\w.]){re.escape(name)}\s*=(?!=)\s*([A-Za-z_][\w.]*)\s*([(,)\n])")
         found = []
         for call_path, call_at, arguments in self._function_calls(path, holder):
             values = keyword.findall(arguments)
@@ -1553,7 +1582,7 @@ class ProjectGraph:
             for kind, param in self._assigned(key).get(attr, ()):
                 if kind != "value" or "." in param:
                     continue
-                keyword = re.compile(rf"(?<![\w.]){re.escape(param)}\s*=(?!=)\s*([A-Za-z_][\w.]*)\s*[,)\n]")
+                keyword = _pattern(rf"(?<![\w.]){re.escape(param)}\s*=(?!=)\s*([A-Za-z_][\w.]*)\s*[,)\n]")
                 for owner in dict.fromkeys((key, cls)):
                     position = self._init_position(owner, param)
                     for site, at, arguments in self._constructions(owner):
@@ -1647,7 +1676,7 @@ class ProjectGraph:
             spellings = [n for n in local | {name} if n in text.text]
             if not spellings:
                 continue
-            pushed = re.compile(rf"(?<![\w.])((?:[A-Za-z_]\w*\.)*)({'|'.join(map(re.escape, spellings))})[ \t]*\.[ \t]*"
+            pushed = _pattern(rf"(?<![\w.])((?:[A-Za-z_]\w*\.)*)({'|'.join(map(re.escape, spellings))})[ \t]*\.[ \t]*"
                                 rf"(?:append|insert|appendleft)[ \t]*\((?:[^(),]*,)?[ \t]*([A-Za-z_]\w*)[ \t]*\)")
             for match in pushed.finditer(text.text):
                 prefix = match.group(1)
@@ -1669,7 +1698,7 @@ class ProjectGraph:
                     for file, start, args in self._function_calls(path, method):
                         caller = self._function_at(file, self._text(file).line_of(start))
                         owner = self._owner(file, caller) if caller is not None else None
-                        if owner is not None and re.fullmatch(r"\([ \t]*self[ \t]*,?[ \t]*\)", args):
+                        if owner is not None and _fullmatch(r"\([ \t]*self[ \t]*,?[ \t]*\)", args):
                             found.append(owner)
         found[:] = dict.fromkeys(found)
         return found
@@ -1688,7 +1717,7 @@ class ProjectGraph:
         if path not in self._table_memo:  # found once per file: name -> its literal's text
             self._table_memo[path] = {match.group(1): _statement_rest(text.text, match.end())
                                       for match in _MODULE_TABLE.finditer(text.text)}
-        spelled_bare = re.compile(rf"(?<![\w'\"]){re.escape(cname)}(?![\w'\"])")
+        spelled_bare = _pattern(rf"(?<![\w'\"]){re.escape(cname)}(?![\w'\"])")
         found = []
         for name, literal in self._table_memo[path].items():
             if not spelled_bare.search(literal):
@@ -1713,9 +1742,9 @@ class ProjectGraph:
         A constant key other than those the class is stored under is another class's (`HEADS["seg"]`)."""
         module = self.module_of[table_path]
         element = rf"((?:[A-Za-z_]\w*\.)*){re.escape(table)}[ \t]*(?:\[|\.get[ \t]*\()"
-        direct = re.compile(rf"(?<![\w.]){element}")
-        bound = re.compile(rf"(?m)^[ \t]*([A-Za-z_]\w*)[ \t]*=[ \t]*{element}")
-        returned = re.compile(rf"(?m)^[ \t]+return[ \t]+{element}")
+        direct = _pattern(rf"(?<![\w.]){element}")
+        bound = _pattern(rf"(?m)^[ \t]*([A-Za-z_]\w*)[ \t]*=[ \t]*{element}")
+        returned = _pattern(rf"(?m)^[ \t]+return[ \t]+{element}")
         found = []
         for path in dict.fromkeys([table_path, *self._importers(table), *self._importers(module.rsplit(".", 1)[-1])]):
             text = self._text(path)
@@ -1782,7 +1811,7 @@ class ProjectGraph:
                     text = text or self._text(path)
                     if text is None:
                         break
-                    for match in re.finditer(rf"(?<![\w.]){re.escape(local)}\.([A-Za-z_]\w*)\s*\(", text.text):
+                    for match in _finditer(rf"(?<![\w.]){re.escape(local)}\.([A-Za-z_]\w*)\s*\(", text.text):
                         self._package_call_index.setdefault((package, match.group(1)), []).append(
                             (path, match.start(), match.end() - 1))
         return self._package_call_index
@@ -1881,7 +1910,7 @@ class ProjectGraph:
         if span is None:
             return []
         end = text.end_of(span[1])  # the end of the holder
-        rebound = re.compile(rf"^[ \t]*{re.escape(name)}[ \t]*=(?!=)", re.M).search(text.text, after, end)
+        rebound = _pattern(rf"^[ \t]*{re.escape(name)}[ \t]*=(?!=)", re.M).search(text.text, after, end)
         region = text.text[after:rebound.start() if rebound is not None else end]
         return [(path, after + start, _balanced(text.text, after + paren)) for start, paren in _calls_named(region, name)]
 
@@ -2009,7 +2038,7 @@ class ProjectGraph:
             note(attr, annotation, value, called)
         indent = _INDENT.search(body)
         if indent is not None:
-            level = re.compile(_CLASS_LEVEL.format(indent=re.escape(indent.group(1))), re.M)
+            level = _pattern(_CLASS_LEVEL.format(indent=re.escape(indent.group(1))), re.M)
             for match in level.finditer(body):
                 attr, annotation, value, called = match.groups(default="")
                 wrapped = _COPIED_NAME.match(body, match.end()) if value == "staticmethod" and called else None
@@ -2126,7 +2155,7 @@ def _unpacked_from(body: str, name: str) -> tuple[tuple[str, int], ...]:
 def _unpacked(body: str, name: str, callee: str) -> bool:
     """Whether `name` gets `callee`'s result only through tuple unpacking (the whole result is not its value)."""
     return any(c == callee for c, _ in _unpacked_from(body, name)) \
-        and not re.search(rf"(?m)^[ \t]*{re.escape(name)}[ \t]*=(?!=)[ \t]*{re.escape(callee)}\s*\(", body)
+        and not _search(rf"(?m)^[ \t]*{re.escape(name)}[ \t]*=(?!=)[ \t]*{re.escape(callee)}\s*\(", body)
 
 
 def _bound_in(body: str, name: str, skip: Optional[int] = None) -> list[tuple[str, str]]:
@@ -2248,14 +2277,18 @@ def _annotation_of(body: str, name: str):
     return next(_after_name(body, name, _ANNOTATION_AFTER), None)
 
 
-def _module_literals(text: str, name: str, opening: str):
+@functools.lru_cache(maxsize=4096)
+def _module_literals(text: str, name: str, opening: str) -> tuple:
     """The parsed value of each module-level `name = <literal>` of a file's text whose value starts as the
-    regular expression `opening` matches (a brace or `dict(` for a dict, a bracket for a list or tuple)."""
-    for match in re.finditer(rf"(?m)^{re.escape(name)}\s*(?::[^=\n]*)?=\s*(?={opening})", text):
+    regular expression `opening` matches (a brace or `dict(` for a dict, a bracket for a list or tuple).
+    Kept: each graph round asks again for the same tables (the trees are only read)."""
+    found = []
+    for match in _finditer(rf"(?m)^{re.escape(name)}\s*(?::[^=\n]*)?=\s*(?={opening})", text):
         try:
-            yield ast.parse(_statement_rest(text, match.end()) + "\n", mode="eval").body
+            found.append(ast.parse(_statement_rest(text, match.end()) + "\n", mode="eval").body)
         except SyntaxError:
             continue
+    return tuple(found)
 
 
 _UNKNOWN = object()
@@ -2264,7 +2297,7 @@ _UNKNOWN = object()
 def _constant_key(text: str, after: int):
     """The constant a subscript or `.get(` that opens just before `after` is given (`TABLE["seg"]`), or
     _UNKNOWN (a variable key)."""
-    match = re.match(r"[ \t]*(\"[^\"\n]*\"|'[^'\n]*'|-?\d+)[ \t]*[\]),]", text[after:after + 200])
+    match = _match(r"[ \t]*(\"[^\"\n]*\"|'[^'\n]*'|-?\d+)[ \t]*[\]),]", text[after:after + 200])
     return ast.literal_eval(match.group(1)) if match is not None else _UNKNOWN
 
 
