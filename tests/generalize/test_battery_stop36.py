@@ -10,6 +10,11 @@
 - A property read on an object whose class nothing tells (`first = controls[0]; first.interval`, torchcde's TupleControl):
   the properties of that name in the package, where few classes define one, as calls of a rare method
   name are dispatched.
+- A closure kept on an annotated attribute (`self.act: Callable = self._make()`): calling `self.act(x)` runs it;
+  only plain assignments were followed to what they hold.
+- Bound methods: `fn = self.pick(x); fn(x)` where `pick` returns `self.low if c else self.high`
+  (pytorch-metric-learning's `get_mine_function`), and a module whose `__init__` binds
+  `self.forward = self.forward_cat` (timm's `Partial_conv3`): neither method was in scope.
 """
 import pytest
 
@@ -149,3 +154,115 @@ def test_a_property_read_on_an_untyped_object_goes_by_its_name(tmp_path):
     assert ("pkg/interp.py", 10, "BL201") in check_tree(tmp_path / "static", UNTYPED_RECEIVER)
     pytest.importorskip("torch")
     assert ("pkg/interp.py", 10) in dynamo_package_rows(tmp_path / "dynamo", UNTYPED_RECEIVER)
+
+
+ANNOTATED_CALLABLE = {
+    "pkg/__init__.py": "",
+    "pkg/net.py": """
+        from typing import Callable
+
+
+        class Block:
+            def __init__(self):
+                self.act: Callable = self._make()
+
+            def _make(self):
+                def inner(x):
+                    print("inner")
+                    return x
+                return inner
+
+            def run(self, x):
+                return self.act(x)
+        """,
+    "entry.py": """
+        import torch
+        from pkg.net import Block
+
+
+        class M(torch.nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.block = Block()
+
+            def forward(self, x):
+                return self.block.run(x)
+        """,
+}
+
+
+def test_a_closure_kept_on_an_annotated_attribute_is_called(tmp_path):
+    # `self.act: Callable = self._make()`: only plain assignments were followed to the closure
+    assert ("pkg/net.py", 10, "BL201") in check_tree(tmp_path / "static", ANNOTATED_CALLABLE)
+    pytest.importorskip("torch")
+    assert ("pkg/net.py", 10) in dynamo_package_rows(tmp_path / "dynamo", ANNOTATED_CALLABLE)
+
+
+BOUND_METHODS = {
+    "pkg/__init__.py": "",
+    "pkg/m.py": """
+        import torch
+
+
+        class Miner(torch.nn.Module):
+            def __init__(self, inverted=False):
+                super().__init__()
+                self.inverted = inverted
+
+            def forward(self, x):
+                fn = self.pick(x)
+                return fn(x)
+
+            def pick(self, x):
+                chosen = self.low if self.inverted else self.high
+                return chosen
+
+            def low(self, x):
+                print("low")
+                return x.min()
+
+            def high(self, x):
+                print("high")
+                return x.max()
+
+
+        class Partial(torch.nn.Module):
+            def __init__(self, mode="cat"):
+                super().__init__()
+                if mode == "cat":
+                    self.forward = self.forward_cat
+                else:
+                    self.forward = self.forward_slice
+
+            def forward_cat(self, x):
+                print("cat")
+                return torch.cat([x, x])
+
+            def forward_slice(self, x):
+                return x[:2]
+        """,
+    "entry.py": """
+        import torch
+        from pkg.m import Miner, Partial
+
+
+        class M(torch.nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.miner = Miner()
+                self.part = Partial()
+
+            def forward(self, x):
+                return self.miner(x) + self.part(x).sum()
+        """,
+}
+
+
+def test_bound_methods_a_method_returns_or_init_binds_to_forward(tmp_path):
+    # `fn = self.pick(x); fn(x)` with pick returning `self.low if ... else self.high` (pytorch-metric-learning's
+    # get_mine_function); `self.forward = self.forward_cat` in __init__ (timm's Partial_conv3)
+    static = {(p, r) for p, r, c in check_tree(tmp_path / "static", BOUND_METHODS) if c == "BL201"}
+    assert {("pkg/m.py", 22), ("pkg/m.py", 35)} <= static
+    assert ("pkg/m.py", 18) in static  # `self.low`: the other branch, which this input does not take
+    pytest.importorskip("torch")
+    assert {("pkg/m.py", 22), ("pkg/m.py", 35)} <= dynamo_package_rows(tmp_path / "dynamo", BOUND_METHODS)

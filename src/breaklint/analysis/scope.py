@@ -490,6 +490,11 @@ class ModuleScopes:
                     if entry in info.methods:
                         add(info.methods[entry], f"{info.name}.{entry}", info, (f"{info.name}.{entry}",),
                             f"{entry} of {info.name}: {info.module_reason}")
+                # `self.forward = self.forward_split_cat` in __init__ (timm's Partial_conv3): calling the
+                # module runs the method the instance attribute holds
+                for mname in self._bound_forwards(info):
+                    add(info.methods[mname], f"{info.name}.{mname}", info, (f"{info.name}.{mname}",),
+                        f"bound to forward in {info.name}.__init__: {info.module_reason}")
                 for hook, base in self._forward_hooks(info).items():
                     add(info.methods[hook], f"{info.name}.{hook}", info, (f"{info.name}.{hook}",),
                         f"{hook} of {info.name}: {base}.forward calls it")
@@ -634,9 +639,8 @@ class ModuleScopes:
             if wrapped is not None and wrapped is not stmt.value and isinstance(wrapped, ast.Name) \
                     and wrapped.id in self.functions and not self.imports.is_bound(wrapped.id):
                 targets.append((None, self.functions[wrapped.id], wrapped.id, False))
-        for value, self_name, annotated in scope.cls.assignments.values.get(func.attr, ()):
-            if annotated:
-                continue  # only plain assignments are followed
+        for value, self_name, _annotated in scope.cls.assignments.values.get(func.attr, ()):
+            # (`self.act: Callable = get_act(name)` as a plain assignment)
             if isinstance(value, ast.Attribute) and isinstance(value.value, ast.Name) and value.value.id == self_name:
                 found = self._method(scope.cls, value.attr)
                 if found:
@@ -656,6 +660,33 @@ class ModuleScopes:
                 # `self.f = make_f(k)` / `self.act = get_act(name)`: what the factory returns is called
                 targets.extend(self._returned_functions(value.func.id))
         return targets
+
+    @staticmethod
+    def _bound_forwards(info: ClassInfo) -> list[str]:
+        """Methods of a module class its __init__ binds to `self.forward` (`self.forward = self.fast`)."""
+        return [value.attr for value, self_name, _annotated in info.assignments.values.get("forward", ())
+                if isinstance(value, ast.Attribute) and isinstance(value.value, ast.Name)
+                and value.value.id == self_name and value.attr in info.methods and value.attr != "forward"]
+
+    def _bound_methods_returned(self, scope: Scope, call: ast.Call) -> list[ast.Attribute]:
+        """`fn = self.pick(k); fn(x)` where `pick` returns `self.a if c else self.b` (through its locals):
+        the bound methods it returns, as the attribute reads that spell them."""
+        func = call.func
+        if scope.cls is None or not (isinstance(func, ast.Attribute) and self._is_self(scope, func.value)):
+            return []
+        found = self._method(scope.cls, func.attr)
+        if found is None or found[1] is scope.func:
+            return []
+        owner, maker = found
+        self_name = _self_name(maker)
+        maker_scope = Scope(maker, f"{owner.name}.{maker.name}", owner, ())
+        methods = []
+        for ret in function_nodes_of(maker, _RETURNS):
+            for value in self._values(maker_scope, ret.value, 1) if ret.value is not None else ():
+                if isinstance(value, ast.Attribute) and isinstance(value.value, ast.Name) \
+                        and value.value.id == self_name and self._method(owner, value.attr) is not None:
+                    methods.append(value)
+        return methods
 
     def _returned_functions(self, maker_name: str) -> list:
         """(None, function, qualname, False) for each function a top-level function of this file returns:
@@ -784,6 +815,10 @@ class ModuleScopes:
                     found.extend((cls, "__call__") for cls in _annotated_classes(scope.func, func.id))
                 continue
             if isinstance(value, ast.Call):  # an object: calling it runs its class's __call__
+                bound = self._bound_methods_returned(scope, value)
+                if bound:
+                    found.extend((method, None) for method in bound)
+                    continue
                 module = _any_class_of(value)
                 if module is not None:  # `getattr(pkg.mod, name)(...)`: some class of that module
                     found.append((module, "__call__"))
