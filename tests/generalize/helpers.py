@@ -136,3 +136,12 @@ def dynamo_package_rows(tmp_path, files: dict) -> set:
     assert done.returncode == 0, done.stderr[-2000:]
     rows = {tuple(row) for row in json.loads(done.stdout.strip().splitlines()[-1])}
     return {row for row in rows if row[0].startswith("pkg")}
+
+
+def assert_breaks_at(tmp_path, files: dict, path: str, row: int, code: str) -> None:
+    """breaklint reports `code` at path:row of the written package, and Dynamo breaks there (when torch is here)."""
+    import pytest
+
+    assert (path, row) in {(p, r) for p, r, c in check_tree(tmp_path / "static", files) if c == code}
+    pytest.importorskip("torch")
+    assert (path, row) in dynamo_package_rows(tmp_path / "dynamo", files)

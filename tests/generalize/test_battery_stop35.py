@@ -14,13 +14,7 @@
 """
 import pytest
 
-from .helpers import check_tree, codes_by_row, dynamo_break_rows, dynamo_innermost_rows, dynamo_package_rows
-
-def assert_breaks_at(tmp_path, files: dict, path: str, row: int, code: str) -> None:
-    """breaklint reports `code` at path:row of the written package, and Dynamo breaks there (when torch is here)."""
-    assert (path, row) in {(p, r) for p, r, c in check_tree(tmp_path / "static", files) if c == code}
-    pytest.importorskip("torch")
-    assert (path, row) in dynamo_package_rows(tmp_path / "dynamo", files)
+from .helpers import assert_breaks_at, check_tree, codes_by_row, dynamo_break_rows, dynamo_innermost_rows, dynamo_package_rows
 
 
 MAKE = """

@@ -18,7 +18,7 @@
 """
 import pytest
 
-from .helpers import check_tree, dynamo_package_rows
+from .helpers import assert_breaks_at, check_tree, dynamo_package_rows
 
 TOK = """
     class Tok:
@@ -109,10 +109,7 @@ PRINT_ROW = 7  # `print("eot")` in pkg/tok.py
 
 @pytest.mark.parametrize("shape", sorted(SHAPES))
 def test_a_property_read_on_a_typed_object_is_traced(tmp_path, shape):
-    files = SHAPES[shape]
-    assert ("pkg/tok.py", PRINT_ROW, "BL201") in check_tree(tmp_path / "static", files)
-    pytest.importorskip("torch")
-    assert ("pkg/tok.py", PRINT_ROW) in dynamo_package_rows(tmp_path / "dynamo", files)
+    assert_breaks_at(tmp_path, SHAPES[shape], "pkg/tok.py", PRINT_ROW, "BL201")
 
 
 UNTYPED_RECEIVER = {
@@ -151,9 +148,7 @@ UNTYPED_RECEIVER = {
 
 def test_a_property_read_on_an_untyped_object_goes_by_its_name(tmp_path):
     # `first.interval`, `first = controls[0]`: no class is known for the element; one class of the package has the property
-    assert ("pkg/interp.py", 10, "BL201") in check_tree(tmp_path / "static", UNTYPED_RECEIVER)
-    pytest.importorskip("torch")
-    assert ("pkg/interp.py", 10) in dynamo_package_rows(tmp_path / "dynamo", UNTYPED_RECEIVER)
+    assert_breaks_at(tmp_path, UNTYPED_RECEIVER, "pkg/interp.py", 10, "BL201")
 
 
 ANNOTATED_CALLABLE = {
@@ -193,9 +188,7 @@ ANNOTATED_CALLABLE = {
 
 def test_a_closure_kept_on_an_annotated_attribute_is_called(tmp_path):
     # `self.act: Callable = self._make()`: only plain assignments were followed to the closure
-    assert ("pkg/net.py", 10, "BL201") in check_tree(tmp_path / "static", ANNOTATED_CALLABLE)
-    pytest.importorskip("torch")
-    assert ("pkg/net.py", 10) in dynamo_package_rows(tmp_path / "dynamo", ANNOTATED_CALLABLE)
+    assert_breaks_at(tmp_path, ANNOTATED_CALLABLE, "pkg/net.py", 10, "BL201")
 
 
 BOUND_METHODS = {
