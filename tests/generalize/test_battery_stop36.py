@@ -15,6 +15,8 @@
 - Bound methods: `fn = self.pick(x); fn(x)` where `pick` returns `self.low if c else self.high`
   (pytorch-metric-learning's `get_mine_function`), and a module whose `__init__` binds
   `self.forward = self.forward_cat` (timm's `Partial_conv3`): neither method was in scope.
+- A break in the body of a `try` ends the trace: Dynamo cannot resume there ("Failed to handle graph break
+  gracefully") and runs the whole frame eagerly; nothing after it is reported. One in `finally` resumes.
 """
 import pytest
 
@@ -259,3 +261,48 @@ def test_bound_methods_a_method_returns_or_init_binds_to_forward(tmp_path):
     assert ("pkg/m.py", 18) in static  # `self.low`: the other branch, which this input does not take
     pytest.importorskip("torch")
     assert {("pkg/m.py", 22), ("pkg/m.py", 35)} <= dynamo_package_rows(tmp_path / "dynamo", BOUND_METHODS)
+
+
+TRY_BODY = {
+    "pkg/__init__.py": "",
+    "pkg/m.py": """
+        import torch
+
+
+        def body(x):
+            try:
+                print("a")
+                y = x * 2
+            except ValueError:
+                y = x
+            print("b")
+            return y + 1
+
+
+        def final(x):
+            try:
+                y = x * 2
+            finally:
+                print("fin")
+            print("after")
+            return y
+        """,
+    "entry.py": """
+        import torch
+        from pkg.m import body, final
+
+
+        class M(torch.nn.Module):
+            def forward(self, x):
+                return body(x) + final(x)
+        """,
+}
+
+
+def test_nothing_after_a_break_in_a_try_body(tmp_path):
+    # a break in a `try` body skips the frame ("Failed to handle graph break gracefully"); one in `finally` does not
+    static = {(p, r) for p, r, c in check_tree(tmp_path / "static", TRY_BODY) if c == "BL201"}
+    assert static == {("pkg/m.py", 6), ("pkg/m.py", 18), ("pkg/m.py", 19)}
+    pytest.importorskip("torch")
+    rows = dynamo_package_rows(tmp_path / "dynamo", TRY_BODY)
+    assert {("pkg/m.py", 6), ("pkg/m.py", 18), ("pkg/m.py", 19)} <= rows and ("pkg/m.py", 10) not in rows

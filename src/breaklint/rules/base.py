@@ -142,6 +142,7 @@ class FileInfo:
 
 
 _OWN_FRAMES = (ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp, ast.Lambda)
+_TRIES = (ast.Try, ast.TryStar) if hasattr(ast, "TryStar") else (ast.Try,)
 
 
 class NodeContext:
@@ -266,6 +267,18 @@ class NodeContext:
             return False
         row = getattr(node, "lineno", 0)
         return any(isinstance(n, ast.Return) and n.lineno > row for stmt in loop.body for n in walk_outside_defs(stmt))
+
+    def _in_try_body(self, node: ast.AST) -> bool:
+        """`node` in the body of a `try` (not a handler, `else` or `finally`): Dynamo cannot resume after a
+        break there (measured on 2.13: "Failed to handle graph break gracefully", the frame runs eagerly)."""
+        child = node
+        for parent in reversed(self.parents):
+            if isinstance(parent, _OWN_FRAMES):
+                return False
+            if isinstance(parent, _TRIES) and any(child is stmt for stmt in parent.body):
+                return True
+            child = parent
+        return False
 
     def _in_assignment_target(self, node: ast.AST) -> bool:
         statement = self.statement
@@ -422,10 +435,11 @@ class NodeContext:
         # A break inside a loop skips the frame (GB7000): what follows runs eagerly too, unless a `return`
         # follows it in the loop's body (Dynamo looks for the loop's backward jump up to the first return, and
         # resumes when it meets the return first: the review of stop 35); so does one inside the `with` of a
-        # manager this file's class makes (GB0066; not one a function returns, which may be torch's).
+        # manager this file's class makes (GB0066; not one a function returns, which may be torch's), and one
+        # in the body of a `try`.
         # (A comprehension or a lambda is a frame of its own: Dynamo inlines it and resumes in this one.)
         rest_eager = (rest_eager or self.loop_depth > 0 and not self._return_follows(node)
-                      or self.user_class_with_depth > 0) and bool(rule.gb_ids)
+                      or self.user_class_with_depth > 0 or self._in_try_body(node)) and bool(rule.gb_ids)
         if rest_eager and self.scope is not None and not any(isinstance(p, _OWN_FRAMES) for p in self.parents):
             if not guard and start.row in sure_rows(self.scope.func):
                 self.rest_eager = True
