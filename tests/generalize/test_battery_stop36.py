@@ -17,7 +17,13 @@
   `self.forward = self.forward_cat` (timm's `Partial_conv3`): neither method was in scope.
 - A break in the body of a `try` ends the trace: Dynamo cannot resume there ("Failed to handle graph break
   gracefully") and runs the whole frame eagerly; nothing after it is reported. One in `finally` resumes.
+- The review of stop 36: a read on a torch module's attribute or a buffer (`self.lin.in_features`), a module's
+  constant (`consts.scale`), what a torch call returned (`torch.finfo(t).eps`), a `Literal` string, a
+  `self.forward` bound outside `__init__` or to a property brought unrelated properties or methods into scope;
+  a `self.forward` bound through `a if c else b` or to a base class's method did not.
 """
+import textwrap
+
 import pytest
 
 from .helpers import assert_breaks_at, check_tree, dynamo_package_rows
@@ -306,3 +312,251 @@ def test_nothing_after_a_break_in_a_try_body(tmp_path):
     pytest.importorskip("torch")
     rows = dynamo_package_rows(tmp_path / "dynamo", TRY_BODY)
     assert {("pkg/m.py", 6), ("pkg/m.py", 18), ("pkg/m.py", 19)} <= rows and ("pkg/m.py", 10) not in rows
+
+
+# The review of stop 36 (each run through breaklint and Dynamo 2.13): reads and bindings that must not
+# bring a function into scope, and two bindings that must.
+REVIEWED = {
+    "a torch module's attribute and a buffer's device": {
+        'entry.py': """
+            from pkg.model import M
+            """,
+        'pkg/__init__.py': "",
+        'pkg/model.py': """
+            import torch
+            from . import other
+
+
+            class M(torch.nn.Module):
+                def __init__(self):
+                    super().__init__()
+                    self.lin = torch.nn.Linear(4, 4)
+                    self.register_buffer("buf", torch.ones(4))
+
+                def forward(self, x):
+                    n = self.lin.in_features
+                    d = self.buf.device
+                    return self.lin(x) * n + self.buf.to(d)
+            """,
+        'pkg/other.py': """
+            class Spec:
+                def __init__(self, n):
+                    self.n = n
+
+                @property
+                def in_features(self):
+                    print("Spec.in_features ran")
+                    return self.n
+
+                @property
+                def device(self):
+                    print("Spec.device ran")
+                    return "cpu"
+            """,
+    },
+    "a module's constant": {
+        'entry.py': """
+            from pkg.model import M
+            """,
+        'pkg/__init__.py': "",
+        'pkg/consts.py': """
+            scale = 2.0
+            """,
+        'pkg/model.py': """
+            import math
+            import torch
+            from . import consts
+
+
+            class M(torch.nn.Module):
+                def forward(self, x):
+                    return x * consts.scale * math.pi
+            """,
+        'pkg/other.py': """
+            class Sched:
+                @property
+                def scale(self):
+                    print("Sched.scale ran")
+                    return 1.0
+
+                @property
+                def pi(self):
+                    print("Sched.pi ran")
+                    return 3.0
+            """,
+    },
+    'what a torch call returned': {
+        'entry.py': """
+            from pkg.model import M
+            """,
+        'pkg/__init__.py': "",
+        'pkg/model.py': """
+            import torch
+
+
+            class M(torch.nn.Module):
+                def forward(self, x):
+                    info = torch.finfo(x.dtype)
+                    return x / (x.abs().max() + info.eps)
+            """,
+        'pkg/norm.py': """
+            class AdaptiveEps:
+                def __init__(self, base):
+                    self.base = base
+
+                @property
+                def eps(self):
+                    print("AdaptiveEps.eps ran")
+                    return self.base
+            """,
+    },
+    'a Literal string': {
+        'entry.py': """
+            from pkg.model import M
+            """,
+        'pkg/__init__.py': "",
+        'pkg/model.py': """
+            from typing import Literal
+            import torch
+            from .norms import Norm  # noqa (used elsewhere)
+
+
+            def scale_for(x, kind: Literal["Norm", "none"] = "Norm"):
+                if kind.upper() == "NORM":
+                    return x * 2
+                return x
+
+
+            class M(torch.nn.Module):
+                def forward(self, x):
+                    return scale_for(x, "Norm")
+            """,
+        'pkg/norms.py': """
+            class Norm:
+                def upper(self):
+                    print("Norm.upper ran")
+                    return "NORM"
+            """,
+    },
+    'forward bound outside __init__': {
+        'entry.py': """
+            from pkg.model import M
+            """,
+        'pkg/__init__.py': "",
+        'pkg/model.py': """
+            import torch
+
+
+            class M(torch.nn.Module):
+                def __init__(self):
+                    super().__init__()
+                    self.lin = torch.nn.Linear(4, 4)
+
+                def forward(self, x):
+                    return self.lin(x)
+
+                def forward_export(self, x):
+                    print("forward_export ran")
+                    return self.lin(x)
+
+                def switch_to_export(self):
+                    self.forward = self.forward_export
+            """,
+    },
+    'forward bound to a property': {
+        'entry.py': """
+            from pkg.model import M
+            """,
+        'pkg/__init__.py': "",
+        'pkg/model.py': """
+            import torch
+
+
+            class M(torch.nn.Module):
+                def __init__(self):
+                    super().__init__()
+                    self.forward = self.impl
+
+                @property
+                def impl(self):
+                    print("impl getter ran")
+                    return self._impl_a
+
+                def _impl_a(self, x):
+                    return x + 1
+            """,
+    },
+    'forward bound through a conditional expression': {
+        'entry.py': """
+            from pkg.model import M
+            """,
+        'pkg/__init__.py': "",
+        'pkg/model.py': """
+            import torch
+
+
+            class M(torch.nn.Module):
+                def __init__(self, split=True):
+                    super().__init__()
+                    self.lin = torch.nn.Linear(4, 4)
+                    self.forward = self.forward_split if split else self.forward_slice
+
+                def forward_split(self, x):
+                    print("forward_split ran")
+                    return self.lin(x)
+
+                def forward_slice(self, x):
+                    print("forward_slice ran")
+                    return self.lin(x)
+            """,
+    },
+    "forward bound to a base class's method": {
+        'entry.py': """
+            from pkg.model import M
+            """,
+        'pkg/__init__.py': "",
+        'pkg/model.py': """
+            import torch
+
+
+            class Base(torch.nn.Module):
+                def forward_fast(self, x):
+                    print("Base.forward_fast ran")
+                    return x + 1
+
+                def forward(self, x):
+                    return x
+
+
+            class M(Base):
+                def __init__(self):
+                    super().__init__()
+                    self.forward = self.forward_fast
+            """,
+    },
+}
+
+NOT_TRACED = ("a torch module's attribute and a buffer's device", "a module's constant", "what a torch call returned",
+              "a Literal string", "forward bound outside __init__", "forward bound to a property")
+
+
+def _print_rows(files: dict) -> set:
+    return {(path, row) for path, text in files.items()
+            for row, line in enumerate(textwrap.dedent(text).lstrip().splitlines(), start=1) if "print(" in line}
+
+
+@pytest.mark.parametrize("case", NOT_TRACED)
+def test_reviewed_reads_and_bindings_bring_nothing_into_scope(tmp_path, case):
+    files = REVIEWED[case]
+    assert not {(p, r) for p, r, c in check_tree(tmp_path / "static", files) if c == "BL201"}
+    pytest.importorskip("torch")
+    assert not _print_rows(files) & dynamo_package_rows(tmp_path / "dynamo", files)
+
+
+@pytest.mark.parametrize("case", ["forward bound through a conditional expression", "forward bound to a base class's method"])
+def test_reviewed_forward_bindings_are_followed(tmp_path, case):
+    files = REVIEWED[case]
+    static = {(p, r) for p, r, c in check_tree(tmp_path / "static", files) if c == "BL201"}
+    pytest.importorskip("torch")
+    breaks = _print_rows(files) & dynamo_package_rows(tmp_path / "dynamo", files)
+    assert breaks and breaks <= static

@@ -733,10 +733,10 @@ class ProjectGraph:
                 held = []
             elif spelled.startswith(MEMBER_SPELLING):  # `self.tok.eot`: what the hierarchy assigns to `tok`
                 start = dynamic or self._owner(path, qualname)
+                # (no fallback by name when nothing is found: `x` may hold a torch module, nn.Linear's
+                # `in_features`, or a buffer's `device`: the review of stop 36)
                 held = [(cls, exact) for cls, exact, is_class in self._attribute_classes(start, spelled[len(MEMBER_SPELLING):])
                         if not is_class] if start is not None else []
-                if not held:
-                    yield from self._properties_by_name(path, qualname, read)
             else:
                 held = self._classes_named(path, spelled, 0)
             for cls, exact in held:

@@ -492,8 +492,9 @@ class ModuleScopes:
                             f"{entry} of {info.name}: {info.module_reason}")
                 # `self.forward = self.forward_split_cat` in __init__ (timm's Partial_conv3): calling the
                 # module runs the method the instance attribute holds
-                for mname in self._bound_forwards(info):
-                    add(info.methods[mname], f"{info.name}.{mname}", info, (f"{info.name}.{mname}",),
+                for owner, method in self._bound_forwards(info):
+                    qualname = f"{owner.name}.{method.name}"
+                    add(method, qualname, owner, (qualname,),
                         f"bound to forward in {info.name}.__init__: {info.module_reason}")
                 for hook, base in self._forward_hooks(info).items():
                     add(info.methods[hook], f"{info.name}.{hook}", info, (f"{info.name}.{hook}",),
@@ -661,12 +662,29 @@ class ModuleScopes:
                 targets.extend(self._returned_functions(value.func.id))
         return targets
 
-    @staticmethod
-    def _bound_forwards(info: ClassInfo) -> list[str]:
-        """Methods of a module class its __init__ binds to `self.forward` (`self.forward = self.fast`)."""
-        return [value.attr for value, self_name, _annotated in info.assignments.values.get("forward", ())
-                if isinstance(value, ast.Attribute) and isinstance(value.value, ast.Name)
-                and value.value.id == self_name and value.attr in info.methods and value.attr != "forward"]
+    def _bound_forwards(self, info: ClassInfo) -> list[tuple[ClassInfo, FunctionNode]]:
+        """Methods (of the class or a same-file base) that a module class's own __init__ binds to
+        `self.forward` (`self.forward = self.fast`, `self.fast if c else self.slow`); not a property, whose
+        getter runs in __init__ itself, and not a binding in another method, which may never run."""
+        init = info.methods.get("__init__")
+        self_name = _self_name(init) if init is not None else None
+        if self_name is None:
+            return []
+        values = []
+        for node in function_nodes_of(init, _ASSIGNMENTS):
+            if isinstance(node, (ast.Assign, ast.AnnAssign)) and node.value is not None \
+                    and any(isinstance(t, ast.Attribute) and t.attr == "forward" and isinstance(t.value, ast.Name)
+                            and t.value.id == self_name
+                            for t in (node.targets if isinstance(node, ast.Assign) else [node.target])):
+                values.extend([node.value.body, node.value.orelse] if isinstance(node.value, ast.IfExp) else [node.value])
+        found = []
+        for value in values:
+            if isinstance(value, ast.Attribute) and isinstance(value.value, ast.Name) \
+                    and value.value.id == self_name and value.attr != "forward":
+                method = self._method(info, value.attr)
+                if method is not None and value.attr not in method[0].properties:
+                    found.append(method)
+        return found
 
     def _bound_methods_returned(self, scope: Scope, call: ast.Call) -> list[ast.Attribute]:
         """`fn = self.pick(k); fn(x)` where `pick` returns `self.a if c else self.b` (through its locals):
@@ -682,10 +700,10 @@ class ModuleScopes:
         maker_scope = Scope(maker, f"{owner.name}.{maker.name}", owner, ())
         methods = []
         for ret in function_nodes_of(maker, _RETURNS):
-            for value in self._values(maker_scope, ret.value, 1) if ret.value is not None else ():
-                if isinstance(value, ast.Attribute) and isinstance(value.value, ast.Name) \
-                        and value.value.id == self_name and self._method(owner, value.attr) is not None:
-                    methods.append(value)
+            if isinstance(ret, ast.Return) and ret.value is not None:
+                methods.extend(value for value in self._values(maker_scope, ret.value, 1)
+                               if isinstance(value, ast.Attribute) and isinstance(value.value, ast.Name)
+                               and value.value.id == self_name and self._method(owner, value.attr) is not None)
         return methods
 
     def _returned_functions(self, maker_name: str) -> list:
@@ -1469,6 +1487,12 @@ def _annotation_names(node: ast.AST) -> list[ast.AST]:
     if isinstance(node, (ast.Name, ast.Attribute)):
         return [node]
     if isinstance(node, ast.Subscript):
+        last = _last_attr(node.value)
+        if last == "Literal":  # `Literal["Norm", "none"]`: values, not forward references
+            return []
+        if last == "Annotated":  # `Annotated[T, "meta"]`: T only
+            return _annotation_names(node.slice.elts[0] if isinstance(node.slice, ast.Tuple) and node.slice.elts
+                                     else node.slice)
         return _annotation_names(node.value) + _annotation_names(node.slice)
     if isinstance(node, ast.Tuple):
         return [n for elt in node.elts for n in _annotation_names(elt)]

@@ -499,10 +499,22 @@ def _held_read_refs(reads, self_name, scopes: ModuleScopes, imports: ImportMap, 
         if self_name is not None and isinstance(receiver, ast.Attribute) \
                 and isinstance(receiver.value, ast.Name) and receiver.value.id == self_name:
             refs[CallRef(HELD_READ, f"{MEMBER_SPELLING}{receiver.attr}.{attr}")] = None
-        elif _may_name_a_property(attr):
+        elif _may_name_a_property(attr) and _untyped_object(receiver, scopes, imports, scope):
             # `control.interval`, the receiver untyped: a property of that name, where few classes have one
             refs[CallRef(HELD_READ, f"{UNTYPED_SPELLING}.{attr}")] = None
     return tuple(refs)
+
+
+def _untyped_object(receiver: ast.AST, scopes: ModuleScopes, imports: ImportMap, scope) -> bool:
+    """A local or parameter that nothing types, not a module, class or function name (`consts.scale`,
+    `math.pi`: their attributes, no property), nor a local a foreign library's call made
+    (`info = torch.finfo(x.dtype); info.eps`: the review of stop 36)."""
+    if not isinstance(receiver, ast.Name) or imports.is_bound(receiver.id) \
+            or receiver.id in scopes.classes or receiver.id in scopes.functions:
+        return False
+    values = scopes.local_values_of(scope.func).get(receiver.id, ()) if scope is not None else ()
+    return not any(isinstance(value, ast.Call) and (imports.qualify(value.func) or "").split(".")[0] in _FOREIGN_ROOTS
+                   for value in values)
 
 
 def _may_name_a_property(attr: str) -> bool:
