@@ -314,14 +314,15 @@ def test_nothing_after_a_break_in_a_try_body(tmp_path):
     assert {("pkg/m.py", 6), ("pkg/m.py", 18), ("pkg/m.py", 19)} <= rows and ("pkg/m.py", 10) not in rows
 
 
+def _case(files: dict) -> dict:
+    """A reviewed case: its package, and an entry.py that imports M from pkg.model."""
+    return {"entry.py": "from pkg.model import M\n", "pkg/__init__.py": "", **files}
+
+
 # The review of stop 36 (each run through breaklint and Dynamo 2.13): reads and bindings that must not
 # bring a function into scope, and two bindings that must.
 REVIEWED = {
-    "a torch module's attribute and a buffer's device": {
-        'entry.py': """
-            from pkg.model import M
-            """,
-        'pkg/__init__.py': "",
+    "a torch module's attribute and a buffer's device": _case({
         'pkg/model.py': """
             import torch
             from . import other
@@ -353,12 +354,8 @@ REVIEWED = {
                     print("Spec.device ran")
                     return "cpu"
             """,
-    },
-    "a module's constant": {
-        'entry.py': """
-            from pkg.model import M
-            """,
-        'pkg/__init__.py': "",
+    }),
+    "a module's constant": _case({
         'pkg/consts.py': """
             scale = 2.0
             """,
@@ -384,12 +381,8 @@ REVIEWED = {
                     print("Sched.pi ran")
                     return 3.0
             """,
-    },
-    'what a torch call returned': {
-        'entry.py': """
-            from pkg.model import M
-            """,
-        'pkg/__init__.py': "",
+    }),
+    'what a torch call returned': _case({
         'pkg/model.py': """
             import torch
 
@@ -409,12 +402,8 @@ REVIEWED = {
                     print("AdaptiveEps.eps ran")
                     return self.base
             """,
-    },
-    'a Literal string': {
-        'entry.py': """
-            from pkg.model import M
-            """,
-        'pkg/__init__.py': "",
+    }),
+    'a Literal string': _case({
         'pkg/model.py': """
             from typing import Literal
             import torch
@@ -437,12 +426,8 @@ REVIEWED = {
                     print("Norm.upper ran")
                     return "NORM"
             """,
-    },
-    'forward bound outside __init__': {
-        'entry.py': """
-            from pkg.model import M
-            """,
-        'pkg/__init__.py': "",
+    }),
+    'forward bound outside __init__': _case({
         'pkg/model.py': """
             import torch
 
@@ -462,12 +447,8 @@ REVIEWED = {
                 def switch_to_export(self):
                     self.forward = self.forward_export
             """,
-    },
-    'forward bound to a property': {
-        'entry.py': """
-            from pkg.model import M
-            """,
-        'pkg/__init__.py': "",
+    }),
+    'forward bound to a property': _case({
         'pkg/model.py': """
             import torch
 
@@ -485,12 +466,8 @@ REVIEWED = {
                 def _impl_a(self, x):
                     return x + 1
             """,
-    },
-    'forward bound through a conditional expression': {
-        'entry.py': """
-            from pkg.model import M
-            """,
-        'pkg/__init__.py': "",
+    }),
+    'forward bound through a conditional expression': _case({
         'pkg/model.py': """
             import torch
 
@@ -509,12 +486,8 @@ REVIEWED = {
                     print("forward_slice ran")
                     return self.lin(x)
             """,
-    },
-    "forward bound to a base class's method": {
-        'entry.py': """
-            from pkg.model import M
-            """,
-        'pkg/__init__.py': "",
+    }),
+    "forward bound to a base class's method": _case({
         'pkg/model.py': """
             import torch
 
@@ -533,7 +506,7 @@ REVIEWED = {
                     super().__init__()
                     self.forward = self.forward_fast
             """,
-    },
+    }),
 }
 
 NOT_TRACED = ("a torch module's attribute and a buffer's device", "a module's constant", "what a torch call returned",
