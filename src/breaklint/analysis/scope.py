@@ -84,8 +84,8 @@ class AttributeAssignments:
     `self.register_buffer("x", ...)` / `register_parameter` give."""
 
     def __init__(self, info: ClassInfo):
-        # attribute -> (value, the assigning method's name for its instance, annotated)
-        self.values: dict[str, list[tuple[ast.AST, Optional[str], bool]]] = {}
+        # attribute -> (value, the assigning method's name for its instance); `self.x: T = v` counts as `self.x = v`
+        self.values: dict[str, list[tuple[ast.AST, Optional[str]]]] = {}
         self.registered: set[str] = set()
         for method in info.methods.values():
             self_name = _self_name(method)
@@ -93,15 +93,15 @@ class AttributeAssignments:
             for node in function_nodes_of(method, _ASSIGNMENTS_AND_CALLS):
                 if isinstance(node, ast.Assign):
                     for target in node.targets:
-                        self._add(target, node.value, self_name, False)
+                        self._add(target, node.value, self_name)
                 elif isinstance(node, ast.AnnAssign) and node.value is not None:
-                    self._add(node.target, node.value, self_name, True)
+                    self._add(node.target, node.value, self_name)
                 elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) \
                         and node.func.attr in ("register_buffer", "register_parameter") and node.args \
                         and isinstance(node.args[0], ast.Constant) and isinstance(node.args[0].value, str):
                     self.registered.add(node.args[0].value)
 
-    def _add(self, target: ast.AST, value: ast.AST, self_name: Optional[str], annotated: bool) -> None:
+    def _add(self, target: ast.AST, value: ast.AST, self_name: Optional[str]) -> None:
         if isinstance(target, ast.Attribute) and isinstance(target.value, ast.Name) and target.value.id == self_name:
             # `a = torch.ones(...)` (or another value on each branch), then `self.a = a`: what the
             # local was given is what the attribute holds.
@@ -111,7 +111,7 @@ class AttributeAssignments:
                     self._locals = _plain_locals(self._method)
                 values = self._locals.get(value.id, values)
             for each in values:
-                self.values.setdefault(target.attr, []).append((each, self_name, annotated))
+                self.values.setdefault(target.attr, []).append((each, self_name))
 
 
 def _plain_locals(method) -> dict[str, list[ast.AST]]:
@@ -397,7 +397,7 @@ class ModuleScopes:
         registered (`self.register_buffer("attr", value)`, register_parameter)."""
         values = []
         for info in [cls, *self.local_ancestors(cls), *self.local_descendants(cls)]:
-            values.extend(value for value, _self, _annotated in info.assignments.values.get(attr, ()))
+            values.extend(value for value, _self in info.assignments.values.get(attr, ()))
             if attr in info.assignments.registered:
                 values.extend(subtree_memo("registered values", info.node, lambda: _registered_values(info))
                               .get(attr, ()))
@@ -640,8 +640,7 @@ class ModuleScopes:
             if wrapped is not None and wrapped is not stmt.value and isinstance(wrapped, ast.Name) \
                     and wrapped.id in self.functions and not self.imports.is_bound(wrapped.id):
                 targets.append((None, self.functions[wrapped.id], wrapped.id, False))
-        for value, self_name, _annotated in scope.cls.assignments.values.get(func.attr, ()):
-            # (`self.act: Callable = get_act(name)` as a plain assignment)
+        for value, self_name in scope.cls.assignments.values.get(func.attr, ()):
             if isinstance(value, ast.Attribute) and isinstance(value.value, ast.Name) and value.value.id == self_name:
                 found = self._method(scope.cls, value.attr)
                 if found:
@@ -936,8 +935,7 @@ class ModuleScopes:
                 memo[key] = list({id(v): v for v in values}.values()) if values is not None else None
             return memo[key] if memo[key] is not None else [node]  # unbound: the name stands for itself
         if isinstance(node, ast.Attribute) and self._is_self(scope, node.value) and scope.cls is not None:
-            # (`self.tok: Tokenizer = tok` holds what `tok` holds, as a plain assignment does)
-            bound = [value for value, _, _annotated in scope.cls.assignments.values.get(node.attr, ())] \
+            bound = [value for value, _ in scope.cls.assignments.values.get(node.attr, ())] \
                 or _class_level_values(scope.cls.node, node.attr)  # `_METHODS = {"euler": _euler}` in the body
             if bound:
                 # `self.norm = norm` in `__init__(self, norm=rms_norm)`: what the default holds

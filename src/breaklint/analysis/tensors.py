@@ -46,7 +46,7 @@ class ClassFacts:
         self.tensor_attrs: set[str] = set(info.assignments.registered)
         self.layer_attrs: set[str] = set()
         for attr, assigned in info.assignments.values.items():
-            for value, _self, _annotated in assigned:
+            for value, _self in assigned:
                 self._learn(attr, value, imports)
         self.own: frozenset[str] = frozenset(info.assignments.values) | self.tensor_attrs
 

@@ -158,7 +158,7 @@ def _find_rnn_attributes(ctx, cls) -> dict[str, str]:
     kinds: dict[str, list[str]] = {}
     for info in [cls, *scopes.local_ancestors(cls), *scopes.local_descendants(cls)]:
         for attr, assigned in info.assignments.values.items():
-            for value, _self, _annotated in assigned:
+            for value, _self in assigned:
                 if isinstance(value, ast.Call):
                     qual = normalize_torch(ctx.qualify(value.func)) or ""
                     kind = "nn." + qual.rsplit(".", 1)[-1]
@@ -169,7 +169,7 @@ def _find_rnn_attributes(ctx, cls) -> dict[str, str]:
     # flatten_parameters() on is recurrent, as only nn.RNNBase has that method
     family = [cls, *scopes.local_ancestors(cls), *scopes.local_descendants(cls)]
     picked = {attr for info in family for attr, assigned in info.assignments.values.items()
-              for value, _self, _annotated in assigned if _picked_from_torch_nn(value, ctx)}
+              for value, _self in assigned if _picked_from_torch_nn(value, ctx)}
     if not picked:
         return found
     for info in family:

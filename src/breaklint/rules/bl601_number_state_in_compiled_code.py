@@ -123,13 +123,13 @@ class NumberStateInCompiledCode(Rule):
         if hierarchy is None:
             return
         values = [v for info in hierarchy for v in info.assignments.values.get(attr, [])]
-        if sum(1 for v, _, _ in values if number_literal(v) is not None) > 1:
+        if sum(1 for v, _ in values if number_literal(v) is not None) > 1:
             return  # reset to a literal somewhere: the counter cycles through a bounded set of values
-        literals = [number_literal(v) for v, _, _ in values if number_literal(v) is not None]
+        literals = [number_literal(v) for v, _ in values if number_literal(v) is not None]
         if not literals:
             return  # never set to a number literal: a tensor or an unknown value
         if any(number_literal(v) is None and not _reads(v, lambda n, s=s: self_attr(n, s) == attr)
-               for v, s, _ in values):
+               for v, s in values):
             return  # also set to something else: we cannot tell it is a number
         kind = "float" if any(type(v) is float for v in literals) else "int"
         if kind == "float" and not isinstance(node, ast.AugAssign):

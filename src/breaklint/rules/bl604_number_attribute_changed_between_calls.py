@@ -169,7 +169,7 @@ class NumberAttributeChangedBetweenCalls(Rule):
             for attr, found in writers.items():
                 if attr in cls.properties or any(attr in info.assignments.registered for info in hierarchy):
                     continue
-                values = [v for info in hierarchy for v, _, _ in info.assignments.values.get(attr, [])]
+                values = [v for info in hierarchy for v, _ in info.assignments.values.get(attr, [])]
                 literals = [number_literal(v) for v in values if number_literal(v) is not None]
                 if len(literals) != 1 or type(literals[0]) is not int:
                     continue  # not an int, or reset to a literal: a bounded set of values
@@ -187,7 +187,7 @@ class NumberAttributeChangedBetweenCalls(Rule):
                 if driven:
                     hazards[attr] = ("setter", driven[0])
             for attr in {a for info in hierarchy for a in info.assignments.values} - set(hazards) - set(writers):
-                values = [v for info in hierarchy for v, _, _ in info.assignments.values.get(attr, [])]
+                values = [v for info in hierarchy for v, _ in info.assignments.values.get(attr, [])]
                 if len(values) == 1 and type(number_literal(values[0])) is int \
                         and attr not in cls.properties and _loop_drives(ctx.file, None, attr):
                     hazards[attr] = ("setter", None)
