@@ -729,7 +729,7 @@ class ProjectGraph:
         elif ref.kind == HELD_READ:  # a read runs a property or a special method, never a plain method
             spelled, _, read = ref.name.rpartition(".")
             if spelled == UNTYPED_SPELLING:
-                yield from self._properties_by_name(path, qualname, read)
+                yield from self._by_name(path, qualname, read, properties=True)
                 held = []
             elif spelled.startswith(MEMBER_SPELLING):  # `self.tok.eot`: what the hierarchy assigns to `tok`
                 start = dynamic or self._owner(path, qualname)
@@ -984,20 +984,13 @@ class ProjectGraph:
         return any(is_autograd_function_base(base) for key in self._mro(cls)
                    for base in self.summaries[key[0]].classes[key[1]].bases)
 
-    def _properties_by_name(self, path: str, qualname: str, name: str):
-        """A property read on an object of unknown class: the properties of that name the package defines,
-        where as few classes define one as a method call is dispatched to (_by_name)."""
-        top = self.module_of[path].split(".")[0]
-        candidates = [cls for cls in self._methods_by_name.get((top, name), ())
-                      if name in self.summaries[cls[0]].classes[cls[1]].properties]
-        limit = MAX_NAME_DISPATCH if qualname in self.summaries[path].calls else MAX_TEXT_NAME_DISPATCH
-        if 0 < len(candidates) <= limit:
-            for cls in candidates:
-                yield cls[0], f"{cls[1]}.{name}", cls, True
-
-    def _by_name(self, path: str, qualname: str, method: str):
+    def _by_name(self, path: str, qualname: str, method: str, properties: bool = False):
+        """`obj.method()` on an object of unknown class: the methods of that name the package defines, where
+        few classes define one; with `properties`, a read (`obj.interval`): the properties of that name."""
         top = self.module_of[path].split(".")[0]
         candidates = self._methods_by_name.get((top, method), ())
+        if properties:
+            candidates = [cls for cls in candidates if method in self.summaries[cls[0]].classes[cls[1]].properties]
         limit = MAX_NAME_DISPATCH if qualname in self.summaries[path].calls else MAX_TEXT_NAME_DISPATCH
         if 0 < len(candidates) <= limit:
             for cls in candidates:
