@@ -59,26 +59,6 @@ def _pattern(pattern: str, flags: int = 0) -> "re.Pattern":
     return re.compile(pattern, flags)
 
 
-def _search(pattern: str, string: str):
-    return _pattern(pattern).search(string)
-
-
-def _match(pattern: str, string: str):
-    return _pattern(pattern).match(string)
-
-
-def _fullmatch(pattern: str, string: str):
-    return _pattern(pattern).fullmatch(string)
-
-
-def _findall(pattern: str, string: str) -> list:
-    return _pattern(pattern).findall(string)
-
-
-def _finditer(pattern: str, string: str):
-    return _pattern(pattern).finditer(string)
-
-
 # What a class assigns to its attributes, read off its text: `self.x = Cls(...)` / `self.x = make(...)`,
 # `self.x: Cls = ...`, `self.x = param` (the parameter's annotation says the class), and class-level
 # `x: Cls` fields and `x = Cls` (a class kept to be called).
@@ -265,13 +245,13 @@ class ProjectGraph:
             if text is not None and self_name and self._item_hooks:
                 # `self[k] = v` / `self[k]`: the class's __setitem__ / __getitem__ run
                 body = text.lines(first, last)
-                for match in _finditer(rf"(?<![\w.]){re.escape(self_name)}\s*\[[^\]\n]*\]\s*(=(?!=))?", body):
+                for match in _pattern(rf"(?<![\w.]){re.escape(self_name)}\s*\[[^\]\n]*\]\s*(=(?!=))?").finditer(body):
                     refs = refs + (CallRef(SELF, "__setitem__" if match.group(1) else "__getitem__"),)
                 refs = tuple(dict.fromkeys(refs))
             if text is not None and self_name and (self._properties or self._getattr_hooks):
                 # `self.x` read where some class of the tree makes `x` a property or has a __getattr__
-                reads = _findall(rf"(?<![\w.]){re.escape(self_name)}\s*\.\s*([A-Za-z_]\w*)\b(?!\s*\()",
-                                   text.lines(first, last))
+                reads = _pattern(rf"(?<![\w.]){re.escape(self_name)}\s*\.\s*([A-Za-z_]\w*)\b(?!\s*\()") \
+                    .findall(text.lines(first, last))
                 refs = refs + tuple(CallRef(READ, attr) for attr in dict.fromkeys(reads)
                                     if self._getattr_hooks or attr in self._properties)
             self._text_calls[key] = refs
@@ -911,7 +891,7 @@ class ProjectGraph:
         for name, indexed in _RETURNED_NAME.findall(body):
             if not indexed and name in summary.functions:
                 found.append(name)
-            elif not indexed and "." not in qualname and _search(rf"(?m)^[ \t]+def[ \t]+{name}[ \t]*\(", body):
+            elif not indexed and "." not in qualname and _pattern(rf"(?m)^[ \t]+def[ \t]+{name}[ \t]*\(").search(body):
                 found.append(f"{qualname}.<locals>.{name}")  # a closure the factory defines and returns
             elif indexed:
                 found.extend(v.id for v in _dict_values(text.text, name) if isinstance(v, ast.Name)
@@ -1059,11 +1039,11 @@ class ProjectGraph:
             text = self._text(key[0])
             if text is None:
                 return True
-            if _search(rf"(?m)^{re.escape(key[1])}\.\w+[ \t]*=(?!=)", text.text):
+            if _pattern(rf"(?m)^{re.escape(key[1])}\.\w+[ \t]*=(?!=)").search(text.text):
                 return True
             for qualname, span in self.summaries[key[0]].lines.items():
-                if qualname.startswith(key[1] + ".") and _search(
-                        r"setattr\(\s*self\b|self\.__dict__", text.lines(*span)):
+                if qualname.startswith(key[1] + ".") and _pattern(
+                        r"setattr\(\s*self\b|self\.__dict__").search(text.lines(*span)):
                     return True
         return False
 
@@ -1146,7 +1126,7 @@ class ProjectGraph:
         if text is None:
             return []
         found = []
-        for callee in _findall(rf"(?m)^{re.escape(name)}[ \t]*(?::[^=\n]*)?=[ \t]*([A-Za-z_][\w.]*)[ \t]*\(", text.text):
+        for callee in _pattern(rf"(?m)^{re.escape(name)}[ \t]*(?::[^=\n]*)?=[ \t]*([A-Za-z_][\w.]*)[ \t]*\(").findall(text.text):
             found.extend(self._classes_named(holder, callee, 0))
         return list(dict.fromkeys(found))
 
@@ -1349,7 +1329,7 @@ class ProjectGraph:
         if text is None or f"{name}[" not in text.text.replace(" ", ""):
             return found
         registrars = set()
-        for match in _finditer(rf"(?<![\w.]){re.escape(name)}\s*\[[^\]\n]*\]\s*=(?!=)", text.text):
+        for match in _pattern(rf"(?<![\w.]){re.escape(name)}\s*\[[^\]\n]*\]\s*=(?!=)").finditer(text.text):
             holder = self._function_at(path, text.line_of(match.start()))
             if holder is not None and holder.split(".")[0] in summary.functions:
                 registrars.add(holder.split(".")[0])
@@ -1691,7 +1671,7 @@ class ProjectGraph:
                     for file, start, args in self._function_calls(path, method):
                         caller = self._function_at(file, self._text(file).line_of(start))
                         owner = self._owner(file, caller) if caller is not None else None
-                        if owner is not None and _fullmatch(r"\([ \t]*self[ \t]*,?[ \t]*\)", args):
+                        if owner is not None and _pattern(r"\([ \t]*self[ \t]*,?[ \t]*\)").fullmatch(args):
                             found.append(owner)
         found[:] = dict.fromkeys(found)
         return found
@@ -1804,7 +1784,7 @@ class ProjectGraph:
                     text = text or self._text(path)
                     if text is None:
                         break
-                    for match in _finditer(rf"(?<![\w.]){re.escape(local)}\.([A-Za-z_]\w*)\s*\(", text.text):
+                    for match in _pattern(rf"(?<![\w.]){re.escape(local)}\.([A-Za-z_]\w*)\s*\(").finditer(text.text):
                         self._package_call_index.setdefault((package, match.group(1)), []).append(
                             (path, match.start(), match.end() - 1))
         return self._package_call_index
@@ -2148,7 +2128,7 @@ def _unpacked_from(body: str, name: str) -> tuple[tuple[str, int], ...]:
 def _unpacked(body: str, name: str, callee: str) -> bool:
     """Whether `name` gets `callee`'s result only through tuple unpacking (the whole result is not its value)."""
     return any(c == callee for c, _ in _unpacked_from(body, name)) \
-        and not _search(rf"(?m)^[ \t]*{re.escape(name)}[ \t]*=(?!=)[ \t]*{re.escape(callee)}\s*\(", body)
+        and not _pattern(rf"(?m)^[ \t]*{re.escape(name)}[ \t]*=(?!=)[ \t]*{re.escape(callee)}\s*\(").search(body)
 
 
 def _bound_in(body: str, name: str, skip: Optional[int] = None) -> list[tuple[str, str]]:
@@ -2276,7 +2256,7 @@ def _module_literals(text: str, name: str, opening: str) -> tuple:
     regular expression `opening` matches (a brace or `dict(` for a dict, a bracket for a list or tuple).
     Kept: each graph round asks again for the same tables (the trees are only read)."""
     found = []
-    for match in _finditer(rf"(?m)^{re.escape(name)}\s*(?::[^=\n]*)?=\s*(?={opening})", text):
+    for match in _pattern(rf"(?m)^{re.escape(name)}\s*(?::[^=\n]*)?=\s*(?={opening})").finditer(text):
         try:
             found.append(ast.parse(_statement_rest(text, match.end()) + "\n", mode="eval").body)
         except SyntaxError:
@@ -2290,7 +2270,7 @@ _UNKNOWN = object()
 def _constant_key(text: str, after: int):
     """The constant a subscript or `.get(` that opens just before `after` is given (`TABLE["seg"]`), or
     _UNKNOWN (a variable key)."""
-    match = _match(r"[ \t]*(\"[^\"\n]*\"|'[^'\n]*'|-?\d+)[ \t]*[\]),]", text[after:after + 200])
+    match = _pattern(r"[ \t]*(\"[^\"\n]*\"|'[^'\n]*'|-?\d+)[ \t]*[\]),]").match(text[after:after + 200])
     return ast.literal_eval(match.group(1)) if match is not None else _UNKNOWN
 
 
