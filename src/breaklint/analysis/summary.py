@@ -486,7 +486,8 @@ def _indirect_refs(node: ast.Call, self_name, scopes: ModuleScopes, imports: Imp
 def _held_read_refs(reads, self_name, scopes: ModuleScopes, imports: ImportMap, scope) -> tuple:
     """HELD_READ refs for attributes read on held objects: "<class spelling>.<attr>" where the file knows
     the class; "@self.<x>.<attr>" for `self.x.attr` where it does not (`self.tok: Tokenizer = tok`,
-    `self.x = x`), which the project types from what the hierarchy assigns to `x`."""
+    `self.x = x`), which the project types from what the hierarchy assigns to `x`; "?.<attr>" for a read
+    on an untyped local or parameter, which the project dispatches by the property's name."""
     refs: dict[CallRef, None] = {}
     for read in reads:
         typed = [ref for ref in _indirect_refs(read, self_name, scopes, imports, scope) if ref[0] == INSTANCE]
