@@ -613,8 +613,9 @@ class TensorEnv:
         if isinstance(node, ast.Call):
             if isinstance(node.func, ast.Name) and node.func.id in (
                     "len", "int", "float", "bool", "str", "isinstance", "range", "list", "tuple", "dict",
-                    "min", "max", "round", "hasattr", "getattr", "type", "id", "sum", "any", "all", "sorted"):
-                return node.func.id not in ("min", "max", "sum", "any", "all", "getattr") or \
+                    "min", "max", "round", "hasattr", "getattr", "type", "id", "sum", "any", "all", "sorted", "abs"):
+                # abs() of a tensor is a tensor: of a number only (`abs(diag)`) it is none
+                return node.func.id not in ("min", "max", "sum", "any", "all", "getattr", "abs") or \
                     all(self.is_known_non_tensor(a) for a in node.args)
             if isinstance(node.func, ast.Attribute) and node.func.attr in ("size", "dim", "numel", "item",
                                                                            "tolist", "ndimension", "stride"):
@@ -626,6 +627,8 @@ class TensorEnv:
             return self.is_known_non_tensor(node.left) and self.is_known_non_tensor(node.right)
         if isinstance(node, ast.UnaryOp):
             return self.is_known_non_tensor(node.operand)
+        if isinstance(node, ast.IfExp):  # `round(n.item()) if isinstance(n, Tensor) else round(n)`
+            return self.is_known_non_tensor(node.body) and self.is_known_non_tensor(node.orelse)
         if isinstance(node, ast.Compare):
             return self.is_known_non_tensor(node.left) and all(self.is_known_non_tensor(c) for c in node.comparators)
         if isinstance(node, ast.Attribute) and self._is_self(node.value):

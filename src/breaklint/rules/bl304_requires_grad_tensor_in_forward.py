@@ -302,6 +302,30 @@ def _is_dtype_or_device(node: ast.AST, ctx) -> bool:
     return qual.startswith("torch.") or isinstance(node, ast.Attribute) and node.attr in ("dtype", "device")
 
 
+# Methods only a module has: a parameter they are called on is a module, whose requires_grad_(True) is traced.
+_MODULE_METHODS = frozenset({"parameters", "named_parameters", "modules", "named_modules", "children",
+                             "named_children", "train", "eval", "buffers", "state_dict", "apply"})
+
+
+def _untyped_tensor_parameter(node: ast.Name, ctx) -> bool:
+    """A parameter nothing types (`log_potentials`, handed a tensor by the caller) is taken for a tensor:
+    requires_grad_ exists on tensors and modules only, and a module is called or asked for its parameters
+    where it is used (measured on 2.13: a module's requires_grad_(True) is traced when its parameters
+    already require grad)."""
+    if ctx.is_known_non_tensor(node):
+        return False
+    name = node.id
+    for n in ast.walk(ctx.scope.func):
+        if isinstance(n, ast.Call):
+            func = n.func
+            if isinstance(func, ast.Name) and func.id == name:
+                return False  # called: a module (or a function)
+            if isinstance(func, ast.Attribute) and func.attr in _MODULE_METHODS \
+                    and isinstance(func.value, ast.Name) and func.value.id == name:
+                return False
+    return True
+
+
 def _input(node: ast.AST, ctx) -> bool:
     """A tensor parameter of the traced function (not self), or a loop variable over one: it requires grad
     only if the caller's tensor does (measured on 2.13: `x.requires_grad_(True)` on an input breaks when x
@@ -314,7 +338,7 @@ def _input(node: ast.AST, ctx) -> bool:
     if ctx.scope.cls is not None and params and params[0] == node.id:
         return False  # self
     if node.id in params:
-        return ctx.reaching_value(node) is None and ctx.is_tensor(node)
+        return ctx.reaching_value(node) is None and (ctx.is_tensor(node) or _untyped_tensor_parameter(node, ctx))
     for parent in reversed(ctx.parents):  # `for t in edge:` over a tensor parameter (not an nn.ModuleList)
         if isinstance(parent, ast.For) and isinstance(parent.target, ast.Name) and parent.target.id == node.id:
             return isinstance(parent.iter, ast.Name) and parent.iter.id in params and ctx.is_tensor(parent.iter)
