@@ -15,7 +15,9 @@ _WELL_KNOWN_ROOTS = {"torch": "torch", "np": "numpy", "numpy": "numpy"}
 
 
 class ImportMap:
-    def __init__(self, tree: ast.Module):
+    def __init__(self, tree: ast.Module, own_root: str = ""):
+        """own_root: the top package the file is in (`torch` for torch/distributions/utils.py)."""
+        self.own_root = own_root
         self.aliases: dict[str, str] = {}
         # Modules star-imported (`from .pool import *`), relative ones with their leading dots: the
         # call graph looks names up in them (PyG re-exports `global_add_pool` this way).

@@ -128,11 +128,14 @@ class FileContext:
     # condition of the construction, "" for none), of the __init__s run on a half-built self.
     object_breaks: dict[str, tuple[str, str, str]] = field(default_factory=dict)
     half_built: dict[str, tuple[str, str]] = field(default_factory=dict)
+    # Names this file imports that another file binds to a builtin generic alias (generic_aliases.py).
+    generic_aliases: frozenset[str] = frozenset()
 
     def key(self) -> tuple:
         return (tuple((q, self.entries[q].key()) for q in sorted(self.entries)),
                 tuple(sorted(self.returns_tensor)), tuple(sorted(self.returns_tensors)), tuple(sorted(self.returns_sparse)),
-                tuple(sorted(self.object_breaks.items())), tuple(sorted(self.half_built.items())))
+                tuple(sorted(self.object_breaks.items())), tuple(sorted(self.half_built.items())),
+                tuple(sorted(self.generic_aliases)))
 
 
 def module_name(path: str) -> tuple[str, bool]:
@@ -239,7 +242,7 @@ class ProjectGraph:
                 # `with Ctx(...):` in a function read off the text: the manager's __enter__ / __exit__
                 for spelled in dict.fromkeys(_WITH_CALL.findall(text.lines(first, last))):
                     ref = classify_spelling(spelled, False, self_name, summary.aliases, summary.functions,
-                                            summary.classes)
+                                            summary.classes, own_root=summary.own_root)
                     if ref is not None and ref[0] in (GLOBAL, LOCAL):
                         refs = refs + tuple(CallRef(INSTANCE, f"{ref[1]}.{m}") for m in ("__enter__", "__exit__"))
             if text is not None and self_name and self._item_hooks:
@@ -487,7 +490,33 @@ class ProjectGraph:
                 context.returns_tensor, context.returns_tensors = frozenset(tensor), frozenset(tensors)
                 context.returns_sparse = frozenset(sparse)
         self._add_cross_file_breaks(result, reached)
+        if any(summary.generic_aliases for summary in self.summaries.values()):
+            for path in self.summaries:
+                imported = self._imported_generic_aliases(path)
+                if imported:
+                    result.setdefault(path, FileContext()).generic_aliases = imported
         return result
+
+    def _imported_generic_aliases(self, path: str) -> frozenset[str]:
+        """The names a file imports that another file of the tree binds to a builtin generic alias
+        (through re-exports too). Only capitalised names are looked up: type aliases are spelled so."""
+        return frozenset(name for name, target in self.summaries[path].aliases.items()
+                         if target.rpartition(".")[2][:1].isupper()
+                         and self._names_generic_alias(self._absolute(path, target), 0))
+
+    def _names_generic_alias(self, dotted: str, hops: int) -> bool:
+        parts = dotted.split(".")
+        for cut in range(len(parts) - 1, 0, -1):
+            path = self.path_of.get(".".join(parts[:cut]))
+            if path is None:
+                continue
+            rest, summary = parts[cut:], self.summaries[path]
+            if len(rest) == 1 and rest[0] in summary.generic_aliases:
+                return True
+            target = summary.aliases.get(rest[0])
+            return target is not None and hops < MAX_ALIAS_HOPS and self._names_generic_alias(
+                ".".join([self._absolute(path, target)] + rest[1:]), hops + 1)
+        return False
 
     def _add_cross_file_breaks(self, result: dict[str, FileContext], reached: dict) -> None:
         """Calls on new objects whose method breaks, and the module __init__s that then run on a

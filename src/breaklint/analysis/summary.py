@@ -17,6 +17,7 @@ from .astwalk import breadth_first, function_nodes_of, node_memo
 from .callscan import CallText
 from .torch_api import (BUILTIN_METHODS, KL_DIVERGENCE_FUNCTIONS, TENSOR_METHODS, TENSOR_METHODS_WITHOUT_ARGUMENTS,
                         TENSOR_PROPERTIES)
+from .generic_aliases import module_generic_aliases
 from .names import ImportMap, dotted
 from .new_objects import new_object_calls
 from .scope import (BUILTIN_NAMES, FunctionNode, ModuleScopes, _constructed, _read_as_call, _self_name, _special_read,
@@ -69,6 +70,13 @@ _FOREIGN_ROOTS = {"torch", "numpy", "math", "warnings", "logging", "typing", "os
                   "itertools", "collections", "einops", "re", "copy", "time", "random", "inspect",
                   "dataclasses", "abc", "enum", "contextlib", "operator", "builtins", "triton", "scipy"}
 
+
+def _foreign(name: str, own_root: str) -> bool:
+    """A name under a foreign root, unless the linted file is itself under it (a tree inside torch:
+    `from torch.distributions.utils import f` there names a function of the tree)."""
+    root = name.split(".")[0]
+    return root in _FOREIGN_ROOTS and root != own_root
+
 Fact = Optional[bool]  # a tensor, certainly not a tensor, or unknown
 
 
@@ -111,6 +119,10 @@ class ModuleSummary:
     scopes: dict[str, tuple[str, ...]] = field(default_factory=dict)
     # Modules this file star-imports, as spelled (relative ones keep their dots).
     stars: tuple[str, ...] = ()
+    # The top package this file is in, when it is a foreign root (a tree inside torch): its names are ours.
+    own_root: str = ""
+    # Module-level names bound to a builtin generic alias (`Detail = dict[str, Tensor]`; generic_aliases.py).
+    generic_aliases: frozenset[str] = frozenset()
     # Top-level functions that return a tensor / a tuple of tensors on every path.
     returns_tensor: frozenset[str] = frozenset()
     returns_tensors: frozenset[str] = frozenset()
@@ -189,11 +201,12 @@ def summarize(scopes: ModuleScopes, imports: ImportMap, env_of: Callable,
             object_calls[qualname] = found
     return ModuleSummary(
         aliases=dict(imports.aliases), functions=frozenset(scopes.functions), classes=classes, calls=calls,
-        spans=spans, stars=tuple(imports.stars),
+        spans=spans, stars=tuple(imports.stars), own_root=imports.own_root if imports.own_root in _FOREIGN_ROOTS else "",
         scopes={q: s.chain for q, s in scopes.scopes.items() if q in scopes.local_scopes},
         returns_tensor=frozenset(n for n, k in kinds.items() if k == "tensor"),
         returns_tensors=frozenset(n for n, k in kinds.items() if k == "tensors"),
         lines=lines, annotations=annotations, object_calls=object_calls,
+        generic_aliases=module_generic_aliases(scopes.tree, imports),
     )
 
 
@@ -205,8 +218,8 @@ def _manager_refs(managers, self_name: Optional[str], scopes: ModuleScopes, impo
     for expr in managers:
         if isinstance(expr, ast.Call):
             spelled = dotted(expr.func)
-            ref = _classify_spelling(spelled, False, self_name, imports.aliases, scopes.functions, scopes.classes) \
-                if spelled else None
+            ref = _classify_spelling(spelled, False, self_name, imports.aliases, scopes.functions, scopes.classes,
+                                    own_root=imports.own_root) if spelled else None
             if ref is not None and ref[0] in (GLOBAL, LOCAL):
                 refs.extend(CallRef(INSTANCE, f"{ref[1]}.{special}") for special in _MANAGER_METHODS)
         elif isinstance(expr, ast.Name) and scope is not None \
@@ -256,7 +269,7 @@ def _annotation_spelling(node: ast.AST, imports: ImportMap) -> str:
             qualified = imports.qualify(part)
             if qualified:
                 names.append(qualified)
-    return " ".join(n for n in names if n.split(".")[0] not in _FOREIGN_ROOTS and n not in _NOT_CLASSES)
+    return " ".join(n for n in names if not _foreign(n, imports.own_root) and n not in _NOT_CLASSES)
 
 
 # Names an annotation spells that are never a class of the tree.
@@ -306,7 +319,7 @@ def _call_refs(nodes, self_name: Optional[str], scopes: ModuleScopes, imports: I
             # `for frame in reversed(_STACK): frame.process(msg)`: what the classes that push `self` there define
             # (beside the guess by name, which stays: the list may be filled some other way too)
             for spelled in scopes.module_elements_in(scope, func.value.id):
-                ref = _container_ref(spelled, imports.aliases)
+                ref = _container_ref(spelled, imports.aliases, imports.own_root)
                 if ref is not None:
                     found.append((STACKED, f"{ref[0]}:{ref[1]}|{func.attr}"))
         elif isinstance(func, ast.Name) and scope is not None and found[0] is None:
@@ -414,7 +427,7 @@ def _passed_callables(arg: ast.AST, self_name: Optional[str], scopes: ModuleScop
             return [(PASSED, arg.id)]
         target = imports.aliases.get(arg.id)
         if target is not None:
-            return [(PASSED, target)] if target.split(".")[0] not in _FOREIGN_ROOTS else []
+            return [] if _foreign(target, imports.own_root) else [(PASSED, target)]
         if depth == 0 and scope is not None:  # a name bound to a tuple or list of callables
             bound = scopes.bindings(scope, arg.id)
             found = [p for value in bound if isinstance(value, (ast.Tuple, ast.List))
@@ -441,7 +454,7 @@ def _passed_objects(arg: ast.AST, self_name: Optional[str], scopes: ModuleScopes
         called = _read_as_call(_special_read(arg, "__call__"))
         return [(PASSED_OBJECT, ref[1][:-len(".__call__")])
                 for ref in _indirect_refs(called, self_name, scopes, imports, scope)
-                if ref[0] == INSTANCE and ref[1].endswith(".__call__") and ref[1].split(".")[0] not in _FOREIGN_ROOTS]
+                if ref[0] == INSTANCE and ref[1].endswith(".__call__") and not _foreign(ref[1], imports.own_root)]
 
     if not isinstance(arg, ast.Name):
         return find()
@@ -461,7 +474,7 @@ def _indirect_refs(node: ast.Call, self_name, scopes: ModuleScopes, imports: Imp
     for expr, method in scopes.indirect_callees(scope, node):
         if method is None and isinstance(expr, ast.Subscript) and isinstance(expr.value, ast.Name) \
                 and expr.value.id in imports.aliases:
-            container = _global(imports.aliases[expr.value.id])
+            container = _global(imports.aliases[expr.value.id], imports.own_root)
             if container is not None:
                 refs.append((ELEMENT, container[1]))
             continue
@@ -474,7 +487,7 @@ def _indirect_refs(node: ast.Call, self_name, scopes: ModuleScopes, imports: Imp
         if method is not None:
             spelled = f"{spelled}.{method}"
         ref = _classify_spelling(spelled, False, self_name, imports.aliases, scopes.functions, scopes.classes,
-                                 bool(imports.stars))
+                                 bool(imports.stars), imports.own_root)
         if method is not None and imports.stars and (ref is None or ref[0] == ATTRIBUTE) \
                 and spelled.count(".") == 1 and spelled[:1].isupper():
             ref = (LOCAL, spelled)  # `h: Handler` with Handler from a `from m import *`: the project looks it up
@@ -514,7 +527,7 @@ def _untyped_object(receiver: ast.AST, scopes: ModuleScopes, imports: ImportMap,
             or receiver.id in scopes.classes or receiver.id in scopes.functions:
         return False
     values = scopes.local_values_of(scope.func).get(receiver.id, ()) if scope is not None else ()
-    return not any(isinstance(value, ast.Call) and (imports.qualify(value.func) or "").split(".")[0] in _FOREIGN_ROOTS
+    return not any(isinstance(value, ast.Call) and _foreign(imports.qualify(value.func) or "", imports.own_root)
                    for value in values)
 
 
@@ -552,7 +565,8 @@ def _result_ref(expr: ast.AST, method: Optional[str], self_name: Optional[str], 
             return None
         callee = f"self.{parts[1]}"
     else:
-        ref = _classify_spelling(spelled, False, self_name, imports.aliases, scopes.functions, scopes.classes)
+        ref = _classify_spelling(spelled, False, self_name, imports.aliases, scopes.functions, scopes.classes,
+                                own_root=imports.own_root)
         if ref is None or ref[0] not in (GLOBAL, LOCAL):
             return None
         callee = f"{ref[0]}:{ref[1]}"
@@ -579,7 +593,7 @@ def text_calls(summary: ModuleSummary, qualname: str, text: CallText) -> tuple[C
     refs: dict[CallRef, None] = {}
     for spelling, on_result in text.spellings(first, last):
         ref = _classify_spelling(spelling, on_result, self_name, summary.aliases, summary.functions,
-                                 summary.classes, bool(summary.stars))
+                                 summary.classes, bool(summary.stars), summary.own_root)
         if ref is not None:
             refs[CallRef(*ref)] = None
     if self_name is not None:
@@ -613,7 +627,7 @@ def _stacked_text_refs(summary: ModuleSummary, text: CallText, first: int, last:
             if name not in summary.aliases and not (f"\n{name}" in text.text and re.search(
                     rf"(?m)^{re.escape(name)}[ \t]*(?::[^=\n]*)?=(?!=)", text.text)):
                 continue  # neither imported nor bound at module level
-            ref = _container_ref(name, summary.aliases)
+            ref = _container_ref(name, summary.aliases, summary.own_root)
             if ref is None:
                 continue
             for target in targets:
@@ -622,10 +636,10 @@ def _stacked_text_refs(summary: ModuleSummary, text: CallText, first: int, last:
     return found
 
 
-def _container_ref(name: str, aliases: dict[str, str]):
+def _container_ref(name: str, aliases: dict[str, str], own_root: str = ""):
     """A module-level container's spelling for a STACKED ref: GLOBAL as the import qualifies it, else this file's
     own (LOCAL); None for a foreign one."""
-    return _global(aliases[name]) if name in aliases else (LOCAL, name)
+    return _global(aliases[name], own_root) if name in aliases else (LOCAL, name)
 
 
 def _fact(env, node: ast.AST) -> Fact:
@@ -642,7 +656,7 @@ def _classify(func: ast.AST, self_name: Optional[str], scopes: ModuleScopes, imp
     if spelled is None:
         return None
     return _classify_spelling(*spelled, self_name, imports.aliases, scopes.functions, scopes.classes,
-                              bool(imports.stars))
+                              bool(imports.stars), imports.own_root)
 
 
 def _spelling(func: ast.AST) -> Optional[tuple[str, bool]]:
@@ -665,7 +679,7 @@ def _spelling(func: ast.AST) -> Optional[tuple[str, bool]]:
 
 
 def _classify_spelling(spelling: str, on_result: bool, self_name: Optional[str], aliases: dict[str, str],
-                       functions, classes, stars: bool = False):
+                       functions, classes, stars: bool = False, own_root: str = ""):
     """A call's kind from its dotted spelling: `a.b.c`, `super().m`, or a method `m` called on a
     call's or subscript's result (on_result). functions / classes: this file's names; stars: the file
     has `from m import *`, so a name it neither defines nor imports may come from one (the project
@@ -677,7 +691,7 @@ def _classify_spelling(spelling: str, on_result: bool, self_name: Optional[str],
     if not on_result:
         root = parts[0]
         if root in aliases:
-            return _global(".".join([aliases[root]] + parts[1:]))
+            return _global(".".join([aliases[root]] + parts[1:]), own_root)
         if len(parts) == 1:
             # a class called: its constructor runs
             if root in functions or root in classes:
@@ -702,8 +716,8 @@ def _classify_spelling(spelling: str, on_result: bool, self_name: Optional[str],
 classify_spelling = _classify_spelling  # the project reads `with` managers off untraced text the same way
 
 
-def _global(name: Optional[str]):
-    if not name or name.split(".")[0] in _FOREIGN_ROOTS:
+def _global(name: Optional[str], own_root: str = ""):
+    if not name or _foreign(name, own_root):
         return None
     return GLOBAL, name
 

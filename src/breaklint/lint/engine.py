@@ -22,7 +22,7 @@ from ..analysis.names import ImportMap
 from ..rules import all_rules
 from ..rules.base import FileInfo, NodeContext, Rule
 from ..analysis.scope import ModuleScopes, ScopeSettings
-from ..analysis.project import FileContext
+from ..analysis.project import FileContext, module_name
 from ..analysis.summary import ModuleSummary, mark_sparse_arguments, summarize
 from ..analysis.built_modules import built_init_effects, is_built_init, sure_finding
 from ..analysis.new_objects import constructions, sure_rows
@@ -100,7 +100,7 @@ class FileLinter:
             tree, imports = kept.tree, kept.imports
         else:
             tree = ast.parse(self.source, filename=self.path)
-            imports = ImportMap(tree)
+            imports = ImportMap(tree, own_root=module_name(self.path)[0].split(".")[0])
             if self.trees is not None:
                 kept = self.trees.keep(self.path, self.source, tree, imports)
         scopes = ModuleScopes(tree, imports, self.settings.scope, self.context.entries,
@@ -116,7 +116,8 @@ class FileLinter:
                 kept.lines = lines
         handed = {qualname: found for qualname, entry in self.context.entries.items()
                   for found in [entry.sparse_parameters()] if found}
-        file = FileInfo(self.path, self.source, lines, tree, imports, scopes, self.context.returns_sparse, handed)
+        file = FileInfo(self.path, self.source, lines, tree, imports, scopes, self.context.returns_sparse, handed,
+                        generic_aliases=self.context.generic_aliases)
         rules = list(self.settings.rules)
         after = [rule for rule in rules if type(rule).after_file is not Rule.after_file]
         unselected: set[str] = set()

@@ -1,0 +1,167 @@
+"""Mends of stop 37, each shape run through Dynamo 2.13 (CPU, eager backend) in the test itself.
+
+- A builtin generic alias defined in another file (`Detail = dict[str, Tensor]` in `pkg/kinds.py`) and
+  used as a type key in traced code (`cast(list[Detail], parts)`): it breaks (BL508; ptwt's `_util.py`).
+- `x.requires_grad_(True)` on a parameter nothing types, handed a tensor by its caller, breaks
+  ("Unsupported Tensor.requires_grad_() call"); only typed parameters were flagged (torch_struct's
+  `logpartition`). A parameter used as a module (called, asked for its parameters) is not flagged: a
+  module's `requires_grad_(True)` is traced.
+- A tree inside a foreign root (torch's own `torch/distributions`): `from torch.distributions.utils import f`
+  names a function of the linted tree, which the call graph followed nowhere (torch was a root whose
+  callees are never linted).
+- `abs(n)` of a number is a number, and so is `a if c else b` of two: `n = round(n.item()) if isinstance(n,
+  torch.Tensor) else round(n)` with `n` computed from shapes and `abs(diag)` is no tensor read
+  (torch.distributions' `vec_to_tril_matrix`).
+"""
+import os
+
+import pytest
+
+from breaklint.lint.config import Settings
+from breaklint.lint.runner import check_paths
+
+from .helpers import assert_breaks_at, check_tree, dynamo_package_rows, write_tree
+
+ALIAS_ACROSS_FILES = {
+    "pkg/__init__.py": "",
+    "pkg/kinds.py": """
+        import torch
+
+        Detail = dict[str, torch.Tensor]
+        """,
+    "pkg/ops.py": """
+        from typing import cast
+
+        import torch
+
+        from .kinds import Detail
+
+
+        def split(x):
+            parts: list[Detail] = [{"a": x}]          # an annotation: never evaluated
+            return cast(list[Detail], parts)[0]["a"] * 2
+        """,
+    "entry.py": """
+        import torch
+        from pkg.ops import split
+
+
+        class M(torch.nn.Module):
+            def forward(self, x):
+                return split(x)
+        """,
+}
+
+
+def test_generic_alias_from_another_file_as_a_type_key_breaks(tmp_path):
+    assert_breaks_at(tmp_path, ALIAS_ACROSS_FILES, "pkg/ops.py", 10, "BL508")
+
+
+def test_alias_in_an_annotation_or_a_typing_alias_is_not_flagged(tmp_path):
+    files = dict(ALIAS_ACROSS_FILES)
+    files["pkg/kinds.py"] = """
+        from typing import Dict
+
+        import torch
+
+        Detail = Dict[str, torch.Tensor]
+        """
+    assert not {f for f in check_tree(tmp_path, files) if f[2] == "BL508"}
+    assert {f for f in check_tree(tmp_path / "own", ALIAS_ACROSS_FILES) if f[2] == "BL508"} == {("pkg/ops.py", 10, "BL508")}
+
+
+REQUIRES_GRAD = {
+    "pkg/__init__.py": "",
+    "pkg/chain.py": """
+        import torch
+
+
+        class Chain:
+            def score(self, potentials, scale):
+                potentials.requires_grad_(True)
+                return potentials.sum() * scale
+
+            def tune(self, block, x):
+                block.requires_grad_(True)
+                return block(x)
+        """,
+    "entry.py": """
+        import torch
+        from pkg.chain import Chain
+
+
+        class M(torch.nn.Module):
+            def forward(self, x):
+                chain = Chain()
+                held = {"x": x}               # what the caller hands is not typed
+                return chain.score(held["x"], 2.0) + chain.tune(torch.nn.Identity(), x).sum()
+        """,
+}
+
+
+def test_requires_grad_on_an_untyped_parameter_breaks(tmp_path):
+    assert_breaks_at(tmp_path, REQUIRES_GRAD, "pkg/chain.py", 6, "BL304")
+
+
+def test_requires_grad_on_a_parameter_used_as_a_module_is_not_flagged(tmp_path):
+    found = check_tree(tmp_path, REQUIRES_GRAD)
+    assert ("pkg/chain.py", 10, "BL304") not in found
+    pytest.importorskip("torch")
+    assert ("pkg/chain.py", 10) not in dynamo_package_rows(tmp_path / "dynamo", REQUIRES_GRAD)
+
+
+INSIDE_TORCH = {
+    # a tree whose top package is named torch, as torch/distributions is: its absolute imports are its own
+    "torch/__init__.py": "",
+    "torch/dist/__init__.py": "",
+    "torch/dist/utils.py": """
+        def pick(x):
+            print("pick")
+            return x
+        """,
+    "torch/dist/transforms.py": """
+        from torch.dist.utils import pick
+
+
+        class Transform:
+            def __call__(self, x):
+                return pick(x)
+        """,
+    "torch/dist/model.py": """
+        from torch import nn
+
+        from torch.dist.transforms import Transform
+
+
+        class Model(nn.Module):
+            def forward(self, x):
+                return Transform()(x)
+        """,
+}
+
+
+def test_a_tree_inside_a_foreign_root_follows_its_own_absolute_imports(tmp_path):
+    # only torch/dist is linted, as torch/distributions is: torch.nn stays torch's
+    write_tree(tmp_path, INSIDE_TORCH)
+    result = check_paths([str(tmp_path / "torch" / "dist")], Settings(), jobs=1, use_cache=False)
+    assert ("utils.py", 2, "BL201") in {(os.path.basename(str(f.path)), f.row, f.code) for f in result.findings}
+
+
+def test_abs_of_a_number_is_no_tensor(tmp_path):
+    files = {
+        "pkg/__init__.py": "",
+        "pkg/tri.py": """
+            import torch
+            from torch import nn
+
+
+            class Tri(nn.Module):
+                def forward(self, vec, diag: int = 0):
+                    n = (8 * vec.shape[-1] + 4 * abs(diag) * (diag + 1)) ** 0.5 / 2
+                    k = round(n.item()) if isinstance(n, torch.Tensor) else round(n)
+                    m = (8 * vec.shape[-1]) ** 0.5 / 2
+                    m = round(m.item()) if isinstance(m, torch.Tensor) else round(m)  # re-bound so: no tensor
+                    return vec * k * m
+            """,
+    }
+    assert not {f for f in check_tree(tmp_path, files) if f[2] == "BL103"}
