@@ -9,6 +9,9 @@
 - A tree inside a foreign root (torch's own `torch/distributions`): `from torch.distributions.utils import f`
   names a function of the linted tree, which the call graph followed nowhere (torch was a root whose
   callees are never linted).
+- `self.inner.infer(x)` on an object nothing types, in a file whose own package defines no `infer` (a
+  script wrapping a library's model, torchaudio's `Tacotron2.infer`): the classes of the other packages
+  linted with it that define one, where few do (the rare-name dispatch looked in the caller's package only).
 - `abs(n)` of a number is a number, and so is `a if c else b` of two: `n = round(n.item()) if isinstance(n,
   torch.Tensor) else round(n)` with `n` computed from shapes and `abs(diag)` is no tensor read
   (torch.distributions' `vec_to_tril_matrix`).
@@ -165,3 +168,49 @@ def test_abs_of_a_number_is_no_tensor(tmp_path):
             """,
     }
     assert not {f for f in check_tree(tmp_path, files) if f[2] == "BL103"}
+
+
+FROM_ANOTHER_PACKAGE = {
+    "pkg/__init__.py": "",
+    "pkg/models.py": """
+        import torch
+
+
+        class Speech(torch.nn.Module):
+            def forward(self, x):
+                return x
+
+            def infer(self, x):
+                print("infer")
+                return x * 2
+        """,
+    # a script (no package) holding a library's model it got untyped, as a user's training script does
+    "entry.py": """
+        import importlib
+
+        import torch
+
+
+        class Wrap(torch.nn.Module):
+            def __init__(self, inner):
+                super().__init__()
+                self.inner = inner
+
+            def forward(self, x):
+                return self.inner.infer(x)
+
+
+        class M(torch.nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.wrap = Wrap(importlib.import_module("pkg.models").Speech())
+
+            def forward(self, x):
+                return self.wrap(x)
+        """,
+}
+
+
+def test_a_method_called_on_an_untyped_object_reaches_another_packages_classes(tmp_path):
+    # the caller's own package defines no `infer`: the rare name is looked up in the packages linted with it
+    assert_breaks_at(tmp_path, FROM_ANOTHER_PACKAGE, "pkg/models.py", 9, "BL201")

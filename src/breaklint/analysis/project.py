@@ -171,6 +171,7 @@ class ProjectGraph:
         self._bases: dict[ClassKey, list[ClassKey]] = {}
         self._children: dict[ClassKey, list[ClassKey]] = {}
         self._methods_by_name: dict[tuple[str, str], list[ClassKey]] = {}
+        self._methods_by_name_only: Optional[dict[str, list[tuple[str, ClassKey]]]] = None
         self._structural_memo: dict[tuple[ClassKey, str], tuple[ClassKey, ...]] = {}
         self._module_classes_memo: dict[str, tuple[tuple[ClassKey, ...], bool]] = {}
         self._module_keys: Optional[set[ClassKey]] = None
@@ -998,12 +999,23 @@ class ProjectGraph:
         few classes define one; with `properties`, a read (`obj.interval`): the properties of that name."""
         top = self.module_of[path].split(".")[0]
         candidates = self._methods_by_name.get((top, method), ())
+        if not candidates:
+            # a caller whose own package defines none (a script or a user's package calling a library's
+            # `model.infer(x)` on an object it got untyped): the classes of the other packages linted with it
+            candidates = self._methods_elsewhere(top, method)
         if properties:
             candidates = [cls for cls in candidates if method in self.summaries[cls[0]].classes[cls[1]].properties]
         limit = MAX_NAME_DISPATCH if qualname in self.summaries[path].calls else MAX_TEXT_NAME_DISPATCH
         if 0 < len(candidates) <= limit:
             for cls in candidates:
                 yield cls[0], f"{cls[1]}.{method}", cls, True
+
+    def _methods_elsewhere(self, top: str, method: str) -> list[ClassKey]:
+        if self._methods_by_name_only is None:
+            self._methods_by_name_only = {}
+            for (owner, name), classes in self._methods_by_name.items():
+                self._methods_by_name_only.setdefault(name, []).extend((owner, cls) for cls in classes)
+        return [cls for owner, cls in self._methods_by_name_only.get(method, ()) if owner != top]
 
     # -- objects whose class is known ------------------------------------------------------------
     def _is_module(self, cls: ClassKey) -> bool:
