@@ -2,6 +2,8 @@
 
 - A builtin generic alias defined in another file (`Detail = dict[str, Tensor]` in `pkg/kinds.py`) and
   used as a type key in traced code (`cast(list[Detail], parts)`): it breaks (BL508; ptwt's `_util.py`).
+  So does building a TypedDict with optional keys imported from another file (GB0257; BL502 knew the
+  building file's own TypedDicts only): the same import facts serve both.
 - `x.requires_grad_(True)` on a parameter nothing types, handed a tensor by its caller, breaks
   ("Unsupported Tensor.requires_grad_() call"); only typed parameters were flagged (torch_struct's
   `logpartition`). A parameter used as a module (called, asked for its parameters) is not flagged: a
@@ -214,3 +216,128 @@ FROM_ANOTHER_PACKAGE = {
 def test_a_method_called_on_an_untyped_object_reaches_another_packages_classes(tmp_path):
     # the caller's own package defines no `infer`: the rare name is looked up in the packages linted with it
     assert_breaks_at(tmp_path, FROM_ANOTHER_PACKAGE, "pkg/models.py", 9, "BL201")
+
+
+# The review of stop 37 (a helper, 98 shapes through breaklint and Dynamo 2.13).
+REVIEWED_ALIASES = {
+    "pkg/__init__.py": "",
+    "pkg/kinds.py": """
+        from typing import TYPE_CHECKING
+
+        import torch
+
+        Detail = dict[str, torch.Tensor]
+        if TYPE_CHECKING:
+            Guarded = dict[str, torch.Tensor]
+        else:
+            Guarded = dict
+        """,
+    "pkg/ops.py": """
+        from typing import cast
+
+        from .kinds import Detail, Guarded
+
+
+        def union(x):
+            return cast(Detail | None, {"a": x})["a"] * 2
+
+
+        def guarded(x):
+            return cast(list[Guarded], [{"a": x}])[0]["a"] * 2
+
+
+        def shadowed(x):
+            return (lambda Detail: cast(list[Detail], [x]))(int)[0] * 2
+        """,
+    "entry.py": """
+        import torch
+        from pkg.ops import guarded, shadowed, union
+
+
+        class M(torch.nn.Module):
+            def forward(self, x):
+                return guarded(x) + shadowed(x) + union(x)
+        """,
+}
+
+
+def test_review_a_union_of_an_alias_breaks_and_a_twice_bound_or_shadowed_name_does_not(tmp_path):
+    found = {(p, r) for p, r, c in check_tree(tmp_path / "static", REVIEWED_ALIASES) if c == "BL508"}
+    assert found == {("pkg/ops.py", 7)}
+    pytest.importorskip("torch")
+    rows = dynamo_package_rows(tmp_path / "dynamo", REVIEWED_ALIASES)
+    assert ("pkg/ops.py", 7) in rows and not {("pkg/ops.py", 11), ("pkg/ops.py", 15)} & rows
+
+
+def test_review_requires_grad_on_a_parameter_read_as_a_module_is_not_flagged(tmp_path):
+    files = {
+        "pkg/__init__.py": "",
+        "pkg/tune.py": """
+            def tune(m, x):
+                m.requires_grad_(True)
+                return x @ m.weight.t()
+
+
+            def run(m, x):
+                m.requires_grad_(True)
+                return m.forward(x)
+            """,
+        "entry.py": """
+            import importlib
+
+            import torch
+            from pkg.tune import run, tune
+
+
+            class M(torch.nn.Module):
+                def __init__(self):
+                    super().__init__()
+                    self.lin = torch.nn.Linear(4, 4)
+
+                def forward(self, x):
+                    held = {"m": self.lin}
+                    return tune(held["m"], x) + run(held["m"], x)
+            """,
+    }
+    assert not {f for f in check_tree(tmp_path / "static", files) if f[2] == "BL304"}
+    pytest.importorskip("torch")
+    assert not {r for r in dynamo_package_rows(tmp_path / "dynamo", files) if r[0] == "pkg/tune.py"}
+
+
+OPTIONAL_TYPEDDICT = {
+    "pkg/__init__.py": "",
+    "pkg/kinds.py": """
+        from typing import TypedDict
+
+
+        class Opts(TypedDict, total=False):
+            scale: float
+
+
+        class Required(TypedDict):
+            scale: float
+        """,
+    "pkg/use.py": """
+        from .kinds import Opts, Required
+
+
+        def scaled(x):
+            kept = Required(scale=3.0)               # every key required: traced
+            return x * Opts(scale=2.0)["scale"] * kept["scale"]
+        """,
+    "entry.py": """
+        import torch
+        from pkg.use import scaled
+
+
+        class M(torch.nn.Module):
+            def forward(self, x):
+                return scaled(x)
+        """,
+}
+
+
+def test_a_typeddict_with_optional_keys_from_another_file_breaks_where_it_is_built(tmp_path):
+    # BL502 knew only the TypedDicts of the file that builds them (GB0257, "TypedDict with optional keys")
+    assert_breaks_at(tmp_path, OPTIONAL_TYPEDDICT, "pkg/use.py", 6, "BL502")
+    assert ("pkg/use.py", 5, "BL502") not in check_tree(tmp_path / "again", OPTIONAL_TYPEDDICT)

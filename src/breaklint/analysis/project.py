@@ -46,6 +46,8 @@ GUESSED = "guessed"
 # stopped rising, BENCHMARKS.md 5.14); 4 (the limit until stop 30) for a call read off the text of a
 # function the graph reached, whose receiver was never typed.
 MAX_NAME_DISPATCH = 16
+# Summary fields naming types other files import (type_facts.py), told to each importing file's FileContext.
+_TYPE_FACTS = ("generic_aliases", "optional_typeddicts")
 MAX_TEXT_NAME_DISPATCH = 4
 MAX_ALIAS_HOPS = 8
 # Factories that return factories: how far `make(...)` is followed to the class it returns.
@@ -128,14 +130,16 @@ class FileContext:
     # condition of the construction, "" for none), of the __init__s run on a half-built self.
     object_breaks: dict[str, tuple[str, str, str]] = field(default_factory=dict)
     half_built: dict[str, tuple[str, str]] = field(default_factory=dict)
-    # Names this file imports that another file binds to a builtin generic alias (generic_aliases.py).
+    # Names this file imports that another file binds to a builtin generic alias, and the TypedDicts with
+    # optional keys it imports (type_facts.py).
     generic_aliases: frozenset[str] = frozenset()
+    optional_typeddicts: frozenset[str] = frozenset()
 
     def key(self) -> tuple:
         return (tuple((q, self.entries[q].key()) for q in sorted(self.entries)),
                 tuple(sorted(self.returns_tensor)), tuple(sorted(self.returns_tensors)), tuple(sorted(self.returns_sparse)),
                 tuple(sorted(self.object_breaks.items())), tuple(sorted(self.half_built.items())),
-                tuple(sorted(self.generic_aliases)))
+                tuple(sorted(self.generic_aliases)), tuple(sorted(self.optional_typeddicts)))
 
 
 def module_name(path: str) -> tuple[str, bool]:
@@ -491,32 +495,34 @@ class ProjectGraph:
                 context.returns_tensor, context.returns_tensors = frozenset(tensor), frozenset(tensors)
                 context.returns_sparse = frozenset(sparse)
         self._add_cross_file_breaks(result, reached)
-        if any(summary.generic_aliases for summary in self.summaries.values()):
-            for path in self.summaries:
-                imported = self._imported_generic_aliases(path)
-                if imported:
-                    result.setdefault(path, FileContext()).generic_aliases = imported
+        for fact in _TYPE_FACTS:
+            if any(getattr(summary, fact) for summary in self.summaries.values()):
+                for path in self.summaries:
+                    imported = self._imported_type_facts(path, fact)
+                    if imported:
+                        setattr(result.setdefault(path, FileContext()), fact, imported)
         return result
 
-    def _imported_generic_aliases(self, path: str) -> frozenset[str]:
-        """The names a file imports that another file of the tree binds to a builtin generic alias
-        (through re-exports too). Only capitalised names are looked up: type aliases are spelled so."""
+    def _imported_type_facts(self, path: str, fact: str) -> frozenset[str]:
+        """The names a file imports that another file of the tree lists in its summary's `fact` (a generic
+        alias, a TypedDict with optional keys), through re-exports too. Only capitalised names are looked
+        up: type aliases and classes are spelled so."""
         return frozenset(name for name, target in self.summaries[path].aliases.items()
                          if target.rpartition(".")[2][:1].isupper()
-                         and self._names_generic_alias(self._absolute(path, target), 0))
+                         and self._names_type_fact(self._absolute(path, target), fact, 0))
 
-    def _names_generic_alias(self, dotted: str, hops: int) -> bool:
+    def _names_type_fact(self, dotted: str, fact: str, hops: int) -> bool:
         parts = dotted.split(".")
         for cut in range(len(parts) - 1, 0, -1):
             path = self.path_of.get(".".join(parts[:cut]))
             if path is None:
                 continue
             rest, summary = parts[cut:], self.summaries[path]
-            if len(rest) == 1 and rest[0] in summary.generic_aliases:
+            if len(rest) == 1 and rest[0] in getattr(summary, fact):
                 return True
             target = summary.aliases.get(rest[0])
-            return target is not None and hops < MAX_ALIAS_HOPS and self._names_generic_alias(
-                ".".join([self._absolute(path, target)] + rest[1:]), hops + 1)
+            return target is not None and hops < MAX_ALIAS_HOPS and self._names_type_fact(
+                ".".join([self._absolute(path, target)] + rest[1:]), fact, hops + 1)
         return False
 
     def _add_cross_file_breaks(self, result: dict[str, FileContext], reached: dict) -> None:

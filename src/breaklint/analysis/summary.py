@@ -17,7 +17,7 @@ from .astwalk import breadth_first, function_nodes_of, node_memo
 from .callscan import CallText
 from .torch_api import (BUILTIN_METHODS, KL_DIVERGENCE_FUNCTIONS, TENSOR_METHODS, TENSOR_METHODS_WITHOUT_ARGUMENTS,
                         TENSOR_PROPERTIES)
-from .generic_aliases import module_generic_aliases
+from .type_facts import module_generic_aliases, module_optional_typeddicts
 from .names import ImportMap, dotted
 from .new_objects import new_object_calls
 from .scope import (BUILTIN_NAMES, FunctionNode, ModuleScopes, _constructed, _read_as_call, _self_name, _special_read,
@@ -121,8 +121,10 @@ class ModuleSummary:
     stars: tuple[str, ...] = ()
     # The top package this file is in, when it is a foreign root (a tree inside torch): its names are ours.
     own_root: str = ""
-    # Module-level names bound to a builtin generic alias (`Detail = dict[str, Tensor]`; generic_aliases.py).
+    # Module-level names bound to a builtin generic alias (`Detail = dict[str, Tensor]`), and the TypedDicts
+    # with optional keys the module defines (type_facts.py): other files import them.
     generic_aliases: frozenset[str] = frozenset()
+    optional_typeddicts: frozenset[str] = frozenset()
     # Top-level functions that return a tensor / a tuple of tensors on every path.
     returns_tensor: frozenset[str] = frozenset()
     returns_tensors: frozenset[str] = frozenset()
@@ -207,6 +209,7 @@ def summarize(scopes: ModuleScopes, imports: ImportMap, env_of: Callable,
         returns_tensors=frozenset(n for n, k in kinds.items() if k == "tensors"),
         lines=lines, annotations=annotations, object_calls=object_calls,
         generic_aliases=module_generic_aliases(scopes.tree, imports),
+        optional_typeddicts=module_optional_typeddicts(scopes.tree, imports),
     )
 
 

@@ -117,7 +117,8 @@ class FileLinter:
         handed = {qualname: found for qualname, entry in self.context.entries.items()
                   for found in [entry.sparse_parameters()] if found}
         file = FileInfo(self.path, self.source, lines, tree, imports, scopes, self.context.returns_sparse, handed,
-                        generic_aliases=self.context.generic_aliases)
+                        generic_aliases=self.context.generic_aliases,
+                        optional_typeddicts=self.context.optional_typeddicts)
         rules = list(self.settings.rules)
         after = [rule for rule in rules if type(rule).after_file is not Rule.after_file]
         unselected: set[str] = set()

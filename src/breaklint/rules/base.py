@@ -128,8 +128,10 @@ class FileInfo:
     returns_sparse: frozenset = frozenset()
     # Traced functions of this file whose callers in other files hand a sparse tensor: qualname -> positions.
     sparse_parameters: dict = field(default_factory=dict)
-    # Names this file imports that another file binds to a builtin generic alias (generic_aliases.py).
+    # Names this file imports that another file binds to a builtin generic alias, or that name a TypedDict
+    # with optional keys of another file (analysis/type_facts.py).
     generic_aliases: frozenset = frozenset()
+    optional_typeddicts: frozenset = frozenset()
     _memo: dict = field(default_factory=dict, repr=False, compare=False)
 
     def memo(self, key: Hashable, factory: Callable[[], T]) -> T:

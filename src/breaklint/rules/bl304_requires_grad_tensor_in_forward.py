@@ -28,6 +28,7 @@ from __future__ import annotations
 import ast
 
 from ..analysis.names import normalize_torch
+from ..analysis.torch_api import TENSOR_METHODS, TENSOR_PROPERTIES
 from ..analysis.torch_api import (FILL_METHODS, FRESH_TENSOR_FUNCS, FRESH_TENSOR_METHODS, GRAD_KEEPING_METHODS,
                                   TENSOR_JOINS)
 from ..fix.rewrite import replace_fix
@@ -309,20 +310,19 @@ _MODULE_METHODS = frozenset({"parameters", "named_parameters", "modules", "named
 
 def _untyped_tensor_parameter(node: ast.Name, ctx) -> bool:
     """A parameter nothing types (`log_potentials`, handed a tensor by the caller) is taken for a tensor:
-    requires_grad_ exists on tensors and modules only, and a module is called or asked for its parameters
-    where it is used (measured on 2.13: a module's requires_grad_(True) is traced when its parameters
-    already require grad)."""
+    requires_grad_ exists on tensors and modules only, and a module is called, asked for its parameters or
+    read an attribute no tensor has where it is used (measured on 2.13: a module's requires_grad_(True) is
+    traced when its parameters already require grad)."""
     if ctx.is_known_non_tensor(node):
         return False
     name = node.id
     for n in ast.walk(ctx.scope.func):
-        if isinstance(n, ast.Call):
-            func = n.func
-            if isinstance(func, ast.Name) and func.id == name:
-                return False  # called: a module (or a function)
-            if isinstance(func, ast.Attribute) and func.attr in _MODULE_METHODS \
-                    and isinstance(func.value, ast.Name) and func.value.id == name:
-                return False
+        if isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id == name:
+            return False  # called: a module (or a function)
+        # `m.weight`, `m.forward(x)`, `w.flag`: an attribute no tensor has (the review of stop 37)
+        if isinstance(n, ast.Attribute) and isinstance(n.value, ast.Name) and n.value.id == name \
+                and (n.attr in _MODULE_METHODS or n.attr not in TENSOR_METHODS and n.attr not in TENSOR_PROPERTIES):
+            return False
     return True
 
 

@@ -17,6 +17,7 @@ from ..analysis.torch_api import (BUILTIN_METHODS, DISTRIBUTION_CLASSES, NUMPY_R
 from ..fix.rewrite import replace_fix
 from ..model import Edit, Fix
 from ..versions import before
+from ..analysis.type_facts import module_optional_typeddicts
 from .base import Example, Rule, held_values, local_names, root_name
 
 # GB0007 "Attempted to call function marked as skipped". time.sleep is unmeasured: left out.
@@ -373,23 +374,12 @@ def function_attribute_store(node: ast.Attribute, ctx) -> Optional[str]:
            "dict or on a module, or update it outside compiled code"
 
 
-def _optional_key_typeddicts(ctx) -> set[str]:
-    """Classes of this file that are TypedDicts with optional keys (`total=False`, or a NotRequired
-    annotation): constructing one in traced code breaks (GB0257, measured on 2.13)."""
-    def collect() -> set[str]:
-        found = set()
-        for stmt in ctx.file.tree.body:
-            if not isinstance(stmt, ast.ClassDef) or not any(
-                    (ctx.file.imports.qualify(b) or "").endswith("TypedDict") for b in stmt.bases):
-                continue
-            total_false = any(kw.arg == "total" and isinstance(kw.value, ast.Constant) and kw.value.value is False
-                              for kw in stmt.keywords)
-            not_required = any(isinstance(item, ast.AnnAssign) and "NotRequired" in ast.dump(item.annotation)
-                               for item in stmt.body)
-            if total_false or not_required:
-                found.add(stmt.name)
-        return found
-    return ctx.file.memo(("BL502", "optional TypedDicts"), collect)
+def _optional_key_typeddicts(ctx) -> frozenset[str]:
+    """TypedDicts with optional keys this file defines or imports from another file of the tree:
+    constructing one in traced code breaks (GB0257, measured on 2.13; analysis/type_facts.py)."""
+    own = ctx.file.memo(("BL502", "optional TypedDicts"),
+                        lambda: module_optional_typeddicts(ctx.file.tree, ctx.file.imports))
+    return own | ctx.file.optional_typeddicts
 
 
 def _validating(node: ast.Call, ctx, qual: str) -> Optional[str]:

@@ -12,7 +12,7 @@ from __future__ import annotations
 import ast
 from typing import Optional
 
-from ..analysis.generic_aliases import alias_key, module_generic_aliases
+from ..analysis.type_facts import alias_key, alias_union, module_bindings, module_generic_aliases
 from ..fix.rewrite import replace_fix
 from .base import Example, Rule
 
@@ -21,29 +21,42 @@ class GenericAliasSubscript(Rule):
     code = "BL508"
     name = "generic-alias-subscript"
     summary = "a type subscript keyed by a module-level builtin generic alias breaks the graph"
-    gb_ids = ("GB4880", "GB9137")
+    gb_ids = ("GB4880", "GB9137", "GB0088")
     fix_availability = "sometimes"
     fix_applicability = "safe"
-    node_types = (ast.Subscript,)
+    node_types = (ast.Subscript, ast.BinOp)
     # 2.13: measured on CPU (list[A], dict[str, A], tuple[A, ...], List[A], Optional[A], Tuple[A, A],
     # Union[list[A], list[B]] break; inline generics, typing aliases, class keys and quoted types do not).
     verdicts = {"2.13": True}
 
-    def check(self, node: ast.Subscript, ctx) -> None:
-        if not isinstance(node.ctx, ast.Load):
+    def check(self, node, ctx) -> None:
+        if isinstance(node, ast.Subscript) and not isinstance(node.ctx, ast.Load):
             return
         file = ctx.file
         own = file.memo((self.code, "aliases"), lambda: module_generic_aliases(file.tree, file.imports))
         if not own and not file.generic_aliases:
             return
-        def is_alias(name: ast.Name) -> bool:
-            return name.id in own and not file.imports.is_bound(name.id) or name.id in file.generic_aliases
+        bindings = file.memo((self.code, "bindings"), lambda: module_bindings(file.tree))
 
-        key = alias_key(node, file.imports, is_alias)
+        def is_alias(name: ast.Name) -> bool:
+            if name.id in own:
+                return not file.imports.is_bound(name.id)
+            # imported, and not bound again here (`class Detail(dict)` after the import)
+            return name.id in file.generic_aliases and bindings[name.id] == 1
+
+        if isinstance(node, ast.BinOp):
+            key = alias_union(node, is_alias)
+        else:
+            key = alias_key(node, file.imports, is_alias)
         if key is None or ctx.scope is None or _bound_in_function(key.id, ctx.scope.func) or _in_annotation(node, ctx):
             return
         spelled = ctx.segment(node)
-        shown = f"`{spelled}`" if "\n" not in spelled and len(spelled) <= 60 else "this type subscript"
+        shown = f"`{spelled}`" if "\n" not in spelled and len(spelled) <= 60 else "this type"
+        if isinstance(node, ast.BinOp):
+            ctx.report(node, f"{shown} makes a union of `{key.id}`, a builtin generic alias held in a variable: "
+                             "Dynamo fails on it (GB0088) and runs the whole function eagerly; quote the type "
+                             "(`cast(\"...\", x)`) or use Optional[...] of a type spelled inline")
+            return
         ctx.report(node, f"{shown} subscripts a type with `{key.id}`, a builtin generic alias held in a "
                          "variable: Dynamo cannot build that type and breaks the graph (GB4880, GB9137); quote the "
                          "type (`cast(\"...\", x)`) or spell it inline", _quote_fix(node, ctx, is_alias))
@@ -158,11 +171,10 @@ def _in_annotation(node: ast.AST, ctx) -> bool:
 
 
 def _bound_in_function(name: str, func: ast.AST) -> bool:
-    """The key names a local of the traced function, not the module's alias."""
-    args = func.args
-    if any(a.arg == name for a in args.posonlyargs + args.args + args.kwonlyargs):
-        return True
-    return any(isinstance(n, ast.Name) and n.id == name and isinstance(n.ctx, ast.Store) for n in ast.walk(func))
+    """The key names a local of the traced function (a parameter of it, of a lambda or def in it, or a
+    name it assigns), not the module's alias."""
+    return any(isinstance(n, ast.arg) and n.arg == name
+               or isinstance(n, ast.Name) and n.id == name and isinstance(n.ctx, ast.Store) for n in ast.walk(func))
 
 
 def _quote_fix(node: ast.Subscript, ctx, is_alias):
