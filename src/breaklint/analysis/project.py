@@ -472,10 +472,12 @@ class ProjectGraph:
         """For each file that the rest of the tree tells something, what it tells."""
         reached = self.external_entries()
         result = {path: FileContext(entries=entries) for path, entries in reached.items()}
+        called: dict[str, set[str]] = {}  # the GLOBAL names traced code of each file calls
         for path, summary in self.summaries.items():
             tensor, tensors, sparse = set(), set(), set()
             # Calls of traced functions: the file's own, and those other files reach.
             traced = list(summary.calls.values()) + [self.calls(path, q) for q in reached.get(path, ())]
+            called[path] = {ref.name for refs in traced for ref in refs if ref.kind == GLOBAL}
             for refs in traced:
                 for ref in refs:
                     if ref.kind != GLOBAL or ref.name in tensor or ref.name in tensors:
@@ -498,17 +500,20 @@ class ProjectGraph:
         for fact in _TYPE_FACTS:
             if any(getattr(summary, fact) for summary in self.summaries.values()):
                 for path in self.summaries:
-                    imported = self._imported_type_facts(path, fact)
+                    # a TypedDict matters where traced code builds it: most files only annotate with one,
+                    # and a file told of it is linted again
+                    only = called[path] if fact == "optional_typeddicts" else None
+                    imported = self._imported_type_facts(path, fact, only)
                     if imported:
                         setattr(result.setdefault(path, FileContext()), fact, imported)
         return result
 
-    def _imported_type_facts(self, path: str, fact: str) -> frozenset[str]:
+    def _imported_type_facts(self, path: str, fact: str, only: Optional[set[str]]) -> frozenset[str]:
         """The names a file imports that another file of the tree lists in its summary's `fact` (a generic
-        alias, a TypedDict with optional keys), through re-exports too. Only capitalised names are looked
-        up: type aliases and classes are spelled so."""
+        alias, a TypedDict with optional keys), through re-exports too; with `only`, just the imports so
+        spelled. Only capitalised names are looked up: type aliases and classes are spelled so."""
         return frozenset(name for name, target in self.summaries[path].aliases.items()
-                         if target.rpartition(".")[2][:1].isupper()
+                         if target.rpartition(".")[2][:1].isupper() and (only is None or target in only)
                          and self._names_type_fact(self._absolute(path, target), fact, 0))
 
     def _names_type_fact(self, dotted: str, fact: str, hops: int) -> bool:
