@@ -261,10 +261,25 @@ class TensorEnv:
             if not changed:
                 break
         self._memo.clear()
-        for name, values in assigned.items():
-            if name not in self.tensor_names and values and all(
-                    v is not None and self._value_known_non_tensor(v) for v in values):
-                self.known_non_tensor.add(name)
+        # Numbers, to a fixpoint too (`diag = 1; n = diag + 1`: the walk meets n before diag), and by
+        # induction over a rebinding (`k = k.item() if isinstance(k, Tensor) else k`: a number if every
+        # value is, given that k was one).
+        # (a parameter nothing types is left out: its value on entry is none of `values`)
+        untyped = {a.arg for a in function_arguments(self.scope.func.args)} - params
+        undecided = [(name, values) for name, values in assigned.items() if name not in self.tensor_names
+                     and name not in untyped and values and all(v is not None for v in values)]
+        for _ in range(4):
+            changed = False
+            for name, values in undecided:
+                if name in self.known_non_tensor:
+                    continue
+                self.known_non_tensor.add(name)  # assumed, for the values that read the name itself
+                if all(self._value_known_non_tensor(v) for v in values):
+                    changed = True
+                else:
+                    self.known_non_tensor.discard(name)
+            if not changed:
+                break
 
     def _module_constants_read(self, assigned) -> set[str]:
         """The module's tensor constants this function sees: not its own names, nor those of a
