@@ -341,3 +341,50 @@ def test_a_typeddict_with_optional_keys_from_another_file_breaks_where_it_is_bui
     # BL502 knew only the TypedDicts of the file that builds them (GB0257, "TypedDict with optional keys")
     assert_breaks_at(tmp_path, OPTIONAL_TYPEDDICT, "pkg/use.py", 6, "BL502")
     assert ("pkg/use.py", 5, "BL502") not in check_tree(tmp_path / "again", OPTIONAL_TYPEDDICT)
+
+
+def test_review_numbers_through_locals_and_rebinding_are_no_tensor_reads(tmp_path):
+    # the review: known numbers were decided in one pass over the function's bindings (met in reverse order),
+    # so `diag = 1; n = diag + 1` and the self-reading `k = k.item() if isinstance(k, Tensor) else k` stayed open
+    files = {
+        "pkg/__init__.py": "",
+        "pkg/tri.py": """
+            import torch
+            from torch import nn
+
+
+            class Tri(nn.Module):
+                def forward(self, x, y):
+                    k = abs(x.shape[0] - 5)
+                    k = k.item() if isinstance(k, torch.Tensor) else k
+                    diag = 1
+                    n = diag + 1
+                    n = round(n.item()) if isinstance(n, torch.Tensor) else round(n)
+                    y = y + 1                                  # an untyped parameter: still maybe a tensor
+                    return x * k * n + y.item()
+            """,
+    }
+    found = {(r, c) for p, r, c in check_tree(tmp_path, files) if c == "BL103"}
+    assert found == {(13, "BL103")}
+
+
+def test_review_requires_grad_with_a_variable_flag_on_an_untyped_parameter_breaks(tmp_path):
+    files = {
+        "pkg/__init__.py": "",
+        "pkg/grad.py": """
+            def lift(p, flag):
+                p.requires_grad_(flag)
+                return p * 2
+            """,
+        "entry.py": """
+            import torch
+            from pkg.grad import lift
+
+
+            class M(torch.nn.Module):
+                def forward(self, x):
+                    held = {"x": x}
+                    return lift(held["x"], True)
+            """,
+    }
+    assert_breaks_at(tmp_path, files, "pkg/grad.py", 2, "BL304")

@@ -65,12 +65,12 @@ class RequiresGradTensorInForward(Rule):
                 ctx.report(node, "requires_grad_() on a tensor made in traced code breaks the graph (GB8985, \"requires_grad_() "
                                  "intermediate leaked as output\"); create it outside the compiled region and pass "
                                  "it in", guard=" and ".join(when) or None)
-            elif flag is True and _input(node.func.value, ctx):
+            elif _input(node.func.value, ctx):  # a variable flag too (`requires_grad_(flag)`: the review of stop 37)
                 owner = ctx.segment(node.func.value)
                 ctx.report(node, "requires_grad_() on an input of traced code that does not require grad breaks the graph "
                                  "(\"Unsupported Tensor.requires_grad_() call\"); set the flag before the compiled "
                                  "region, or pass a tensor that already requires grad",
-                           guard=f"not {owner}.requires_grad")
+                           guard=" and ".join(when + [f"not {owner}.requires_grad"]))
             return
         flags = [k.value for k in node.keywords if k.arg == "requires_grad"]
         if not flags or isinstance(flags[0], ast.Constant) and flags[0].value is not True:
