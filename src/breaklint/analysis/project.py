@@ -803,7 +803,9 @@ class ProjectGraph:
                     and (method not in TENSOR_METHODS or ref.positional and method in TENSOR_METHODS_WITHOUT_ARGUMENTS) \
                     and not method.startswith("__"):
                 # (`self.bijector.inverse(y, ctx)`: Tensor.inverse takes no argument, so not a tensor's)
-                yield from self._by_name(path, qualname, method)
+                # Nothing types what self holds there (a closure's or a caller's object): other packages too.
+                yield from self._by_name(path, qualname, method,
+                                         elsewhere=not typed and not self._typed_by_another_ref(path, qualname, method))
         elif ref.kind == ATTRIBUTE:
             yield from self._by_name(path, qualname, ref.name)
         elif ref.kind == RESULT:
@@ -1005,14 +1007,15 @@ class ProjectGraph:
         return any(is_autograd_function_base(base) for key in self._mro(cls)
                    for base in self.summaries[key[0]].classes[key[1]].bases)
 
-    def _by_name(self, path: str, qualname: str, method: str, properties: bool = False):
+    def _by_name(self, path: str, qualname: str, method: str, properties: bool = False, elsewhere: bool = False):
         """`obj.method()` on an object of unknown class: the methods of that name the package defines, where
-        few classes define one; with `properties`, a read (`obj.interval`): the properties of that name."""
+        few classes define one; with `properties`, a read (`obj.interval`): the properties of that name.
+        elsewhere: where the package defines none, the other packages linted with it (`self.inner.infer(x)` in
+        a script wrapping a library's model it got untyped; not for a local or a parameter, which a caller's
+        object or a module's classes may type by other paths)."""
         top = self.module_of[path].split(".")[0]
         candidates = self._methods_by_name.get((top, method), ())
-        if not candidates:
-            # a caller whose own package defines none (a script or a user's package calling a library's
-            # `model.infer(x)` on an object it got untyped): the classes of the other packages linted with it
+        if not candidates and elsewhere:
             candidates = self._methods_elsewhere(top, method)
         if properties:
             candidates = [cls for cls in candidates if method in self.summaries[cls[0]].classes[cls[1]].properties]
@@ -1020,6 +1023,12 @@ class ProjectGraph:
         if 0 < len(candidates) <= limit:
             for cls in candidates:
                 yield cls[0], f"{cls[1]}.{method}", cls, True
+
+    def _typed_by_another_ref(self, path: str, qualname: str, method: str) -> bool:
+        """The function calls `method` on an object another ref types (`cls = getattr(pkg.dists, "Diag")`
+        kept on self: an INSTANCE ref `pkg.dists.Diag.log_prob`): no need to look in other packages."""
+        return any(ref.kind in (INSTANCE, RESULT, ELEMENT, STACKED) and ref.name.endswith(("." + method, "|" + method))
+                   for ref in self.calls(path, qualname))
 
     def _methods_elsewhere(self, top: str, method: str) -> list[ClassKey]:
         if self._methods_by_name_only is None:
