@@ -27,6 +27,19 @@ from breaklint.lint.runner import check_paths
 
 from .helpers import assert_breaks_at, check_tree, dynamo_package_rows, write_tree
 
+def entry_calling(module: str, function: str) -> str:
+    """`entry.py` whose module M's forward returns `pkg.<module>.<function>(x)`."""
+    return f"""
+        import torch
+        from pkg.{module} import {function}
+
+
+        class M(torch.nn.Module):
+            def forward(self, x):
+                return {function}(x)
+        """
+
+
 ALIAS_ACROSS_FILES = {
     "pkg/__init__.py": "",
     "pkg/kinds.py": """
@@ -46,15 +59,7 @@ ALIAS_ACROSS_FILES = {
             parts: list[Detail] = [{"a": x}]          # an annotation: never evaluated
             return cast(list[Detail], parts)[0]["a"] * 2
         """,
-    "entry.py": """
-        import torch
-        from pkg.ops import split
-
-
-        class M(torch.nn.Module):
-            def forward(self, x):
-                return split(x)
-        """,
+    "entry.py": entry_calling("ops", "split"),
 }
 
 
@@ -325,15 +330,7 @@ OPTIONAL_TYPEDDICT = {
             kept = Required(scale=3.0)               # every key required: traced
             return x * Opts(scale=2.0)["scale"] * kept["scale"]
         """,
-    "entry.py": """
-        import torch
-        from pkg.use import scaled
-
-
-        class M(torch.nn.Module):
-            def forward(self, x):
-                return scaled(x)
-        """,
+    "entry.py": entry_calling("use", "scaled"),
 }
 
 
