@@ -269,17 +269,17 @@ class TensorEnv:
         undecided = [(name, values) for name, values in assigned.items() if name not in self.tensor_names
                      and name not in untyped and values and all(v is not None for v in values)]
         for _ in range(4):
-            changed = False
+            still = []
             for name, values in undecided:
                 if name in self.known_non_tensor:
                     continue
                 self.known_non_tensor.add(name)  # assumed, for the values that read the name itself
-                if all(self._value_known_non_tensor(v) for v in values):
-                    changed = True
-                else:
+                if not all(self._value_known_non_tensor(v) for v in values):
                     self.known_non_tensor.discard(name)
-            if not changed:
+                    still.append((name, values))
+            if len(still) == len(undecided):
                 break
+            undecided = still  # a later round reads only the names still open
 
     def _module_constants_read(self, assigned) -> set[str]:
         """The module's tensor constants this function sees: not its own names, nor those of a
