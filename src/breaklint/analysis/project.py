@@ -46,10 +46,10 @@ GUESSED = "guessed"
 # stopped rising, BENCHMARKS.md 5.14); 4 (the limit until stop 30) for a call read off the text of a
 # function the graph reached, whose receiver was never typed.
 MAX_NAME_DISPATCH = 16
-# Summary fields naming types other files import (type_facts.py), told to each importing file's FileContext.
-_TYPE_FACTS = ("generic_aliases", "optional_typeddicts")
 MAX_TEXT_NAME_DISPATCH = 4
 MAX_ALIAS_HOPS = 8
+# Summary fields naming types other files import (type_facts.py), told to each importing file's FileContext.
+_TYPE_FACTS = ("generic_aliases", "optional_typeddicts")
 # Factories that return factories: how far `make(...)` is followed to the class it returns.
 MAX_FACTORY_DEPTH = 3
 
@@ -287,19 +287,23 @@ class ProjectGraph:
         rest = dotted.lstrip(".")
         return ".".join(package + ([rest] if rest else []))
 
-    def resolve(self, dotted: str, hops: int = 0) -> Optional[tuple[str, str, str]]:
-        """("function" | "class" | "method", path, qualname) that a dotted name means, or None."""
+    def resolve(self, dotted: str, hops: int = 0, fact: Optional[str] = None) -> Optional[tuple[str, str, str]]:
+        """("function" | "class" | "method", path, qualname) that a dotted name means, or None. With `fact`
+        (a summary field of type_facts.py), ("fact", path, name) for a name the defining file lists there,
+        through imports but not star imports."""
         parts = dotted.split(".")
         for cut in range(len(parts) - 1, 0, -1):
             path = self.path_of.get(".".join(parts[:cut]))
             if path is not None:
-                return self._resolve_in(path, parts[cut:], hops)
+                return self._resolve_in(path, parts[cut:], hops, stars=fact is None, fact=fact)
         return None
 
     def _resolve_in(self, path: str, rest: list[str], hops: int,
-                    stars: bool = True) -> Optional[tuple[str, str, str]]:
+                    stars: bool = True, fact: Optional[str] = None) -> Optional[tuple[str, str, str]]:
         summary = self.summaries[path]
         head = rest[0]
+        if fact is not None and len(rest) == 1 and head in getattr(summary, fact):
+            return "fact", path, head
         if head in summary.classes:
             if len(rest) == 1:
                 return "class", path, head
@@ -311,7 +315,7 @@ class ProjectGraph:
         target = summary.aliases.get(head)
         if target is not None and hops < MAX_ALIAS_HOPS:
             target = self._absolute(path, target)
-            return self.resolve(".".join([target] + rest[1:]), hops + 1)
+            return self.resolve(".".join([target] + rest[1:]), hops + 1, fact)
         if stars and summary.stars and hops < MAX_ALIAS_HOPS:
             key = (path, tuple(rest))
             if key not in self._star_memo:
@@ -472,12 +476,15 @@ class ProjectGraph:
         """For each file that the rest of the tree tells something, what it tells."""
         reached = self.external_entries()
         result = {path: FileContext(entries=entries) for path, entries in reached.items()}
-        called: dict[str, set[str]] = {}  # the GLOBAL names traced code of each file calls
+        # the GLOBAL names traced code of each file calls, where the tree has an optional-key TypedDict to tell of
+        called: Optional[dict[str, set[str]]] = \
+            {} if any(summary.optional_typeddicts for summary in self.summaries.values()) else None
         for path, summary in self.summaries.items():
             tensor, tensors, sparse = set(), set(), set()
             # Calls of traced functions: the file's own, and those other files reach.
             traced = list(summary.calls.values()) + [self.calls(path, q) for q in reached.get(path, ())]
-            called[path] = {ref.name for refs in traced for ref in refs if ref.kind == GLOBAL}
+            if called is not None:
+                called[path] = {ref.name for refs in traced for ref in refs if ref.kind == GLOBAL}
             for refs in traced:
                 for ref in refs:
                     if ref.kind != GLOBAL or ref.name in tensor or ref.name in tensors:
@@ -502,7 +509,7 @@ class ProjectGraph:
                 for path in self.summaries:
                     # a TypedDict matters where traced code builds it: most files only annotate with one,
                     # and a file told of it is linted again
-                    only = called[path] if fact == "optional_typeddicts" else None
+                    only = called[path] if fact == "optional_typeddicts" else None  # (then called is kept)
                     imported = self._imported_type_facts(path, fact, only)
                     if imported:
                         setattr(result.setdefault(path, FileContext()), fact, imported)
@@ -512,23 +519,13 @@ class ProjectGraph:
         """The names a file imports that another file of the tree lists in its summary's `fact` (a generic
         alias, a TypedDict with optional keys), through re-exports too; with `only`, just the imports so
         spelled. Only capitalised names are looked up: type aliases and classes are spelled so."""
-        return frozenset(name for name, target in self.summaries[path].aliases.items()
-                         if target.rpartition(".")[2][:1].isupper() and (only is None or target in only)
-                         and self._names_type_fact(self._absolute(path, target), fact, 0))
-
-    def _names_type_fact(self, dotted: str, fact: str, hops: int) -> bool:
-        parts = dotted.split(".")
-        for cut in range(len(parts) - 1, 0, -1):
-            path = self.path_of.get(".".join(parts[:cut]))
-            if path is None:
-                continue
-            rest, summary = parts[cut:], self.summaries[path]
-            if len(rest) == 1 and rest[0] in getattr(summary, fact):
-                return True
-            target = summary.aliases.get(rest[0])
-            return target is not None and hops < MAX_ALIAS_HOPS and self._names_type_fact(
-                ".".join([self._absolute(path, target)] + rest[1:]), fact, hops + 1)
-        return False
+        found = set()
+        for name, target in self.summaries[path].aliases.items():
+            if target.rpartition(".")[2][:1].isupper() and (only is None or target in only):
+                hit = self.resolve(self._absolute(path, target), fact=fact)
+                if hit is not None and hit[0] == "fact":
+                    found.add(name)
+        return frozenset(found)
 
     def _add_cross_file_breaks(self, result: dict[str, FileContext], reached: dict) -> None:
         """Calls on new objects whose method breaks, and the module __init__s that then run on a

@@ -303,11 +303,6 @@ def _is_dtype_or_device(node: ast.AST, ctx) -> bool:
     return qual.startswith("torch.") or isinstance(node, ast.Attribute) and node.attr in ("dtype", "device")
 
 
-# Methods only a module has: a parameter they are called on is a module, whose requires_grad_(True) is traced.
-_MODULE_METHODS = frozenset({"parameters", "named_parameters", "modules", "named_modules", "children",
-                             "named_children", "train", "eval", "buffers", "state_dict", "apply"})
-
-
 def _untyped_tensor_parameter(node: ast.Name, ctx) -> bool:
     """A parameter nothing types (`log_potentials`, handed a tensor by the caller) is taken for a tensor:
     requires_grad_ exists on tensors and modules only, and a module is called, asked for its parameters or
@@ -319,9 +314,9 @@ def _untyped_tensor_parameter(node: ast.Name, ctx) -> bool:
     for n in ast.walk(ctx.scope.func):
         if isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id == name:
             return False  # called: a module (or a function)
-        # `m.weight`, `m.forward(x)`, `w.flag`: an attribute no tensor has (the review of stop 37)
+        # `m.parameters()`, `m.weight`, `m.forward(x)`, `w.flag`: an attribute no tensor has (a module's)
         if isinstance(n, ast.Attribute) and isinstance(n.value, ast.Name) and n.value.id == name \
-                and (n.attr in _MODULE_METHODS or n.attr not in TENSOR_METHODS and n.attr not in TENSOR_PROPERTIES):
+                and n.attr not in TENSOR_METHODS and n.attr not in TENSOR_PROPERTIES:
             return False
     return True
 

@@ -12,12 +12,12 @@ from typing import Optional
 from ..analysis.flow import parameter_defaults
 from ..analysis.names import normalize_torch
 from ..analysis.scope import is_module_base
+from ..analysis.type_facts import module_optional_typeddicts
 from ..analysis.torch_api import (BUILTIN_METHODS, DISTRIBUTION_CLASSES, NUMPY_RANDOM_UNTRACED, SKIPPED_LIBRARIES,
                                   SKIPPED_TORCH_FUNCTIONS)
 from ..fix.rewrite import replace_fix
 from ..model import Edit, Fix
 from ..versions import before
-from ..analysis.type_facts import module_optional_typeddicts
 from .base import Example, Rule, held_values, local_names, root_name
 
 # GB0007 "Attempted to call function marked as skipped". time.sleep is unmeasured: left out.
