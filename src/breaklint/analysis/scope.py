@@ -745,8 +745,9 @@ class ModuleScopes:
             receiver = func.value
             if self._is_self(scope, receiver):
                 pass  # self.fn(...): a callable kept on self, below
-            elif func.attr.startswith("__") and _makes_object(receiver):
-                # a special method an operator or `for` runs on an object just made (`for v in Seq(xs)`)
+            elif func.attr.startswith("__") and _makes_object(receiver) or _constructed(receiver):
+                # a special method an operator or `for` runs on an object just made (`for v in Seq(xs)`), a
+                # property read or a method called on one (`Dist(x).scale`)
                 found.append((receiver.func, func.attr))
                 return found
             elif _result_of_call(receiver) and not isinstance(receiver, ast.Call):
@@ -1329,8 +1330,9 @@ def _calls_and_reads(func: FunctionNode) -> tuple[list[ast.Call], list[ast.Attri
         elif isinstance(node, (ast.With, ast.AsyncWith)):
             # `with Ctx(...):` runs the manager's __enter__ and __exit__
             reads.extend(_ItemAccess(item.context_expr, "__enter__") for item in node.items)
-        elif isinstance(node, ast.Attribute) and isinstance(node.ctx, ast.Load) and _held(node.value, self_name):
-            reads.append(node)  # `t.mean`, `self.scale`, `self.dist.mean`
+        elif isinstance(node, ast.Attribute) and isinstance(node.ctx, ast.Load) \
+                and (_held(node.value, self_name) or _constructed(node.value)):
+            reads.append(node)  # `t.mean`, `self.scale`, `self.dist.mean`, `Dist(x).scale` (a property of one just made)
         elif isinstance(node, ast.Attribute) and isinstance(node.ctx, ast.Store) and isinstance(node.value, ast.Name) \
                 and node.value.id == self_name:
             reads.append(_ItemAccess(node.value, "__setattr__"))  # `self.cache = v` runs a __setattr__ of the class
@@ -1338,8 +1340,8 @@ def _calls_and_reads(func: FunctionNode) -> tuple[list[ast.Call], list[ast.Attri
             # `self[k] = v` / `self[k]` runs the class's __setitem__ / __getitem__
             reads.append(_ItemAccess(node.value, "__getitem__" if isinstance(node.ctx, ast.Load) else "__setitem__"))
         elif isinstance(node, ast.Subscript) and isinstance(node.ctx, (ast.Load, ast.Store)) \
-                and _held(node.value, self_name):
-            # `c[k]` / `self.cache[k] = v` on an object of the tree: its __getitem__ / __setitem__ runs
+                and (_held(node.value, self_name) or _constructed(node.value)):
+            # `c[k]` / `self.cache[k] = v` / `Seq(xs)[0]` on an object of the tree: its __getitem__ / __setitem__ runs
             reads.append(_special_read(node.value, "__getitem__" if isinstance(node.ctx, ast.Load) else "__setitem__"))
         elif isinstance(node, (ast.BinOp, ast.UnaryOp, ast.For, ast.comprehension, ast.Compare, ast.If, ast.While,
                                ast.IfExp)):
