@@ -695,7 +695,7 @@ def _classify_spelling(spelling: str, on_result: bool, self_name: Optional[str],
         root = parts[0]
         if root in aliases:
             return _global(".".join([aliases[root]] + parts[1:]), own_root)
-        if self_name == "cls" and len(parts) == 1:
+        if self_name == "cls" and spelling == "cls":
             return SELF, "__init__"  # a classmethod's `cls(...)`: the constructor of its class (or a subclass)
         if len(parts) == 1:
             # a class called: its constructor runs
