@@ -145,3 +145,16 @@ def assert_breaks_at(tmp_path, files: dict, path: str, row: int, code: str) -> N
     assert (path, row) in {(p, r) for p, r, c in check_tree(tmp_path / "static", files) if c == code}
     pytest.importorskip("torch")
     assert (path, row) in dynamo_package_rows(tmp_path / "dynamo", files)
+
+
+def entry_calling(module: str, function: str) -> str:
+    """`entry.py` whose module M's forward returns `pkg.<module>.<function>(x)`."""
+    return f"""
+        import torch
+        from pkg.{module} import {function}
+
+
+        class M(torch.nn.Module):
+            def forward(self, x):
+                return {function}(x)
+        """

@@ -25,19 +25,7 @@ import pytest
 from breaklint.lint.config import Settings
 from breaklint.lint.runner import check_paths
 
-from .helpers import assert_breaks_at, check_tree, dynamo_package_rows, write_tree
-
-def entry_calling(module: str, function: str) -> str:
-    """`entry.py` whose module M's forward returns `pkg.<module>.<function>(x)`."""
-    return f"""
-        import torch
-        from pkg.{module} import {function}
-
-
-        class M(torch.nn.Module):
-            def forward(self, x):
-                return {function}(x)
-        """
+from .helpers import assert_breaks_at, check_tree, dynamo_package_rows, entry_calling, write_tree
 
 
 ALIAS_ACROSS_FILES = {

@@ -284,6 +284,16 @@ class NodeContext:
             child = parent
         return False
 
+    def _never_own_frame(self) -> bool:
+        """Dynamo never compiles the traced function as a frame of its own: inlined into a traced caller, a
+        break in it makes the caller break at the call, and the function then runs eagerly whole, so nothing
+        after its first break is traced (measured on 2.13). So it is for a function of torch's own tree (on
+        Dynamo's skip list), and for one whose frame holds no tensor: a method of a plain class taking only
+        `self`, whose code names no torch or numpy module ("no tensor-related objects found in frame")."""
+        scope = self.scope
+        return self.file.memo(("never own frame", id(scope.func)), lambda: self.file.imports.own_root == "torch"
+                              or _tensorless_frame(scope, self.file.imports))
+
     def _in_assignment_target(self, node: ast.AST) -> bool:
         statement = self.statement
         targets = statement.targets if isinstance(statement, ast.Assign) else \
@@ -443,7 +453,8 @@ class NodeContext:
         # in the body of a `try`.
         # (A comprehension or a lambda is a frame of its own: Dynamo inlines it and resumes in this one.)
         rest_eager = (rest_eager or self.loop_depth > 0 and not self._return_follows(node)
-                      or self.user_class_with_depth > 0 or self._in_try_body(node)) and bool(rule.gb_ids)
+                      or self.user_class_with_depth > 0 or self._in_try_body(node)
+                      or self.scope is not None and self._never_own_frame()) and bool(rule.gb_ids)
         if rest_eager and self.scope is not None and not any(isinstance(p, _OWN_FRAMES) for p in self.parents):
             if not guard and start.row in sure_rows(self.scope.func):
                 self.rest_eager = True
@@ -458,6 +469,25 @@ class NodeContext:
             noqa_row=start.row, chain=chain,
             breaks_when=guard, first_row=(start_node or node).lineno,
         ))
+
+
+def _tensorless_frame(scope, imports) -> bool:
+    """A method of a class that is no nn.Module nor a named tuple, with `self` its only parameter, whose
+    body names nothing of torch or numpy: Dynamo's has_tensor_in_frame() finds no tensor in the frame
+    (an object's attributes are not looked into) and skips it."""
+    cls, func = scope.cls, scope.func
+    args = func.args
+    if cls is None or cls.is_module or isinstance(func, ast.Lambda) or args.vararg or args.kwarg \
+            or args.kwonlyargs or len(args.posonlyargs + args.args) != 1 or func.decorator_list and not all(
+                isinstance(d, ast.Name) and d.id == "property" for d in func.decorator_list) \
+            or any("amedTuple" in base or "namedtuple" in base for base in cls.bases):
+        return False
+    for node in walk_outside_defs(func, root=True):
+        if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load) and imports.is_bound(node.id):
+            qual = imports.qualify(node) or ""
+            if qual.split(".")[0] in ("torch", "numpy"):
+                return False
+    return True
 
 
 def held_values(expr: ast.AST, ctx) -> list[ast.AST]:

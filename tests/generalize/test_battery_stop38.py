@@ -1,0 +1,184 @@
+"""Mends of stop 38, each shape run through Dynamo 2.13 (CPU, eager backend) in the test itself.
+
+- A property read, an item access or a method call on an object just made (`Dist(x).scale`, `Seq(xs)[0]`)
+  runs the class's getter, __getitem__ or method; the same through a local (`d = Dist(x); d.scale`) was
+  followed already. A classmethod's `cls(...)` runs the class's __init__.
+- A function Dynamo never compiles as a frame of its own runs eagerly whole once it breaks: the caller
+  breaks at the call and the function is run by Python. Nothing after its first break is traced. So it is
+  for torch's own tree (on Dynamo's skip list: torch.distributions' `Binomial.entropy`, whose
+  `int(self.total_count.max())` breaks and whose next `if` on a tensor never reaches Dynamo), and for a
+  method of a plain class taking only `self` whose code names no torch module ("no tensor-related objects
+  found in frame").
+"""
+import os
+
+import pytest
+
+from breaklint.lint.config import Settings
+from breaklint.lint.runner import check_paths
+
+from .helpers import assert_breaks_at, check_tree, dynamo_package_rows, entry_calling, write_tree
+
+
+JUST_MADE = {
+    "pkg/__init__.py": "",
+    "pkg/objects.py": """
+        import functools
+
+        import torch
+
+
+        class lazy_property:
+            def __init__(self, wrapped):
+                self.wrapped = wrapped
+                functools.update_wrapper(self, wrapped)
+
+            def __get__(self, instance, owner=None):
+                if instance is None:
+                    return self
+                value = self.wrapped(instance)
+                setattr(instance, self.wrapped.__name__, value)
+                return value
+
+
+        class Dist:
+            def __init__(self, loc):
+                self.loc = loc
+
+            @lazy_property
+            def scale(self):
+                return self.loc * self.loc.abs().sum().item()
+
+
+        class Seq:
+            def __init__(self, t):
+                self.t = t
+
+            def __getitem__(self, i):
+                return self.t[i] * self.t.amax().item()
+
+
+        class Factory:
+            def __init__(self, t):
+                self.t = t * t.sum().item()
+
+            @classmethod
+            def create(cls, t):
+                return cls(t)
+
+
+        class Peak:
+            def __new__(cls, t):
+                made = super().__new__(cls)
+                made.v = t * t.max().item()
+                return made
+
+
+        class Maker:
+            @classmethod
+            def build(cls, t):
+                return Peak(t).v                # not `cls(...)`: Peak's constructor
+        """,
+    "pkg/ops.py": """
+        from .objects import Dist, Factory, Maker, Seq
+
+
+        def scale(x):
+            return Dist(x).scale
+
+
+        def first(x):
+            return Seq(x)[0]
+
+
+        def made(x):
+            return Factory.create(x).t
+
+
+        def built(x):
+            return Maker.build(x)
+        """,
+}
+
+
+@pytest.mark.parametrize("function, row", [("scale", 25), ("first", 33), ("made", 38), ("built", 48)])
+def test_reads_on_an_object_just_made_are_traced(tmp_path, function, row):
+    files = dict(JUST_MADE, **{"entry.py": entry_calling("ops", function)})
+    assert_breaks_at(tmp_path, files, "pkg/objects.py", row, "BL103")
+
+
+TENSORLESS = {
+    "pkg/__init__.py": "",
+    "pkg/holder.py": """
+        import torch
+
+
+        class Holder:
+            def __init__(self, t):
+                self.t = t * 1.0
+
+            def plain(self):
+                n = int(self.t.max())
+                if not self.t.min() == n:           # runs eagerly: Dynamo skips this frame
+                    raise ValueError("uneven")
+                return self.t + n
+
+            def with_torch(self):
+                n = int(self.t.max())
+                if not self.t.min() == n:           # `torch` below: the frame is compiled, this breaks
+                    raise ValueError("uneven")
+                return torch.relu(self.t) + n
+
+            def with_tensor(self, t):
+                n = int((t * 0).max())
+                if not (t * 0).min() == n:          # a tensor argument: the frame is compiled
+                    raise ValueError("uneven")
+                return t + n
+
+
+        HOLDER = Holder(torch.ones(4))
+
+
+        def run(x):
+            return HOLDER.plain() + HOLDER.with_torch() + HOLDER.with_tensor(x)
+        """,
+    "entry.py": entry_calling("holder", "run"),
+}
+
+
+def test_a_frame_without_tensors_runs_eagerly_after_its_first_break(tmp_path):
+    rows = {(p, r) for p, r, c in check_tree(tmp_path / "static", TENSORLESS) if p == "pkg/holder.py"}
+    assert rows == {("pkg/holder.py", 9), ("pkg/holder.py", 15), ("pkg/holder.py", 16),
+                    ("pkg/holder.py", 21), ("pkg/holder.py", 22)}
+    pytest.importorskip("torch")
+    assert dynamo_package_rows(tmp_path / "dynamo", TENSORLESS) == rows
+
+
+INSIDE_TORCH = {
+    # a tree whose top package is named torch, as torch/distributions is: Dynamo inlines its functions and
+    # never compiles them as frames of their own
+    "torch/__init__.py": "",
+    "torch/dist/__init__.py": "",
+    "torch/dist/binomial.py": """
+        import torch
+        from torch import nn
+
+
+        class Binomial(nn.Module):
+            def forward(self, total_count):
+                n = int(total_count.max())
+                if not total_count.min() == n:       # never traced: the function ran eagerly from the break
+                    raise NotImplementedError("inhomogeneous")
+                return total_count * n
+        """,
+}
+
+
+def test_torchs_own_tree_runs_eagerly_after_a_break(tmp_path):
+    write_tree(tmp_path, INSIDE_TORCH)
+    result = check_paths([str(tmp_path / "torch" / "dist")], Settings(), jobs=1, use_cache=False)
+    assert {(os.path.basename(str(f.path)), f.row) for f in result.findings} == {("binomial.py", 7)}
+    # the same file outside torch's tree: the frame resumes after the break, and the `if` breaks too
+    outside = {"pkg/__init__.py": "", "pkg/binomial.py": INSIDE_TORCH["torch/dist/binomial.py"]}
+    assert {(p, r) for p, r, c in check_tree(tmp_path / "pkg", outside)} == {("pkg/binomial.py", 7),
+                                                                             ("pkg/binomial.py", 8)}
