@@ -8,7 +8,8 @@
   for torch's own tree (on Dynamo's skip list: torch.distributions' `Binomial.entropy`, whose
   `int(self.total_count.max())` breaks and whose next `if` on a tensor never reaches Dynamo), and for a
   method of a plain class taking only `self` whose code names no torch module ("no tensor-related objects
-  found in frame").
+  found in frame"). A break in an `except` handler runs the rest of that handler eagerly, no more (the
+  walk took it for the rest of the block holding the `try`: torch.distributions' `Distribution.__init__`).
 """
 import os
 
@@ -160,16 +161,23 @@ INSIDE_TORCH = {
     "torch/__init__.py": "",
     "torch/dist/__init__.py": "",
     "torch/dist/binomial.py": """
+        import warnings
+
         import torch
         from torch import nn
 
 
         class Binomial(nn.Module):
             def forward(self, total_count):
+                try:
+                    scale = self.scale
+                except AttributeError:
+                    warnings.warn("no scale")        # when it raises: the rest of the handler runs eagerly
+                    scale = 1
                 n = int(total_count.max())
                 if not total_count.min() == n:       # never traced: the function ran eagerly from the break
                     raise NotImplementedError("inhomogeneous")
-                return total_count * n
+                return total_count * n * scale
         """,
 }
 
@@ -177,8 +185,9 @@ INSIDE_TORCH = {
 def test_torchs_own_tree_runs_eagerly_after_a_break(tmp_path):
     write_tree(tmp_path, INSIDE_TORCH)
     result = check_paths([str(tmp_path / "torch" / "dist")], Settings(), jobs=1, use_cache=False)
-    assert {(os.path.basename(str(f.path)), f.row) for f in result.findings} == {("binomial.py", 7)}
+    assert {(os.path.basename(str(f.path)), f.row) for f in result.findings} == {("binomial.py", 12),
+                                                                                   ("binomial.py", 14)}
     # the same file outside torch's tree: the frame resumes after the break, and the `if` breaks too
     outside = {"pkg/__init__.py": "", "pkg/binomial.py": INSIDE_TORCH["torch/dist/binomial.py"]}
-    assert {(p, r) for p, r, c in check_tree(tmp_path / "pkg", outside)} == {("pkg/binomial.py", 7),
-                                                                             ("pkg/binomial.py", 8)}
+    assert {(p, r) for p, r, c in check_tree(tmp_path / "pkg", outside)} == {
+        ("pkg/binomial.py", 12), ("pkg/binomial.py", 14), ("pkg/binomial.py", 15)}

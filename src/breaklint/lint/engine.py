@@ -53,6 +53,7 @@ _LEAVING = (ast.Return, ast.Raise, ast.Continue, ast.Break)
 _MAY_LEAVE = (ast.If, ast.With, ast.AsyncWith, ast.Try)
 
 
+_TRIES = (ast.Try, ast.TryStar) if hasattr(ast, "TryStar") else (ast.Try,)
 _DEFS = (ast.FunctionDef, ast.AsyncFunctionDef)
 
 
@@ -266,6 +267,18 @@ class FileLinter:
             self._walk_body(node.body, ctx, dispatch)
             ctx.user_class_with_depth -= made
             ctx.user_with_depth -= user
+        elif node_type in _TRIES:
+            # each block walked as one: a break in a handler runs the rest of that handler eagerly, not the
+            # rest of the block that holds the `try`
+            self._walk_body(node.body, ctx, dispatch)
+            for handler in node.handlers:
+                ctx.parents.append(handler)
+                if handler.type is not None:
+                    self._visit(handler.type, ctx, dispatch)
+                self._walk_body(handler.body, ctx, dispatch)
+                ctx.parents.pop()
+            self._walk_body(node.orelse, ctx, dispatch)
+            self._walk_body(node.finalbody, ctx, dispatch)
         else:
             for child in children(node):
                 # Names and constants are half of all nodes: visit them only when a rule wants them.
