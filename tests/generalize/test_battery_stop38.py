@@ -191,3 +191,52 @@ def test_torchs_own_tree_runs_eagerly_after_a_break(tmp_path):
     outside = {"pkg/__init__.py": "", "pkg/binomial.py": INSIDE_TORCH["torch/dist/binomial.py"]}
     assert {(p, r) for p, r, c in check_tree(tmp_path / "pkg", outside)} == {
         ("pkg/binomial.py", 12), ("pkg/binomial.py", 14), ("pkg/binomial.py", 15)}
+
+
+TENSOR_SEQUENCES = {
+    "pkg/__init__.py": "",
+    "pkg/util.py": """
+        def listify(x):
+            return [x.sum(), x.mean()]
+        """,
+    "pkg/ops.py": """
+        from .util import listify
+
+
+        def element_of_returned_list(x):
+            vals = listify(x)
+            if vals[0] > 0:                     # a list of tensors, from another file
+                return x
+            return -x
+
+
+        def element_of_comprehension(x):
+            ys = [t * 2 for t in x.unbind(0)]
+            if ys[0] > 0:
+                return x
+            return -x
+
+
+        def builtin_max(x):
+            t = max(x.sum(), x.mean())          # one of two tensors
+            if t > 0:
+                return x
+            return -x
+        """,
+}
+
+
+@pytest.mark.parametrize("function, row", [("element_of_returned_list", 6), ("element_of_comprehension", 13),
+                                           ("builtin_max", 20)])
+def test_elements_of_sequences_of_tensors_are_tensors(tmp_path, function, row):
+    files = dict(TENSOR_SEQUENCES, **{"entry.py": entry_calling("ops", function)})
+    assert_breaks_at(tmp_path, files, "pkg/ops.py", row, "BL101")
+
+
+def test_a_list_of_numbers_is_no_tensor(tmp_path):
+    files = dict(TENSOR_SEQUENCES, **{"entry.py": entry_calling("ops", "element_of_returned_list")})
+    files["pkg/util.py"] = """
+        def listify(x):
+            return [x.shape[0], 2]
+        """
+    assert not check_tree(tmp_path, files)

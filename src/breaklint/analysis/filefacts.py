@@ -93,8 +93,8 @@ class FileFacts:
         return self._own_facts[info.name]
 
     def return_kind(self, name: str) -> Optional[str]:
-        """What a top-level function returns on every path: "tensor", "tensors" (a tuple of
-        them) or None, judged with the facts its parameters have."""
+        """What a top-level function returns on every path: "tensor", "tensors" (a tuple or
+        list of them) or None, judged with the facts its parameters have."""
         # Only traced functions are judged (their facts exist anyway): an untraced helper that
         # other files call becomes traced in the next round of the call graph, and is judged then.
         scope = self.scopes.scopes.get(name)
@@ -108,8 +108,9 @@ class FileFacts:
             return None
         if all(env.is_tensor(v) for v in values):
             return "tensor"
-        if all(isinstance(v, ast.Tuple) and v.elts and all(env.is_tensor(e) for e in v.elts) for v in values):
-            return "tensors"
+        if all(isinstance(v, (ast.Tuple, ast.List)) and v.elts and all(env.is_tensor(e) for e in v.elts)
+               for v in values):
+            return "tensors"  # (a list as well: unpacked, indexed or iterated alike)
         return None
 
 

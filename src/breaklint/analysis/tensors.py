@@ -418,7 +418,21 @@ class TensorEnv:
                 return False
         if isinstance(node, (ast.Tuple, ast.List)):
             return bool(node.elts) and all(self.is_tensor(e) for e in node.elts)
+        if isinstance(node, ast.ListComp):
+            return self.is_tensor(node.elt)
         return self.is_tensor(node)
+
+    def _holds_tensors(self, node: ast.AST) -> bool:
+        """A name surely bound to a sequence whose elements are all tensors: a list comprehension of
+        them, a display of them, or a call whose elements are (x.unbind(), a function of the tree
+        returning a tuple or list of tensors)."""
+        held = self.reaching_value(node) if isinstance(node, ast.Name) else None
+        if isinstance(held, (ast.ListComp, ast.List, ast.Tuple)):
+            return self._elements_are_tensors(held)
+        if isinstance(held, ast.Call):
+            qual = self.imports.qualify(held.func) or ""
+            return qual in self.tuple_calls or self._elements_are_tensors(held) and not self.is_tensor(held)
+        return False
 
     # -- expressions ------------------------------------------------------------------------------
     def is_tensor(self, node: ast.AST) -> bool:
@@ -462,7 +476,10 @@ class TensorEnv:
             # `batch[idx]` with a tensor index: only a tensor can be indexed by one (a list takes
             # only a 0-d integer tensor), so an untyped `batch` is a tensor here.
             parts = node.slice.elts if isinstance(node.slice, ast.Tuple) else [node.slice]
-            return any(not isinstance(p, ast.Slice) and self.is_tensor(p) for p in parts)
+            if any(not isinstance(p, ast.Slice) and self.is_tensor(p) for p in parts):
+                return True
+            # `ys[0]` of `ys = [t * 2 for t in xs.unbind(0)]` or of a function returning a tuple or list of tensors
+            return not isinstance(node.slice, (ast.Slice, ast.Tuple)) and self._holds_tensors(node.value)
         if isinstance(node, ast.BinOp):
             if isinstance(node.op, (ast.BitAnd, ast.BitOr, ast.BitXor)) and _elementwise_logic(node) \
                     and self._compares_untyped_values(node):
@@ -530,6 +547,9 @@ class TensorEnv:
         if isinstance(func, ast.Name):
             if func.id in ("abs",) and node.args:
                 return self.is_tensor(node.args[0])
+            if func.id in ("max", "min") and len(node.args) >= 2 and not node.keywords \
+                    and all(self.is_tensor(a) for a in node.args):
+                return True  # Python's max of tensors is one of them (traced: measured on 2.13)
             if func.id == "getattr" and node.args and self._is_self(node.args[0]) \
                     and len(node.args) >= 2 and isinstance(node.args[1], ast.Constant) \
                     and self.class_facts is not None:
