@@ -240,3 +240,58 @@ def test_a_list_of_numbers_is_no_tensor(tmp_path):
             return [x.shape[0], 2]
         """
     assert not check_tree(tmp_path, files)
+
+
+MEMBERS = {
+    "pkg/__init__.py": "",
+    "pkg/holder.py": """
+        class Holder:
+            def __init__(self, t):
+                self.t = t
+
+            def value(self):
+                return self.t.sum()
+
+            @property
+            def total(self):
+                return self.t.sum()
+
+            def count(self):
+                return self.t.shape[0]
+        """,
+    "pkg/ops.py": """
+        from .holder import Holder
+
+
+        def by_method(x):
+            h = Holder(x)
+            if h.value() > 0:                   # Holder.value returns a tensor
+                return x
+            return -x
+
+
+        def by_property(x):
+            h = Holder(x)
+            if h.total > 0:
+                return x
+            return -x
+
+
+        def by_number(x):
+            h = Holder(x)
+            if h.count() > 2:                   # a number: no break
+                return x
+            return -x
+        """,
+}
+
+
+@pytest.mark.parametrize("function, row", [("by_method", 6), ("by_property", 13)])
+def test_a_method_or_property_of_another_files_class_returning_a_tensor(tmp_path, function, row):
+    files = dict(MEMBERS, **{"entry.py": entry_calling("ops", function)})
+    assert_breaks_at(tmp_path, files, "pkg/ops.py", row, "BL101")
+
+
+def test_a_method_returning_a_number_is_no_tensor(tmp_path):
+    files = dict(MEMBERS, **{"entry.py": entry_calling("ops", "by_number")})
+    assert not {f for f in check_tree(tmp_path, files) if f[0] == "pkg/ops.py"}

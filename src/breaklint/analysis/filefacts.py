@@ -63,7 +63,13 @@ class FileFacts:
         target = self.scopes.resolve_call(caller, call)
         if target is None:
             known = self.context.returns_tensor
-            return bool(known) and self.imports.qualify(call.func) in known
+            if not known:
+                return False
+            func = call.func
+            if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Call):
+                made = self.imports.qualify(func.value.func)  # `Holder(x).value()`: a class of another file
+                return made is not None and f"{made}.{func.attr}" in known
+            return self.imports.qualify(func) in known
         qualname = target[2]
         if qualname not in self._returns:
             self._returns[qualname] = False  # recursion guard

@@ -487,10 +487,11 @@ class ProjectGraph:
                 called[path] = {ref.name for refs in traced for ref in refs if ref.kind == GLOBAL}
             for refs in traced:
                 for ref in refs:
-                    if ref.kind != GLOBAL or ref.name in tensor or ref.name in tensors:
+                    if ref.kind not in (GLOBAL, INSTANCE, HELD_READ) or ref.name in tensor or ref.name in tensors:
                         continue
                     found = self.resolve(self._absolute(path, ref.name))
-                    if found is None or found[0] != "function":
+                    # a function, or a method (or property) of an object of a known class (`h.value()`)
+                    if found is None or found[0] != ("function" if ref.kind == GLOBAL else "method"):
                         continue
                     target = self.summaries[found[1]]
                     if found[2] in target.returns_tensor:

@@ -14,7 +14,7 @@ from typing import Optional
 
 from .astwalk import function_nodes_of, node_memo, walk
 from .flow import bindings_of, function_arguments
-from .names import ImportMap, normalize_torch
+from .names import ImportMap, dotted, normalize_torch
 from .scope import ClassInfo, ModuleScopes, Scope, _self_name, is_autograd_forward
 from .torch_api import (CASTS, FRESH_TENSOR_FUNCS, META_ATTRIBUTES, NON_TENSOR_LAYERS, NON_TENSOR_METHODS,
                         NON_TENSOR_NAMESPACES, NON_TENSOR_TORCH_FUNCS, TENSOR_ATTRIBUTES, TENSOR_EVIDENCE_METHODS, TENSOR_NAMESPACES,
@@ -465,7 +465,7 @@ class TensorEnv:
                 held = node.value if isinstance(node.value, ast.Call) else \
                     self.reaching_value(node.value) if isinstance(node.value, ast.Name) else None
                 return isinstance(held, ast.Call) and self._elements_are_tensors(held)
-            return False
+            return self._object_member_is_tensor(node.value, node.attr)  # a property of a known class
         if isinstance(node, ast.Subscript):
             if self.is_tensor(node.value):
                 return True
@@ -543,7 +543,7 @@ class TensorEnv:
             if func.attr in TENSOR_ONLY_METHODS and (not self.is_known_non_tensor(receiver) or self.sized_by_name(receiver)) \
                     and not isinstance(receiver, (ast.Constant, ast.JoinedStr, ast.List, ast.Dict)):
                 return qual.split(".")[0] not in ("np", "numpy", "math")
-            return False
+            return self._object_member_is_tensor(receiver, func.attr)
         if isinstance(func, ast.Name):
             if func.id in ("abs",) and node.args:
                 return self.is_tensor(node.args[0])
@@ -555,6 +555,19 @@ class TensorEnv:
                     and self.class_facts is not None:
                 return node.args[1].value in self.class_facts.tensor_attrs
         return False
+
+    def _object_member_is_tensor(self, receiver: ast.AST, attr: str) -> bool:
+        """`h.value()` or `h.total` with `h = Holder(x)` surely: what that class's method or property
+        returns, as the call graph says (this file's classes, or another file's)."""
+        if self.call_returns_tensor is None or not isinstance(receiver, ast.Name):
+            return False
+        held = self.reaching_value(receiver)
+        if not (isinstance(held, ast.Call) and isinstance(held.func, (ast.Name, ast.Attribute))
+                and _last(dotted(held.func))[:1].isupper()):
+            return False
+        member = node_memo(f"member {attr}", held, lambda: ast.copy_location(ast.Call(
+            func=ast.Attribute(value=held, attr=attr, ctx=ast.Load()), args=[], keywords=[]), held))
+        return self.call_returns_tensor(member, self.scope)
 
     def _shadow(self, scope: ast.AST, names: dict) -> None:
         for name in names:
