@@ -98,7 +98,7 @@ class FileFacts:
             self._own_facts[info.name] = ClassFacts(info, self.imports)
         return self._own_facts[info.name]
 
-    def return_kind(self, name: str) -> Optional[str]:
+    def return_kind(self, name: str, own: bool = False) -> Optional[str]:
         """What a top-level function returns on every path: "tensor", "tensors" (a tuple or
         list of them) or None, judged with the facts its parameters have."""
         # Only traced functions are judged (their facts exist anyway): an untraced helper that
@@ -109,7 +109,10 @@ class FileFacts:
         values = [r.value for r in returns_of(scope.func)]
         if not values or any(v is None for v in values):
             return None
-        env = self.env_of(scope)
+        # own: judged without what callers pass (a method's kind serves every object of its class; one that
+        # returns its argument, `forward_shape(shape)`, is no tensor because one caller passed a tensor)
+        env = TensorEnv(scope, self.scopes, self.imports, self.class_facts_of(scope), {}, self.returns_tensor) \
+            if own else self.env_of(scope)
         if env is None:
             return None
         if all(env.is_tensor(v) for v in values):

@@ -196,7 +196,7 @@ def summarize(scopes: ModuleScopes, imports: ImportMap, env_of: Callable,
             add(qualname, scope.func, None)
     kinds = {name: return_kind(name) for name in scopes.functions}
     # methods too: `h = Holder(x); h.value()` in another file is a tensor where Holder.value returns one
-    kinds.update((q, return_kind(q)) for q in scopes.scopes if q.partition(".")[0] in scopes.classes
+    kinds.update((q, return_kind(q, own=True)) for q in scopes.scopes if q.partition(".")[0] in scopes.classes
                  and q.count(".") == 1)
     object_calls = {}
     for qualname, scope in scopes.scopes.items():
