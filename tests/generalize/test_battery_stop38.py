@@ -282,11 +282,25 @@ MEMBERS = {
             if h.count() > 2:                   # a number: no break
                 return x
             return -x
+
+
+        class Wrap:
+            def __init__(self, x):
+                self.h = Holder(x)
+
+            def check(self, x):
+                if self.h.value() > 0:          # what self.h holds: a Holder
+                    return x
+                return -x
+
+
+        def by_attribute(x):
+            return Wrap(x).check(x)
         """,
 }
 
 
-@pytest.mark.parametrize("function, row", [("by_method", 6), ("by_property", 13)])
+@pytest.mark.parametrize("function, row", [("by_method", 6), ("by_property", 13), ("by_attribute", 30)])
 def test_a_method_or_property_of_another_files_class_returning_a_tensor(tmp_path, function, row):
     files = dict(MEMBERS, **{"entry.py": entry_calling("ops", function)})
     assert_breaks_at(tmp_path, files, "pkg/ops.py", row, "BL101")

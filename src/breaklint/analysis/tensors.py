@@ -557,11 +557,18 @@ class TensorEnv:
         return False
 
     def _object_member_is_tensor(self, receiver: ast.AST, attr: str) -> bool:
-        """`h.value()` or `h.total` with `h = Holder(x)` surely: what that class's method or property
-        returns, as the call graph says (this file's classes, or another file's)."""
-        if self.call_returns_tensor is None or not isinstance(receiver, ast.Name):
+        """`h.value()` or `h.total` with `h = Holder(x)` surely (or `self.h`, given only `Holder(...)` by the
+        class): what that class's method or property returns, as the call graph says (this file's classes, or
+        another file's)."""
+        if self.call_returns_tensor is None:
             return False
-        held = self.reaching_value(receiver)
+        if isinstance(receiver, ast.Name):
+            held = self.reaching_value(receiver)
+        elif isinstance(receiver, ast.Attribute) and self._is_self(receiver.value) and self.scope.cls is not None:
+            values = self.scopes.held_by_self(self.scope.cls, receiver.attr)  # `self.h = Holder(...)`, one value
+            held = values[0] if len(values) == 1 else None
+        else:
+            return False
         if not (isinstance(held, ast.Call) and isinstance(held.func, (ast.Name, ast.Attribute))
                 and _last(dotted(held.func))[:1].isupper()):
             return False
