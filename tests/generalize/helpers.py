@@ -125,6 +125,11 @@ print(json.dumps(sorted(rows)))
 def dynamo_package_rows(tmp_path, files: dict) -> set:
     """(file, row) under `pkg/` of each break Dynamo reports compiling the written package's `entry.M()`,
     in a process of its own: each package is named `pkg`, and Dynamo's caches outlive a test."""
+    return {row for row in dynamo_rows(tmp_path, files) if row[0].startswith("pkg")}
+
+
+def dynamo_rows(tmp_path, files: dict) -> set:
+    """(file, row) of each break Dynamo reports in the written files (`entry.py` too), as above."""
     import json
     import os
     import subprocess
@@ -134,8 +139,7 @@ def dynamo_package_rows(tmp_path, files: dict) -> set:
     done = subprocess.run([sys.executable, "-c", _PACKAGE_DYNAMO, str(tmp_path)], capture_output=True, text=True,
                           timeout=300, env=dict(os.environ, PYTHONPATH=""))
     assert done.returncode == 0, done.stderr[-2000:]
-    rows = {tuple(row) for row in json.loads(done.stdout.strip().splitlines()[-1])}
-    return {row for row in rows if row[0].startswith("pkg")}
+    return {tuple(row) for row in json.loads(done.stdout.strip().splitlines()[-1])}
 
 
 def assert_breaks_at(tmp_path, files: dict, path: str, row: int, code: str) -> None:

@@ -18,7 +18,7 @@ import pytest
 from breaklint.lint.config import Settings
 from breaklint.lint.runner import check_paths
 
-from .helpers import assert_breaks_at, check_tree, dynamo_package_rows, entry_calling, write_tree
+from .helpers import assert_breaks_at, check_tree, dynamo_package_rows, dynamo_rows, entry_calling, write_tree
 
 
 JUST_MADE = {
@@ -309,3 +309,165 @@ def test_a_method_or_property_of_another_files_class_returning_a_tensor(tmp_path
 def test_a_method_returning_a_number_is_no_tensor(tmp_path):
     files = dict(MEMBERS, **{"entry.py": entry_calling("ops", "by_number")})
     assert not {f for f in check_tree(tmp_path, files) if f[0] == "pkg/ops.py"}
+
+
+def _shape(name: str) -> dict:
+    """A shape of the review of stop 38 (a helper ran each through Dynamo 2.13), as a package to write."""
+    return _REVIEW_SHAPES[name]
+
+
+_REVIEW_SHAPES = {
+    # a staticmethod's first parameter named cls is no class of its own: Box.__init__ never runs
+    "static_cls_param": {
+        "pkg/__init__.py": "",
+        "pkg/a.py": """
+            class Box:
+                def __init__(self, x):
+                    print("box")
+                    self.x = x
+
+                @staticmethod
+                def build(cls, x):
+                    return cls(x)
+
+
+            class Other:
+                def __init__(self, x):
+                    print("other")
+                    self.x = x
+            """,
+        "entry.py": """
+            import torch
+            from pkg.a import Box, Other
+
+
+            class M(torch.nn.Module):
+                def forward(self, x):
+                    b = Box.build(Other, x)
+                    return b.x + 1
+            """,
+    },
+    # a base of another file (a module): the frame holds a module, Dynamo compiles it and resumes
+    "module_base_in_another_file": {
+        "pkg/__init__.py": "",
+        "pkg/b.py": """
+            import torch
+
+
+            class Base(torch.nn.Module):
+                k = 3
+            """,
+        "pkg/a.py": """
+            from pkg.b import Base
+
+
+            class Foo(Base):
+                def run(self):
+                    print("a")
+                    k = self.k
+                    print("b")
+                    return k
+            """,
+        "entry.py": """
+            import torch
+            from pkg.a import Foo
+
+
+            class M(torch.nn.Module):
+                def __init__(self):
+                    super().__init__()
+                    self.foo = Foo()
+
+                def forward(self, x):
+                    k = self.foo.run()
+                    return x + k
+            """,
+    },
+    # `self.nn`: an attribute name is a name of the code too, and `nn` is torch's module here
+    "attribute_named_nn": {
+        "pkg/__init__.py": "",
+        "pkg/a.py": """
+            from torch import nn
+
+
+            class Foo:
+                def __init__(self, x):
+                    self.x = x
+                    self.nn = 2
+
+                def run(self):
+                    print("a")
+                    y = self.x * self.nn
+                    print("b")
+                    return y
+            """,
+        "entry.py": """
+            import torch
+            from pkg.a import Foo
+
+
+            class M(torch.nn.Module):
+                def forward(self, x):
+                    h = Foo(x)
+                    y = h.run()
+                    return y + 1
+            """,
+    },
+    # an item stored into the list: its first binding no longer tells its elements
+    "list_mutated": {
+        "pkg/__init__.py": "",
+        "pkg/a.py": """
+            def split2(x):
+                a = x.sum()
+                return [a, a * 2]
+            """,
+        "entry.py": """
+            import torch
+            from pkg.a import split2
+
+
+            class M(torch.nn.Module):
+                def forward(self, x):
+                    ys = split2(x)
+                    ys[0] = 1.0
+                    if ys[0] > 0:
+                        return x + 1
+                    return x - 1
+            """,
+    },
+    # a function of the tree named max: no builtin
+    "max_shadowed": {
+        "pkg/__init__.py": "",
+        "pkg/a.py": """
+            def max(a, b):
+                return 0.5
+            """,
+        "entry.py": """
+            import torch
+            from pkg.a import max
+
+
+            class M(torch.nn.Module):
+                def forward(self, x):
+                    m = max(x.sum(), x.mean())
+                    if m > 0:
+                        return x + 1
+                    return x - 1
+            """,
+    },
+}
+
+
+def test_a_staticmethods_cls_parameter_is_no_constructor_of_its_class(tmp_path):
+    files = _shape("static_cls_param")
+    assert ("pkg/a.py", 3) not in {(p, r) for p, r, c in check_tree(tmp_path / "static", files)}
+    pytest.importorskip("torch")
+    assert ("pkg/a.py", 3) not in dynamo_rows(tmp_path / "dynamo", files)  # (Other's print, row 13, breaks)
+
+
+@pytest.mark.parametrize("name", sorted(set(_REVIEW_SHAPES) - {"static_cls_param"}))
+def test_the_reviews_shapes_agree_with_dynamo(tmp_path, name):
+    files = _shape(name)
+    rows = {(p, r) for p, r, c in check_tree(tmp_path / "static", files)}
+    pytest.importorskip("torch")
+    assert rows == {(p, r) for p, r in dynamo_rows(tmp_path / "dynamo", files)}

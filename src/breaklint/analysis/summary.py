@@ -190,7 +190,8 @@ def summarize(scopes: ModuleScopes, imports: ImportMap, env_of: Callable,
         add(name, func, None)
     for cname, info in scopes.classes.items():
         for mname, method in info.methods.items():
-            add(f"{cname}.{mname}", method, _self_name(method))
+            # a staticmethod's first parameter is no self (nor, named cls, a class: the review of stop 38)
+            add(f"{cname}.{mname}", method, None if _is_static(method) else _self_name(method))
     for qualname, scope in scopes.scopes.items():
         if qualname not in lines:  # a closure or lambda traced code calls through a free name
             add(qualname, scope.func, None)
@@ -261,6 +262,10 @@ def _decorator_refs(func: FunctionNode, self_name: Optional[str], scopes: Module
                 if self_name is not None:  # a method: reading it off the object runs a descriptor's __get__
                     refs.append(CallRef(INSTANCE, f"{found[1]}.__get__"))  # (`@lazy_property`: measured, traced)
     return tuple(refs)
+
+
+def _is_static(func: FunctionNode) -> bool:
+    return any(isinstance(d, ast.Name) and d.id == "staticmethod" for d in func.decorator_list)
 
 
 def _annotation_spelling(node: ast.AST, imports: ImportMap) -> str:

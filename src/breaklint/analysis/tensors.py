@@ -35,6 +35,10 @@ SIZE_LIKE_NAME = re.compile(
     r"verbose|debug|training|groups|heads|channels|layers|steps))$")
 
 
+_LIST_MUTATORS = frozenset({"append", "insert", "extend", "pop", "remove", "clear", "sort", "reverse",
+                            "__setitem__"})
+
+
 def _last(name: Optional[str]) -> str:
     return name.rsplit(".", 1)[-1] if name else ""
 
@@ -182,6 +186,7 @@ class TensorEnv:
         self.class_facts = class_facts
         self.self_name = _self_name(scope.func) if scope.cls is not None else None
         self._memo: dict[int, bool] = {}
+        self._mutated: Optional[frozenset] = None
         self.tensor_names: set[str] = {p for p, t in param_is_tensor.items() if t}
         self.known_non_tensor: set[str] = {p for p, t in param_is_tensor.items() if not t}
         self.tensor_params = set(self.tensor_names)
@@ -427,6 +432,8 @@ class TensorEnv:
         them, a display of them, or a call whose elements are (x.unbind(), a function of the tree
         returning a tuple or list of tensors)."""
         held = self.reaching_value(node) if isinstance(node, ast.Name) else None
+        if held is not None and node.id in self._mutated_sequences():
+            return False  # `ys[0] = 1.0`, `ys.insert(0, n)`: what it was bound to no longer tells its elements
         if isinstance(held, (ast.ListComp, ast.List, ast.Tuple)):
             return self._elements_are_tensors(held)
         if isinstance(held, ast.Call):
@@ -548,6 +555,7 @@ class TensorEnv:
             if func.id in ("abs",) and node.args:
                 return self.is_tensor(node.args[0])
             if func.id in ("max", "min") and len(node.args) >= 2 and not node.keywords \
+                    and not self.imports.is_bound(func.id) and func.id not in self.scopes.functions \
                     and all(self.is_tensor(a) for a in node.args):
                 return True  # Python's max of tensors is one of them (traced: measured on 2.13)
             if func.id == "getattr" and node.args and self._is_self(node.args[0]) \
@@ -555,6 +563,20 @@ class TensorEnv:
                     and self.class_facts is not None:
                 return node.args[1].value in self.class_facts.tensor_attrs
         return False
+
+    def _mutated_sequences(self) -> frozenset:
+        """Names the function stores an item into or calls a list's mutating method on."""
+        if self._mutated is None:
+            names = set()
+            for node in walk(self.scope.func):
+                if isinstance(node, ast.Subscript) and isinstance(node.ctx, (ast.Store, ast.Del)) \
+                        and isinstance(node.value, ast.Name):
+                    names.add(node.value.id)
+                elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) \
+                        and isinstance(node.func.value, ast.Name) and node.func.attr in _LIST_MUTATORS:
+                    names.add(node.func.value.id)
+            self._mutated = frozenset(names)
+        return self._mutated
 
     def _object_member_is_tensor(self, receiver: ast.AST, attr: str) -> bool:
         """`h.value()` or `h.total` with `h = Holder(x)` surely (or `self.h`, given only `Holder(...)` by the

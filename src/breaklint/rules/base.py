@@ -292,7 +292,7 @@ class NodeContext:
         `self`, whose code names no torch or numpy module ("no tensor-related objects found in frame")."""
         scope = self.scope
         return self.file.memo(("never own frame", id(scope.func)), lambda: self.file.imports.own_root == "torch"
-                              or _tensorless_frame(scope, self.file.imports))
+                              or _tensorless_frame(scope, self.file.scopes, self.file.imports))
 
     def _in_assignment_target(self, node: ast.AST) -> bool:
         statement = self.statement
@@ -471,23 +471,38 @@ class NodeContext:
         ))
 
 
-def _tensorless_frame(scope, imports) -> bool:
-    """A method of a class that is no nn.Module nor a named tuple, with `self` its only parameter, whose
-    body names nothing of torch or numpy: Dynamo's has_tensor_in_frame() finds no tensor in the frame
-    (an object's attributes are not looked into) and skips it."""
+def _tensorless_frame(scope, scopes, imports) -> bool:
+    """A method of a plain class (its bases, to any depth, classes of this file or `object`), with `self` its
+    only parameter, whose code names nothing of torch or numpy: Dynamo's has_tensor_in_frame() finds no
+    tensor in the frame (an object's attributes are not looked into) and skips it. Its code's names are
+    attribute names too (`self.nn` with `nn` imported from torch: the frame is compiled)."""
     cls, func = scope.cls, scope.func
     args = func.args
-    if cls is None or cls.is_module or isinstance(func, ast.Lambda) or args.vararg or args.kwarg \
+    if cls is None or isinstance(func, ast.Lambda) or args.vararg or args.kwarg \
             or args.kwonlyargs or len(args.posonlyargs + args.args) != 1 or func.decorator_list and not all(
                 isinstance(d, ast.Name) and d.id == "property" for d in func.decorator_list) \
-            or any("amedTuple" in base or "namedtuple" in base for base in cls.bases):
+            or not _plain_class(cls, scopes):
         return False
     for node in walk_outside_defs(func, root=True):
-        if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load) and imports.is_bound(node.id):
-            qual = imports.qualify(node) or ""
-            if qual.split(".")[0] in ("torch", "numpy"):
-                return False
+        name = node.id if isinstance(node, ast.Name) else node.attr if isinstance(node, ast.Attribute) else None
+        if name is not None and imports.is_bound(name) \
+                and imports.aliases[name].split(".")[0] in ("torch", "numpy"):
+            return False
     return True
+
+
+def _plain_class(cls, scopes, depth: int = 0) -> bool:
+    """No nn.Module, named tuple or class of another file among its bases: a class of another file may be a
+    module (the file's own module detection sees only its own), so it is not taken for plain."""
+    if cls.is_module or depth > 8:
+        return False
+    for base, node in zip(cls.bases, cls.node.bases):
+        local = scopes.classes.get(node.id) if isinstance(node, ast.Name) else None
+        if base in ("object", "abc.ABC", "typing.Generic"):
+            continue
+        if local is None or local is cls or not _plain_class(local, scopes, depth + 1):
+            return False
+    return len(cls.bases) == len(cls.node.bases)
 
 
 def held_values(expr: ast.AST, ctx) -> list[ast.AST]:
