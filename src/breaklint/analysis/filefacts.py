@@ -26,6 +26,17 @@ class FileFacts:
         self._returns: dict[str, bool] = {}
         self._class_facts: dict[str, ClassFacts] = {}
         self._own_facts: dict[str, ClassFacts] = {}
+        self._member_names: Optional[frozenset] = None
+
+    @property
+    def member_names(self) -> frozenset:
+        """Names a method or property of a known class returning a tensor may have: the plain classes' of this
+        file, and the last part of what the call graph says returns one (a filter before any flow look-up)."""
+        if self._member_names is None:
+            names = {m for info in self.scopes.classes.values() if not info.is_module for m in info.methods}
+            names.update(name.rpartition(".")[2] for name in self.context.returns_tensor or ())
+            self._member_names = frozenset(names)
+        return self._member_names
 
     def close(self) -> None:
         self._envs.clear()
@@ -49,7 +60,7 @@ class FileFacts:
             params = callee_param_facts(scope, sites, self.env_of, external_sites)
             defaulted_none = defaulted_none_params(scope, sites, external_sites)
         envs[scope.qualname] = TensorEnv(scope, self.scopes, self.imports, facts, params, self.returns_tensor,
-                                         self.context.returns_tensors, defaulted_none)
+                                         self.context.returns_tensors, defaulted_none, self.member_names)
         return envs[scope.qualname]
 
     def env_named(self, qualname: str) -> Optional[TensorEnv]:

@@ -196,9 +196,11 @@ def summarize(scopes: ModuleScopes, imports: ImportMap, env_of: Callable,
         if qualname not in lines:  # a closure or lambda traced code calls through a free name
             add(qualname, scope.func, None)
     kinds = {name: return_kind(name) for name in scopes.functions}
-    # methods too: `h = Holder(x); h.value()` in another file is a tensor where Holder.value returns one
-    kinds.update((q, return_kind(q, own=True)) for q in scopes.scopes if q.partition(".")[0] in scopes.classes
-                 and q.count(".") == 1)
+    # methods of plain classes too: `h = Holder(x); h.value()` in another file is a tensor where Holder.value
+    # returns one (a module's methods are not asked: judging the forwards of a model library cost 13% of a cold
+    # run on transformers, and a submodule's results are judged through its layers already)
+    kinds.update((q, return_kind(q, own=True)) for q in scopes.scopes if q.count(".") == 1
+                 and q.partition(".")[0] in scopes.classes and not scopes.classes[q.partition(".")[0]].is_module)
     object_calls = {}
     for qualname, scope in scopes.scopes.items():
         found = tuple((call.lineno, call.col_offset, spellings, method, in_loop)

@@ -35,6 +35,7 @@ SIZE_LIKE_NAME = re.compile(
     r"verbose|debug|training|groups|heads|channels|layers|steps))$")
 
 
+_SEQUENCE_VALUES = (ast.ListComp, ast.List, ast.Tuple, ast.Call)
 _LIST_MUTATORS = frozenset({"append", "insert", "extend", "pop", "remove", "clear", "sort", "reverse",
                             "__setitem__"})
 
@@ -173,8 +174,11 @@ class TensorEnv:
     def __init__(self, scope: Scope, scopes: ModuleScopes, imports: ImportMap,
                  class_facts: Optional[ClassFacts], param_is_tensor: dict[str, bool],
                  call_returns_tensor=None, tuple_calls: frozenset = frozenset(),
-                 defaulted_none: frozenset = frozenset()):
+                 defaulted_none: frozenset = frozenset(), member_names: frozenset = frozenset()):
         self.scope = scope
+        # Names a method or property returning a tensor may have (filefacts.member_names): `h.<name>` only is
+        # looked up through what reaches `h`.
+        self.member_names = member_names
         self.scopes = scopes
         # Parameters that keep their default of None: no known call site passes them.
         self.defaulted_none = defaulted_none
@@ -431,7 +435,10 @@ class TensorEnv:
         """A name surely bound to a sequence whose elements are all tensors: a list comprehension of
         them, a display of them, or a call whose elements are (x.unbind(), a function of the tree
         returning a tuple or list of tensors)."""
-        held = self.reaching_value(node) if isinstance(node, ast.Name) else None
+        if not isinstance(node, ast.Name) or not any(isinstance(value, _SEQUENCE_VALUES)
+                                                     for _, value in self.definitions.get(node.id, ())):
+            return False  # (no flow look-up for a name never bound to such a value)
+        held = self.reaching_value(node)
         if held is not None and node.id in self._mutated_sequences():
             return False  # `ys[0] = 1.0`, `ys.insert(0, n)`: what it was bound to no longer tells its elements
         if isinstance(held, (ast.ListComp, ast.List, ast.Tuple)):
@@ -582,7 +589,7 @@ class TensorEnv:
         """`h.value()` or `h.total` with `h = Holder(x)` surely (or `self.h`, given only `Holder(...)` by the
         class): what that class's method or property returns, as the call graph says (this file's classes, or
         another file's)."""
-        if self.call_returns_tensor is None:
+        if self.call_returns_tensor is None or attr not in self.member_names:
             return False
         if isinstance(receiver, ast.Name):
             held = self.reaching_value(receiver)
