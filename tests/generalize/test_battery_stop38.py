@@ -222,12 +222,19 @@ TENSOR_SEQUENCES = {
             if t > 0:
                 return x
             return -x
+
+
+        def max_with_a_number(x):
+            t = max(x.sum(), 0.0)               # traced to a tensor too
+            if t > 0:
+                return x
+            return -x
         """,
 }
 
 
 @pytest.mark.parametrize("function, row", [("element_of_returned_list", 6), ("element_of_comprehension", 13),
-                                           ("builtin_max", 20)])
+                                           ("builtin_max", 20), ("max_with_a_number", 27)])
 def test_elements_of_sequences_of_tensors_are_tensors(tmp_path, function, row):
     files = dict(TENSOR_SEQUENCES, **{"entry.py": entry_calling("ops", function)})
     assert_breaks_at(tmp_path, files, "pkg/ops.py", row, "BL101")
@@ -261,6 +268,7 @@ MEMBERS = {
         """,
     "pkg/ops.py": """
         from .holder import Holder
+        from .sub import Sub
 
 
         def by_method(x):
@@ -296,11 +304,25 @@ MEMBERS = {
 
         def by_attribute(x):
             return Wrap(x).check(x)
+
+
+        def inherited(x):
+            h = Sub(x)
+            if h.value() > 0:                   # Sub inherits value from Holder, of another file
+                return x
+            return -x
+        """,
+    "pkg/sub.py": """
+        from .holder import Holder
+
+
+        class Sub(Holder):
+            pass
         """,
 }
 
 
-@pytest.mark.parametrize("function, row", [("by_method", 6), ("by_property", 13), ("by_attribute", 30)])
+@pytest.mark.parametrize("function, row", [("by_method", 7), ("by_property", 14), ("by_attribute", 31), ("inherited", 42)])
 def test_a_method_or_property_of_another_files_class_returning_a_tensor(tmp_path, function, row):
     files = dict(MEMBERS, **{"entry.py": entry_calling("ops", function)})
     assert_breaks_at(tmp_path, files, "pkg/ops.py", row, "BL101")

@@ -385,6 +385,16 @@ class ProjectGraph:
             found = self._mro_memo[cls] = tuple(_breadth_first([cls], self._bases))
         return found
 
+    def _inherited_method(self, dotted_name: str) -> Optional[tuple[str, str, str]]:
+        """("method", path, qualname) for `pkg.mod.Sub.value` where Sub inherits value from a base (of
+        another file too), else None."""
+        owner, _, method = dotted_name.rpartition(".")
+        cls = self.resolve(owner)
+        if cls is None or cls[0] != "class":
+            return None
+        found = self._lookup((cls[1], cls[2]), method)
+        return ("method", found[0], f"{found[1]}.{method}") if found is not None else None
+
     def _lookup(self, cls: ClassKey, method: str, skip_first: bool = False) -> Optional[ClassKey]:
         memo_key = (cls, method, skip_first)
         if memo_key in self._lookup_memo:
@@ -490,7 +500,10 @@ class ProjectGraph:
                     if ref.kind not in (GLOBAL, INSTANCE, HELD_READ) or ref.name in tensor or ref.name in tensors:
                         continue
                     found = self.resolve(self._absolute(path, ref.name))
-                    # a function, or a method (or property) of an object of a known class (`h.value()`)
+                    if found is None and ref.kind != GLOBAL:
+                        found = self._inherited_method(self._absolute(path, ref.name))
+                    # a function, or a method (or property) of an object of a known class (`h.value()`), its
+                    # own or a base's
                     if found is None or found[0] != ("function" if ref.kind == GLOBAL else "method"):
                         continue
                     target = self.summaries[found[1]]

@@ -36,6 +36,13 @@ SIZE_LIKE_NAME = re.compile(
 
 
 _SEQUENCE_VALUES = (ast.ListComp, ast.List, ast.Tuple, ast.Call)
+
+
+def _number_constant(node: ast.AST) -> bool:
+    """`0.0`, `-1`: a number written out (no bool)."""
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.USub, ast.UAdd)):
+        node = node.operand
+    return isinstance(node, ast.Constant) and type(node.value) in (int, float)
 _LIST_MUTATORS = frozenset({"append", "insert", "extend", "pop", "remove", "clear", "sort", "reverse",
                             "__setitem__"})
 
@@ -563,8 +570,10 @@ class TensorEnv:
                 return self.is_tensor(node.args[0])
             if func.id in ("max", "min") and len(node.args) >= 2 and not node.keywords \
                     and not self.imports.is_bound(func.id) and func.id not in self.scopes.functions \
-                    and all(self.is_tensor(a) for a in node.args):
-                return True  # Python's max of tensors is one of them (traced: measured on 2.13)
+                    and any(self.is_tensor(a) for a in node.args) \
+                    and all(self.is_tensor(a) or _number_constant(a) for a in node.args):
+                # Python's max of tensors (or of a tensor and a number) is traced to a tensor: measured on 2.13
+                return True
             if func.id == "getattr" and node.args and self._is_self(node.args[0]) \
                     and len(node.args) >= 2 and isinstance(node.args[1], ast.Constant) \
                     and self.class_facts is not None:
