@@ -147,6 +147,10 @@ def _make_reader(node_type: type) -> Callable[[ast.AST], list]:
     return namespace["read"]
 
 
+# A `try` statement, with Python 3.11's `try`/`except*` (the lint walk and the rules' eager-after-break test).
+TRY_STATEMENTS = (ast.Try, ast.TryStar) if hasattr(ast, "TryStar") else (ast.Try,)
+
+
 def walk(node: ast.AST):
     """Every node under `node` (itself included), in no particular order, like ast.walk."""
     stack = [node]

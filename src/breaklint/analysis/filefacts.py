@@ -86,11 +86,14 @@ class FileFacts:
             self._returns[qualname] = False  # recursion guard
             callee = self.scopes.scopes.get(qualname)
             if callee is not None:
-                env = TensorEnv(callee, self.scopes, self.imports, self.class_facts_of(callee), {},
-                                self.returns_tensor)
+                env = self._unbound_env(callee)
                 values = [r.value for r in returns_of(callee.func)]
                 self._returns[qualname] = bool(values) and all(v is not None and env.is_tensor(v) for v in values)
         return self._returns[qualname]
+
+    def _unbound_env(self, scope: Scope) -> TensorEnv:
+        """A fresh env of the function with its parameters unknown: an answer that holds whoever calls it."""
+        return TensorEnv(scope, self.scopes, self.imports, self.class_facts_of(scope), {}, self.returns_tensor)
 
     def class_facts_of(self, scope: Scope) -> Optional[ClassFacts]:
         """The class's attribute facts, with what its bases in this file assign (`self.x` set in a
@@ -122,8 +125,7 @@ class FileFacts:
             return None
         # own: judged without what callers pass (a method's kind serves every object of its class; one that
         # returns its argument, `forward_shape(shape)`, is no tensor because one caller passed a tensor)
-        env = TensorEnv(scope, self.scopes, self.imports, self.class_facts_of(scope), {}, self.returns_tensor) \
-            if own else self.env_of(scope)
+        env = self._unbound_env(scope) if own else self.env_of(scope)
         if env is None:
             return None
         if all(env.is_tensor(v) for v in values):

@@ -14,8 +14,8 @@ from typing import Optional
 
 from .astwalk import function_nodes_of, node_memo, walk
 from .flow import bindings_of, function_arguments
-from .names import ImportMap, dotted, normalize_torch
-from .scope import ClassInfo, ModuleScopes, Scope, _self_name, is_autograd_forward
+from .names import ImportMap, normalize_torch
+from .scope import ClassInfo, ModuleScopes, Scope, _constructed, _self_name, is_autograd_forward
 from .torch_api import (CASTS, FRESH_TENSOR_FUNCS, META_ATTRIBUTES, NON_TENSOR_LAYERS, NON_TENSOR_METHODS,
                         NON_TENSOR_NAMESPACES, NON_TENSOR_TORCH_FUNCS, TENSOR_ATTRIBUTES, TENSOR_EVIDENCE_METHODS, TENSOR_NAMESPACES,
                         TENSOR_METHODS, TENSOR_ONLY_METHODS, TENSOR_SUBCLASS_METHODS, TENSOR_TUPLE_FUNCS,
@@ -43,6 +43,8 @@ def _number_constant(node: ast.AST) -> bool:
     if isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.USub, ast.UAdd)):
         node = node.operand
     return isinstance(node, ast.Constant) and type(node.value) in (int, float)
+
+
 _LIST_MUTATORS = frozenset({"append", "insert", "extend", "pop", "remove", "clear", "sort", "reverse",
                             "__setitem__"})
 
@@ -445,9 +447,9 @@ class TensorEnv:
         if not isinstance(node, ast.Name) or not any(isinstance(value, _SEQUENCE_VALUES)
                                                      for _, value in self.definitions.get(node.id, ())):
             return False  # (no flow look-up for a name never bound to such a value)
-        held = self.reaching_value(node)
-        if held is not None and node.id in self._mutated_sequences():
+        if node.id in self._mutated_sequences():
             return False  # `ys[0] = 1.0`, `ys.insert(0, n)`: what it was bound to no longer tells its elements
+        held = self.reaching_value(node)
         if isinstance(held, (ast.ListComp, ast.List, ast.Tuple)):
             return self._elements_are_tensors(held)
         if isinstance(held, ast.Call):
@@ -607,8 +609,7 @@ class TensorEnv:
             held = values[0] if len(values) == 1 else None
         else:
             return False
-        if not (isinstance(held, ast.Call) and isinstance(held.func, (ast.Name, ast.Attribute))
-                and _last(dotted(held.func))[:1].isupper()):
+        if not _constructed(held):  # `Holder(...)`: an object of a class, just made
             return False
         member = node_memo(f"member {attr}", held, lambda: ast.copy_location(ast.Call(
             func=ast.Attribute(value=held, attr=attr, ctx=ast.Load()), args=[], keywords=[]), held))

@@ -12,7 +12,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Iterable, Optional
 
-from ..analysis.astwalk import children
+from ..analysis.astwalk import TRY_STATEMENTS, children
 from ..analysis.compiling import compile_test_kind, operands_evaluated_when_compiling
 from ..model import FileError, FileOutcome, Finding
 from ..sources import read_source
@@ -53,7 +53,6 @@ _LEAVING = (ast.Return, ast.Raise, ast.Continue, ast.Break)
 _MAY_LEAVE = (ast.If, ast.With, ast.AsyncWith, ast.Try)
 
 
-_TRIES = (ast.Try, ast.TryStar) if hasattr(ast, "TryStar") else (ast.Try,)
 _DEFS = (ast.FunctionDef, ast.AsyncFunctionDef)
 
 
@@ -267,7 +266,7 @@ class FileLinter:
             self._walk_body(node.body, ctx, dispatch)
             ctx.user_class_with_depth -= made
             ctx.user_with_depth -= user
-        elif node_type in _TRIES:
+        elif node_type in TRY_STATEMENTS:
             # each block walked as one: a break in a handler runs the rest of that handler eagerly, not the
             # rest of the block that holds the `try`
             self._walk_body(node.body, ctx, dispatch)

@@ -10,7 +10,7 @@ import contextlib
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Callable, ClassVar, Hashable, Literal, Optional, TypeVar
 
-from ..analysis.astwalk import walk
+from ..analysis.astwalk import TRY_STATEMENTS, walk
 from ..analysis.guards import breaks_when
 from ..analysis.names import ImportMap
 from ..analysis.narrowing import narrowed_non_tensors, narrowing_inside
@@ -146,7 +146,6 @@ class FileInfo:
 
 
 _OWN_FRAMES = (ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp, ast.Lambda)
-_TRIES = (ast.Try, ast.TryStar) if hasattr(ast, "TryStar") else (ast.Try,)
 
 
 class NodeContext:
@@ -279,7 +278,7 @@ class NodeContext:
         for parent in reversed(self.parents):
             if isinstance(parent, _OWN_FRAMES):
                 return False
-            if isinstance(parent, _TRIES) and any(child is stmt for stmt in parent.body):
+            if isinstance(parent, TRY_STATEMENTS) and any(child is stmt for stmt in parent.body):
                 return True
             child = parent
         return False
@@ -502,7 +501,7 @@ def _plain_class(cls, scopes, depth: int = 0) -> bool:
             continue
         if local is None or local is cls or not _plain_class(local, scopes, depth + 1):
             return False
-    return len(cls.bases) == len(cls.node.bases)
+    return True
 
 
 def held_values(expr: ast.AST, ctx) -> list[ast.AST]:
