@@ -333,11 +333,7 @@ def test_a_method_returning_a_number_is_no_tensor(tmp_path):
     assert not {f for f in check_tree(tmp_path, files) if f[0] == "pkg/ops.py"}
 
 
-def _shape(name: str) -> dict:
-    """A shape of the review of stop 38 (a helper ran each through Dynamo 2.13), as a package to write."""
-    return _REVIEW_SHAPES[name]
-
-
+# Shapes of the review of stop 38 (a helper ran each through Dynamo 2.13), as packages to write.
 _REVIEW_SHAPES = {
     # a staticmethod's first parameter named cls is no class of its own: Box.__init__ never runs
     "static_cls_param": {
@@ -481,7 +477,7 @@ _REVIEW_SHAPES = {
 
 
 def test_a_staticmethods_cls_parameter_is_no_constructor_of_its_class(tmp_path):
-    files = _shape("static_cls_param")
+    files = _REVIEW_SHAPES["static_cls_param"]
     assert ("pkg/a.py", 3) not in {(p, r) for p, r, c in check_tree(tmp_path / "static", files)}
     pytest.importorskip("torch")
     assert ("pkg/a.py", 3) not in dynamo_rows(tmp_path / "dynamo", files)  # (Other's print, row 13, breaks)
@@ -489,7 +485,7 @@ def test_a_staticmethods_cls_parameter_is_no_constructor_of_its_class(tmp_path):
 
 @pytest.mark.parametrize("name", sorted(set(_REVIEW_SHAPES) - {"static_cls_param"}))
 def test_the_reviews_shapes_agree_with_dynamo(tmp_path, name):
-    files = _shape(name)
+    files = _REVIEW_SHAPES[name]
     rows = {(p, r) for p, r, c in check_tree(tmp_path / "static", files)}
     pytest.importorskip("torch")
     assert rows == {(p, r) for p, r in dynamo_rows(tmp_path / "dynamo", files)}
