@@ -94,6 +94,9 @@ SPECS = [
     "models.nnaudio_models",
     # One more (bench/SPLITS.md, "Dev split growth: torchaudio", stop 35).
     "models.torchaudio_models",
+    # Two more (bench/SPLITS.md, "Dev split growth: geomloss and blitz-bayesian-pytorch", stop 39).
+    "models.geomloss_models",
+    "models.blitz_models",
 ]
 # The frozen test split (bench/SPLITS.md): never tuned on; only its aggregates are ever reported.
 TEST_SPECS = [
