@@ -921,6 +921,10 @@ class ModuleScopes:
                             found.extend(self._values(scope, value, depth + 1))
                 elif isinstance(holder, (ast.ListComp, ast.SetComp, ast.GeneratorExp)):  # `[T() for _ in r]`
                     found.extend(self._values(scope, holder.elt, depth + 1))
+            if isinstance(node.value, ast.Name) and not self._local_bindings(scope).get(node.value.id):
+                # `REG[name](x)`: what a registrar of this file or a module-level store put in the table too
+                for value in self.registered_values().get(node.value.id, ()):
+                    found.extend(self._values(scope, value, depth + 1))
             return found or [node]
         if isinstance(node, ast.Name):
             if node.id in self.functions or node.id in self.classes or self.imports.is_bound(node.id):
@@ -1122,6 +1126,14 @@ class ModuleScopes:
                             and isinstance(inner.target, ast.Name):  # `_STEPS: Steps = (f, g)`
                         self._module_values.setdefault(inner.target.id, []).append(inner.value)
         return self._module_values
+
+    def registered_values(self) -> dict[str, list[ast.AST]]:
+        """table name -> what module-level code and registrars put in that module-level table besides its
+        literal: `TABLE[k] = v` statements, and each function or class of this file decorated by a registrar
+        of this file that stores its argument there (`@register("relu") def relu(x)` with `def register(name):
+        def deco(fn): TABLE[name] = fn; return fn`, or `@add def relu(x)` with `def add(fn): TABLE[...] = fn`).
+        Measured on 2.13: Dynamo calls the registered function through the table and traces it."""
+        return node_memo("registered values", self.tree, lambda: _registered_values_of(self.tree, self.functions))
 
     def _answerable_reads(self) -> frozenset:
         """Properties and special methods that some class of this file defines."""
@@ -1766,3 +1778,41 @@ def _element_of(loop) -> ast.Subscript:
     """`for v in xs` as the value `xs[0]`: one element, whichever (made once per loop node)."""
     return node_memo("loop element", loop, lambda: ast.copy_location(
         ast.Subscript(value=loop.iter, slice=ast.Constant(0), ctx=ast.Load()), loop.iter))
+
+
+def _registrars(functions: dict) -> dict[str, tuple[str, bool]]:
+    """top-level function -> (table, whether it is a decorator factory) for each function that stores a
+    parameter in a module-level table: its own (`def add(fn): TABLE[fn.__name__] = fn`) or that of a def
+    nested in it (`def register(name): def deco(fn): TABLE[name] = fn`)."""
+    found = {}
+    for name, func in functions.items():
+        if "." in name or not isinstance(func, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            continue
+        for inner in [func] + [n for n in func.body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))]:
+            params = {a.arg for a in inner.args.posonlyargs + inner.args.args}
+            for node in ast.walk(inner):
+                if isinstance(node, ast.Assign) and len(node.targets) == 1 \
+                        and isinstance(node.targets[0], ast.Subscript) \
+                        and isinstance(node.targets[0].value, ast.Name) \
+                        and isinstance(node.value, ast.Name) and node.value.id in params:
+                    found[name] = (node.targets[0].value.id, inner is not func)
+    return found
+
+
+def _registered_values_of(tree: ast.Module, functions: dict) -> dict[str, list[ast.AST]]:
+    registrars = _registrars(functions)
+    found: dict[str, list[ast.AST]] = {}
+    for stmt in tree.body:
+        for inner in _flatten_toplevel(stmt):
+            if isinstance(inner, ast.Assign) and len(inner.targets) == 1 \
+                    and isinstance(inner.targets[0], ast.Subscript) and isinstance(inner.targets[0].value, ast.Name):
+                found.setdefault(inner.targets[0].value.id, []).append(inner.value)
+            if not isinstance(inner, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+                continue
+            for decorator in inner.decorator_list:
+                factory = isinstance(decorator, ast.Call)
+                callee = decorator.func if factory else decorator
+                if isinstance(callee, ast.Name) and registrars.get(callee.id, (None, None))[1] == factory:
+                    table = registrars[callee.id][0]
+                    found.setdefault(table, []).append(ast.copy_location(ast.Name(id=inner.name, ctx=ast.Load()), inner))
+    return found
