@@ -8,10 +8,16 @@
 - A method that breaks, called on an object that a function of the same file builds and returns
   (`solver = make_solver(sde); solver.integrate(y)`), has no source for Dynamo to rebuild it from, as one built
   in the traced function itself: "Reconstruction failure" at the call, and the function runs eagerly (BL507).
+  So for a function of another file whose every return builds an object of the tree (`make(x).sample()`).
+- An object passed to a function of the tree runs the methods the function calls on it through a name bound
+  to it (`f = fn; f()`) or through a dict or list display holding it (`msg = {"fn": fn}; msg["fn"]()`), as
+  when called on the parameter itself.
+- A module-level name bound to an imported one (`from .core import clip as _clip; clip = _clip`) re-exports
+  it: `from ._impl import clip` elsewhere is core's function.
 """
 import pytest
 
-from .helpers import assert_breaks_at, check_tree
+from .helpers import assert_breaks_at, check_tree, entry_calling
 
 REGISTRY_ENTRY = """
     import torch
@@ -128,4 +134,76 @@ def test_a_factory_that_may_return_something_else_is_not_followed(tmp_path):
     files["pkg/solve.py"] = files["pkg/solve.py"].replace(
         "            return SOLVERS[method](dt)", "            if dt is None:\n                return None\n"
         "            return SOLVERS[method](dt)")
+    assert not {f for f in check_tree(tmp_path, files) if f[2] == "BL507"}
+
+
+def _api_calling(body: str) -> dict:
+    return {
+        "pkg/__init__.py": "",
+        "entry.py": entry_calling("api", "run"),
+        "pkg/dist.py": """
+            class D:
+                def __init__(self, loc):
+                    self.loc = loc
+
+                def __call__(self):
+                    return self.loc * self.loc.norm().item()
+            """,
+        "pkg/api.py": "from .dist import D\n\n\n" + body + "\n\ndef run(x):\n    return sample(D(x))\n",
+    }
+
+
+@pytest.mark.parametrize("body", [
+    "def sample(fn):\n    f = fn\n    return f()\n",
+    "def sample(fn):\n    msg = {\"fn\": fn, \"args\": ()}\n    return msg[\"fn\"](*msg[\"args\"])\n",
+], ids=["alias", "dict-display"])
+def test_an_object_passed_runs_its_call_through_a_name_or_display_holding_it(tmp_path, body):
+    assert_breaks_at(tmp_path, _api_calling(body), "pkg/dist.py", 6, "BL103")
+
+
+def test_an_object_passed_and_rebound_to_something_else_is_not_called_through_the_alias(tmp_path):
+    body = "def sample(fn):\n    f = fn\n    f = print\n    return f\n"
+    assert not {f for f in check_tree(tmp_path, _api_calling(body)) if f[0] == "pkg/dist.py"}
+
+
+REBOUND = {
+    "pkg/__init__.py": "",
+    "entry.py": entry_calling("api", "run"),
+    "pkg/_impl/core.py": "def clip(x):\n    return x * x.sum().item()\n",
+    "pkg/_impl/__init__.py": "from .core import clip as _clip\n\nclip = _clip\n",
+    "pkg/api.py": "from ._impl import clip\n\n\ndef run(x):\n    return clip(x)\n",
+}
+
+
+def test_a_module_level_name_bound_to_an_imported_function_re_exports_it(tmp_path):
+    assert_breaks_at(tmp_path, REBOUND, "pkg/_impl/core.py", 2, "BL103")
+
+
+OTHER_FILE_FACTORY = {
+    "pkg/__init__.py": "",
+    "entry.py": entry_calling("layer", "run"),
+    "pkg/dist.py": """
+        import torch
+
+
+        class Dist:
+            def __init__(self, loc):
+                self.loc = loc
+
+            def sample(self):
+                return self.loc + torch.randn_like(self.loc) * self.loc.std().item()
+        """,
+    "pkg/make.py": "from .dist import Dist\n\n\ndef make(x):\n    return Dist(x)\n",
+    "pkg/layer.py": "from .make import make\n\n\ndef run(x):\n    return make(x).sample()\n",
+}
+
+
+def test_a_breaking_method_of_an_object_a_factory_of_another_file_builds_is_bl507(tmp_path):
+    assert_breaks_at(tmp_path, OTHER_FILE_FACTORY, "pkg/layer.py", 5, "BL507")
+
+
+def test_a_factory_of_another_file_that_may_return_a_kept_object_is_not_bl507(tmp_path):
+    files = dict(OTHER_FILE_FACTORY)
+    files["pkg/make.py"] = ("from .dist import Dist\n\n_KEPT = None\n\n\ndef make(x):\n"
+                            "    if _KEPT is not None:\n        return _KEPT\n    return Dist(x)\n")
     assert not {f for f in check_tree(tmp_path, files) if f[2] == "BL507"}

@@ -140,6 +140,26 @@ def factory_spellings(call: ast.Call, scopes: ModuleScopes) -> tuple[str, ...]:
     return tuple(dict.fromkeys(spellings))
 
 
+# The prefix of a spelling that names a function of another file whose every return builds an object
+# (`make(x)` with `def make(x): return Dist(x)` there); project_breaks.py reads the function.
+FACTORY_PREFIX = "()"
+
+
+def _made_spellings(call: ast.Call, scopes: ModuleScopes) -> tuple[str, ...]:
+    """What a call may build: a class, a table of classes, a factory of this file, or a function another
+    file of the tree defines (resolved by the project: empty there unless every return builds)."""
+    found = built_spellings(call, scopes) or factory_spellings(call, scopes)
+    if found:
+        return found
+    spelled = dotted(call.func)
+    head = spelled.partition(".")[0] if spelled else None
+    if head and scopes.imports.is_bound(head) and head not in scopes.classes:
+        qualified = scopes.imports.qualify(call.func) or spelled
+        if qualified.split(".")[0] not in _FOREIGN and spelled.rsplit(".", 1)[-1][:1].islower():
+            return (FACTORY_PREFIX + spelled,)
+    return ()
+
+
 def self_attribute(node: ast.AST, func) -> Optional[str]:
     """The attribute name of `self.<attr>` in a method, else None."""
     if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id == _self_name(func):
@@ -181,11 +201,10 @@ def new_object_calls(scope: Scope, scopes: ModuleScopes) -> list[tuple[ast.Call,
         receiver = func.value
         spellings: tuple[str, ...] = ()
         if isinstance(receiver, ast.Call):
-            spellings = built_spellings(receiver, scopes)
+            spellings = _made_spellings(receiver, scopes)
         elif isinstance(receiver, ast.Name) and receiver.id not in params:
             values = scopes.local_values_of(scope.func).get(receiver.id) or []
-            built = {built_spellings(v, scopes) or factory_spellings(v, scopes) if isinstance(v, ast.Call) else ()
-                     for v in values}
+            built = {_made_spellings(v, scopes) if isinstance(v, ast.Call) else () for v in values}
             if len(built) == 1:
                 spellings = built.pop()
         elif self_attribute(receiver, scope.func) is not None:

@@ -26,6 +26,7 @@ from .callscan import CallText, balanced as _balanced, calls_named as _calls_nam
 from ..sources import read_source
 from .flow import parameter_defaults
 from .names import dotted
+from .new_objects import walk_outside_defs
 from .scope import distribution_entries, distribution_reason, is_autograd_function_base, is_module_base
 from .torch_api import (BUILTIN_METHODS, DISTRIBUTION_CLASSES, FORWARD_HOOKS, KL_REGISTRARS, TENSOR_METHODS,
                         TENSOR_METHODS_WITHOUT_ARGUMENTS)
@@ -1299,6 +1300,22 @@ class ProjectGraph:
         self._returned_memo[key] = found = list(dict.fromkeys(found))
         return found
 
+    def surely_built(self, path: str, qualname: str) -> list[ClassKey]:
+        """The classes a function builds and returns on every path (`return Dist(x)`, each return a class
+        of the tree called): what `make(x).sample()` runs its method on, an object with no source for
+        Dynamo (BL507). Empty when some return gives anything else."""
+        tree = self._function_tree(path, qualname)
+        returns = [node for node in walk_outside_defs(tree, root=True) if isinstance(node, ast.Return)] \
+            if tree is not None else []
+        found: list[ClassKey] = []
+        for node in returns:
+            spelled = dotted(node.value.func) if isinstance(node.value, ast.Call) else None
+            hit = self._named(path, spelled) if spelled else None
+            if hit is None or hit[0] != "class":
+                return []
+            found.append((hit[1], hit[2]))
+        return list(dict.fromkeys(found))
+
     def _attribute_classes(self, cls: ClassKey, attr: str, depth: int = 0) -> list[tuple[ClassKey, bool, bool]]:
         """(class, exact, is the class itself rather than an instance) of what `self.<attr>` may hold
         on an object of class `cls`: what the class and its bases, in any file, assign to it, or
@@ -2004,17 +2021,18 @@ class ProjectGraph:
         if tree is None:
             return []
         found = []
+        names, holders = _parameter_aliases(tree, param)
         stack = list(tree.body)
         while stack:
             node = stack.pop()
             if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
-                if any(a.arg == param for a in node.args.posonlyargs + node.args.args + node.args.kwonlyargs):
+                if any(a.arg in names | holders for a in node.args.posonlyargs + node.args.args + node.args.kwonlyargs):
                     continue  # the name means something else in there
             if isinstance(node, ast.Call):
                 func = node.func
-                if isinstance(func, ast.Name) and func.id == param:
+                if _holds_parameter(func, names, holders):
                     found.append("__call__")
-                elif isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) and func.value.id == param:
+                elif isinstance(func, ast.Attribute) and _holds_parameter(func.value, names, holders):
                     found.append(func.attr)
             stack.extend(ast.iter_child_nodes(node))
         return list(dict.fromkeys(found))
@@ -2446,3 +2464,33 @@ def _is_abstract(func: Optional[ast.AST]) -> bool:
         exc = stmt.exc.func if isinstance(stmt.exc, ast.Call) else stmt.exc
         return isinstance(exc, ast.Name) and exc.id == "NotImplementedError"
     return False
+
+
+def _parameter_aliases(func, param: str) -> tuple[set[str], set[str]]:
+    """The names that hold a parameter in a function: itself and each name bound only to it (`f = fn`),
+    and the names bound only to a dict, list or tuple display that holds it (`msg = {"fn": fn, ...}`,
+    called as `msg["fn"](*args)`: measured on 2.13, Dynamo runs the object's __call__ there too)."""
+    bound: dict[str, list[ast.AST]] = {}
+    for node in ast.walk(func):
+        if isinstance(node, ast.Assign):
+            for target in node.targets:
+                if isinstance(target, ast.Name):
+                    bound.setdefault(target.id, []).append(node.value)
+        elif isinstance(node, (ast.AugAssign, ast.AnnAssign, ast.NamedExpr, ast.For, ast.With)):
+            for target in ast.walk(getattr(node, "target", None) or node):
+                if isinstance(target, ast.Name) and isinstance(target.ctx, ast.Store) and target is not node:
+                    bound.setdefault(target.id, []).append(None)
+    names = {param} | {name for name, values in bound.items()
+              if all(isinstance(v, ast.Name) and v.id == param for v in values)}
+    holders = {name for name, values in bound.items() if name not in names and all(
+        isinstance(v, (ast.Dict, ast.List, ast.Tuple))
+        and any(isinstance(e, ast.Name) and e.id == param for e in (v.values if isinstance(v, ast.Dict) else v.elts))
+        for v in values)}
+    return names, holders
+
+
+def _holds_parameter(node: ast.AST, names: set[str], holders: set[str]) -> bool:
+    """`fn` or an alias of it, or `msg[...]` of a display holding it."""
+    if isinstance(node, ast.Name):
+        return node.id in names
+    return isinstance(node, ast.Subscript) and isinstance(node.value, ast.Name) and node.value.id in holders

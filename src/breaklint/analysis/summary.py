@@ -212,7 +212,7 @@ def summarize(scopes: ModuleScopes, imports: ImportMap, env_of: Callable,
         if found:
             object_calls[qualname] = found
     return ModuleSummary(
-        aliases=dict(imports.aliases), functions=frozenset(scopes.functions), classes=classes, calls=calls,
+        aliases=_aliases_with_rebinds(scopes, imports), functions=frozenset(scopes.functions), classes=classes, calls=calls,
         spans=spans, stars=tuple(imports.stars), own_root=imports.own_root if imports.own_root in _FOREIGN_ROOTS else "",
         scopes={q: s.chain for q, s in scopes.scopes.items() if q in scopes.local_scopes},
         returns_tensor=frozenset(n for n, k in kinds.items() if k == "tensor"),
@@ -221,6 +221,22 @@ def summarize(scopes: ModuleScopes, imports: ImportMap, env_of: Callable,
         generic_aliases=module_generic_aliases(scopes.tree, imports),
         optional_typeddicts=module_optional_typeddicts(scopes.tree, imports),
     )
+
+
+def _aliases_with_rebinds(scopes: ModuleScopes, imports: ImportMap) -> dict[str, str]:
+    """The imports' names, and each module-level name bound once to an imported name or an attribute of
+    one (`from .core import clip as _clip` then `clip = _clip`): other files import it as they would the
+    original (measured on 2.13: Dynamo traces the function under either name)."""
+    aliases = dict(imports.aliases)
+    for name, values in scopes.module_bindings().items():
+        if name in aliases or name in scopes.functions or name in scopes.classes or len(values) != 1:
+            continue
+        value = values[0]
+        spelled = dotted(value) if isinstance(value, (ast.Name, ast.Attribute)) else None
+        head = spelled.partition(".")[0] if spelled else None
+        if head in imports.aliases:
+            aliases[name] = imports.aliases[head] + spelled[len(head):]
+    return aliases
 
 
 def _manager_refs(managers, self_name: Optional[str], scopes: ModuleScopes, imports: ImportMap, scope) -> tuple:
