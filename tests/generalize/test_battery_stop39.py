@@ -12,6 +12,13 @@
 - An object passed to a function of the tree runs the methods the function calls on it through a name bound
   to it (`f = fn; f()`) or through a dict or list display holding it (`msg = {"fn": fn}; msg["fn"]()`), as
   when called on the parameter itself.
+  The object is followed into the functions of the tree it, or a display holding it, is passed on to
+  (`apply_stack(msg)` calling `msg["fn"](*msg["args"])`).
+- So too for an object built by a method of self's class that builds on every path (`self._dist(x).rsample()`),
+  by a class self holds (`dist_class = Gauss` in the class body), or by a table of classes another file
+  defines and a registrar fills (`SOLVERS[method](dt).step(y)`): BL507 where the method surely breaks.
+- `self.act = get_act(name)` with get_act in another file returning `{"swish": swish, ...}[name]`: swish runs.
+- `getattr(ops, "act_" + name)(x)` with ops a module of the tree: its functions so named run.
 - A module-level name bound to an imported one (`from .core import clip as _clip; clip = _clip`) re-exports
   it: `from ._impl import clip` elsewhere is core's function.
 """
@@ -207,3 +214,90 @@ def test_a_factory_of_another_file_that_may_return_a_kept_object_is_not_bl507(tm
     files["pkg/make.py"] = ("from .dist import Dist\n\n_KEPT = None\n\n\ndef make(x):\n"
                             "    if _KEPT is not None:\n        return _KEPT\n    return Dist(x)\n")
     assert not {f for f in check_tree(tmp_path, files) if f[2] == "BL507"}
+
+
+MSG_PASSED_DOWN = {
+    "pkg/__init__.py": "",
+    "entry.py": entry_calling("api", "run"),
+    "pkg/dist.py": "class D:\n    def __init__(self, loc):\n        self.loc = loc\n\n    def __call__(self):\n"
+                   "        return self.loc * self.loc.norm().item()\n",
+    "pkg/runtime.py": "def default_process(msg):\n    msg['value'] = msg['fn'](*msg['args'])\n\n\n"
+                      "def apply_stack(msg):\n    default_process(msg)\n    return msg\n",
+    "pkg/api.py": "from .dist import D\nfrom .runtime import apply_stack\n\n\ndef sample(fn):\n"
+                  "    msg = {'fn': fn, 'args': (), 'value': None}\n    apply_stack(msg)\n    return msg['value']\n\n\n"
+                  "def run(x):\n    return sample(D(x))\n",
+}
+
+
+def test_an_object_in_a_display_passed_down_two_functions_runs_its_call(tmp_path):
+    assert_breaks_at(tmp_path, MSG_PASSED_DOWN, "pkg/dist.py", 6, "BL103")
+
+
+HEADS = {
+    "pkg/__init__.py": "",
+    "pkg/dist.py": "import torch\n\n\nclass Gauss:\n    def __init__(self, loc):\n        self.loc = loc\n\n"
+                   "    def rsample(self):\n        return self.loc * float(self.loc.sum())\n",
+}
+
+
+@pytest.mark.parametrize("head, row", [
+    ("class Head(torch.nn.Module):\n    dist_class = Gauss\n\n    def forward(self, x):\n"
+     "        return self.dist_class(x).rsample()\n", 10),
+    ("class Head(torch.nn.Module):\n    def _dist(self, x):\n        return Gauss(x)\n\n    def forward(self, x):\n"
+     "        return self._dist(x).rsample()\n", 11),
+], ids=["class-attribute", "method-factory"])
+def test_a_breaking_method_of_what_self_builds_is_bl507(tmp_path, head, row):
+    files = dict(HEADS)
+    files["pkg/head.py"] = "import torch\n\nfrom .dist import Gauss\n\n\n" + head
+    files["entry.py"] = ("import torch\nfrom pkg.head import Head\n\n\nclass M(torch.nn.Module):\n"
+                         "    def __init__(self):\n        super().__init__()\n        self.h = Head()\n\n"
+                         "    def forward(self, x):\n        return self.h(x)\n")
+    assert_breaks_at(tmp_path, files, "pkg/head.py", row, "BL507")
+
+
+REGISTERED_SOLVERS = {
+    "pkg/__init__.py": "",
+    "entry.py": entry_calling("api", "run"),
+    "pkg/solvers/__init__.py": "SOLVERS = {}\n\n\ndef register(name):\n    def deco(cls):\n        SOLVERS[name] = cls\n"
+                               "        return cls\n    return deco\n\n\nfrom . import euler  # noqa: E402\n",
+    "pkg/solvers/euler.py": "from . import register\n\n\n@register('euler')\nclass Euler:\n    def __init__(self, dt):\n"
+                            "        self.dt = dt\n\n    def step(self, y):\n        if y.abs().max() > 5:\n"
+                            "            y = y.clamp(-5, 5)\n        return y * self.dt\n",
+    "pkg/api.py": "from .solvers import SOLVERS\n\n\ndef run(x, method='euler'):\n    s = SOLVERS[method](0.1)\n"
+                  "    return s.step(x)\n",
+}
+
+
+def test_a_breaking_method_of_an_object_from_another_files_registered_table_is_bl507(tmp_path):
+    assert_breaks_at(tmp_path, REGISTERED_SOLVERS, "pkg/api.py", 6, "BL507")
+
+
+ACTIVATIONS = {
+    "pkg/__init__.py": "",
+    "pkg/acts.py": "import torch\n\n\ndef swish(x):\n    if x.min() < -10:\n        x = x.clamp(min=-10)\n"
+                   "    return x * torch.sigmoid(x)\n\n\ndef get_act(name):\n"
+                   "    return {'swish': swish, 'relu': torch.relu}[name]\n",
+    "pkg/layer.py": "import torch\n\nfrom .acts import get_act\n\n\nclass L(torch.nn.Module):\n"
+                    "    def __init__(self, act='swish'):\n        super().__init__()\n        self.act = get_act(act)\n\n"
+                    "    def forward(self, x):\n        return self.act(x)\n",
+    "entry.py": "import torch\nfrom pkg.layer import L\n\n\nclass M(torch.nn.Module):\n    def __init__(self):\n"
+                "        super().__init__()\n        self.l = L()\n\n    def forward(self, x):\n        return self.l(x)\n",
+}
+
+
+def test_a_function_a_getter_of_another_file_returns_out_of_a_display_is_traced(tmp_path):
+    assert_breaks_at(tmp_path, ACTIVATIONS, "pkg/acts.py", 5, "BL101")
+
+
+MODULE_GETATTR = {
+    "pkg/__init__.py": "",
+    "pkg/ops.py": "def act_double(x):\n    print('double')\n    return x * 2\n\n\ndef act_half(x):\n    return x / 2\n",
+    "pkg/layer.py": "import torch\n\nfrom . import ops\n\n\nclass L(torch.nn.Module):\n    def __init__(self):\n"
+                    "        super().__init__()\n        self.name = 'double'\n\n    def forward(self, x):\n"
+                    "        return getattr(ops, 'act_' + self.name)(x)\n",
+    "entry.py": ACTIVATIONS["entry.py"],
+}
+
+
+def test_a_function_getattr_names_on_a_module_of_the_tree_is_traced(tmp_path):
+    assert_breaks_at(tmp_path, MODULE_GETATTR, "pkg/ops.py", 2, "BL201")

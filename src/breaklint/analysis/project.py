@@ -48,6 +48,8 @@ GUESSED = "guessed"
 # function the graph reached, whose receiver was never typed.
 MAX_NAME_DISPATCH = 16
 MAX_TEXT_NAME_DISPATCH = 4
+# How many functions deep an object passed on is followed (`outer(y, ctl)` -> `inner(y, ctl)` -> `ctl(err)`).
+MAX_PASSED_DEPTH = 3
 MAX_ALIAS_HOPS = 8
 # Summary fields naming types other files import (type_facts.py), told to each importing file's FileContext.
 _TYPE_FACTS = ("generic_aliases", "optional_typeddicts")
@@ -185,6 +187,7 @@ class ProjectGraph:
         self._item_memo: dict[tuple[tuple[str, str], int], list[tuple[ClassKey, bool]]] = {}
         self._returned_functions_memo: dict[tuple[str, str], list[str]] = {}
         self._function_tree_memo: dict[tuple[str, str], Optional[ast.AST]] = {}
+        self._called_on_memo: dict[tuple[str, str, str, bool], list[str]] = {}
         self._spans_memo: dict[str, list[tuple[int, int, str]]] = {}
         self._passed_memo: dict[tuple[ClassKey, str], list[tuple[str, str]]] = {}
         self._construction_memo: dict[ClassKey, list[tuple[str, int, str]]] = {}
@@ -881,6 +884,13 @@ class ProjectGraph:
             start = dynamic or self._owner(path, qualname)
             if start is not None:
                 yield from self._named_method(start, ref.name, inherited_only=True)
+        elif ref.kind == GETATTR and "|" in ref.name:  # `getattr(ops, "op_" + name)`: functions of that module
+            module, _, template = ref.name.partition("|")
+            holder = self.path_of.get(self._absolute(path, module))
+            pattern = _pattern(template)
+            for name in sorted(self.summaries[holder].functions) if holder is not None else ():
+                if "." not in name and pattern.fullmatch(name):
+                    yield holder, name, None, False
         elif ref.kind == GETATTR:
             start = dynamic or self._owner(path, qualname)
             if start is not None:
@@ -951,6 +961,12 @@ class ProjectGraph:
             elif indexed:
                 found.extend(v.id for v in _dict_values(text.text, name) if isinstance(v, ast.Name)
                              and v.id in summary.functions)
+        if re.search(r"return[ \t]+(\{|\(|\w+[ \t]+if[ \t])", body):
+            # `return {"swish": swish, "relu": F.relu}[name]`, `return swish if smooth else relu`
+            tree = self._function_tree(path, qualname)
+            for node in walk_outside_defs(tree, root=True) if tree is not None else ():
+                if isinstance(node, ast.Return):
+                    found.extend(v.id for v in _displayed_callables(node.value) if v.id in summary.functions)
         self._returned_functions_memo[memo_key] = found = list(dict.fromkeys(found))
         return found
 
@@ -2014,14 +2030,22 @@ class ProjectGraph:
         index = int(key) + (1 if bound else 0)
         return positional[index] if index < len(positional) else None
 
-    def _methods_called_on(self, path: str, qualname: str, param: str) -> list[str]:
-        """Methods a function calls on one of its parameters (`g.update(y)`; `g(y)` is __call__), not
-        inside nested functions that take a parameter of the same name."""
+    def _methods_called_on(self, path: str, qualname: str, param: str, boxed: bool = False,
+                           depth: int = 0) -> list[str]:
+        """Methods a function calls on one of its parameters (`g.update(y)`; `g(y)` is __call__), through
+        a name bound to it or a display holding it too (`msg = {"fn": fn}; msg["fn"]()`), and in the
+        functions of the tree it passes either on to (`inner(y, ctl)`; measured on 2.13, Dynamo runs
+        them all on the object); not inside nested functions that take a parameter of the same name.
+        boxed: the parameter is itself a display holding the object (`apply_stack(msg)`)."""
+        key = (path, qualname, param, boxed)
+        if key in self._called_on_memo:
+            return self._called_on_memo[key]
+        self._called_on_memo[key] = []  # a cycle of functions passing it on sees nothing more
         tree = self._function_tree(path, qualname)
         if tree is None:
             return []
         found = []
-        names, holders = _parameter_aliases(tree, param)
+        names, holders = _parameter_aliases(tree, param, boxed)
         stack = list(tree.body)
         while stack:
             node = stack.pop()
@@ -2034,8 +2058,29 @@ class ProjectGraph:
                     found.append("__call__")
                 elif isinstance(func, ast.Attribute) and _holds_parameter(func.value, names, holders):
                     found.append(func.attr)
+                elif depth < MAX_PASSED_DEPTH:
+                    found.extend(self._methods_called_further(path, node, names, holders, depth))
             stack.extend(ast.iter_child_nodes(node))
-        return list(dict.fromkeys(found))
+        self._called_on_memo[key] = found = list(dict.fromkeys(found))
+        return found
+
+    def _methods_called_further(self, path: str, call: ast.Call, names: set[str], holders: set[str],
+                                depth: int) -> list[str]:
+        """What a function of the tree that a call passes the object (or a display holding it) to calls on it."""
+        passed = [(str(i), arg.id in holders) for i, arg in enumerate(call.args)
+                  if isinstance(arg, ast.Name) and arg.id in names | holders]
+        passed += [(f"={kw.arg}", kw.value.id in holders) for kw in call.keywords
+                   if kw.arg and isinstance(kw.value, ast.Name) and kw.value.id in names | holders]
+        spelled = dotted(call.func) if passed else None
+        hit = self._named(path, spelled) if spelled and not spelled.startswith(("self.", "cls.")) else None
+        if hit is None or hit[0] != "function":
+            return []
+        found = []
+        for key, boxed in passed:
+            param = self._parameter_at(hit[1], hit[2], key, False)
+            if param:
+                found.extend(self._methods_called_on(hit[1], hit[2], param, boxed, depth + 1))
+        return found
 
     def _assigned(self, cls: ClassKey) -> dict[str, list[tuple[str, str]]]:
         """attribute -> ("call", callee) | ("annotation", text) | ("value", name) for one class, read
@@ -2466,7 +2511,7 @@ def _is_abstract(func: Optional[ast.AST]) -> bool:
     return False
 
 
-def _parameter_aliases(func, param: str) -> tuple[set[str], set[str]]:
+def _parameter_aliases(func, param: str, boxed: bool = False) -> tuple[set[str], set[str]]:
     """The names that hold a parameter in a function: itself and each name bound only to it (`f = fn`),
     and the names bound only to a dict, list or tuple display that holds it (`msg = {"fn": fn, ...}`,
     called as `msg["fn"](*args)`: measured on 2.13, Dynamo runs the object's __call__ there too)."""
@@ -2480,8 +2525,11 @@ def _parameter_aliases(func, param: str) -> tuple[set[str], set[str]]:
             for target in ast.walk(getattr(node, "target", None) or node):
                 if isinstance(target, ast.Name) and isinstance(target.ctx, ast.Store) and target is not node:
                     bound.setdefault(target.id, []).append(None)
+    if boxed:
+        return set(), {param} | {name for name, values in bound.items()
+                                 if all(isinstance(v, ast.Name) and v.id == param for v in values)}
     names = {param} | {name for name, values in bound.items()
-              if all(isinstance(v, ast.Name) and v.id == param for v in values)}
+                       if all(isinstance(v, ast.Name) and v.id == param for v in values)}
     holders = {name for name, values in bound.items() if name not in names and all(
         isinstance(v, (ast.Dict, ast.List, ast.Tuple))
         and any(isinstance(e, ast.Name) and e.id == param for e in (v.values if isinstance(v, ast.Dict) else v.elts))
@@ -2494,3 +2542,17 @@ def _holds_parameter(node: ast.AST, names: set[str], holders: set[str]) -> bool:
     if isinstance(node, ast.Name):
         return node.id in names
     return isinstance(node, ast.Subscript) and isinstance(node.value, ast.Name) and node.value.id in holders
+
+
+def _displayed_callables(node: Optional[ast.AST], depth: int = 0) -> list[ast.Name]:
+    """The names a returned expression may give: `{...}[key]` and `(...)[i]` of a display, `a if c else b`."""
+    if node is None or depth > 3:
+        return []
+    if isinstance(node, ast.Name):
+        return [node]
+    if isinstance(node, ast.IfExp):
+        return _displayed_callables(node.body, depth + 1) + _displayed_callables(node.orelse, depth + 1)
+    if isinstance(node, ast.Subscript) and isinstance(node.value, (ast.Dict, ast.Tuple, ast.List)):
+        values = node.value.values if isinstance(node.value, ast.Dict) else node.value.elts
+        return [v for value in values for v in _displayed_callables(value, depth + 1)]
+    return []

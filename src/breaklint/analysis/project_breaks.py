@@ -24,7 +24,7 @@ from typing import Optional
 from .built_modules import first_use_of_self, super_init_call
 from .callscan import balanced, calls_named, positional_argument
 from .names import dotted
-from .new_objects import FACTORY_PREFIX, walk_outside_defs
+from .new_objects import FACTORY_PREFIX, TABLE_PREFIX, walk_outside_defs
 from .summary import GLOBAL, LOCAL, SELF, SUPER
 
 MAX_DEPTH = 3
@@ -76,6 +76,8 @@ class CrossFileBreaks:
         if spelled.startswith("@"):
             function, _, index = spelled[1:].partition(":")
             return self._registered(path, function, int(index))
+        if spelled.startswith(TABLE_PREFIX):
+            return self.graph._table_classes(path, spelled[len(TABLE_PREFIX):])
         if spelled.startswith(FACTORY_PREFIX):
             found = self.graph._named(path, spelled[len(FACTORY_PREFIX):])
             return self.graph.surely_built(found[1], found[2]) if found is not None and found[0] == "function" else []
