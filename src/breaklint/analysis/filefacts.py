@@ -77,6 +77,10 @@ class FileFacts:
             if not known:
                 return False
             func = call.func
+            if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) and caller.cls is not None \
+                    and func.value.id == _first_parameter(caller):
+                # a base's method in another file (the call graph says)
+                return f"{caller.cls.name}.self.{func.attr}" in known
             if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Call):
                 made = self.imports.qualify(func.value.func)  # `Holder(x).value()`: a class of another file
                 return made is not None and f"{made}.{func.attr}" in known
@@ -102,9 +106,17 @@ class FileFacts:
             return None
         name = scope.cls.name
         if name not in self._class_facts:
-            bases = [self._own_class_facts(base) for base in self.scopes.local_ancestors(scope.cls)]
-            self._class_facts[name] = self._own_class_facts(scope.cls).with_bases(bases)
+            locals_ = [self._own_class_facts(base) for base in self.scopes.local_ancestors(scope.cls)]
+            facts = self._own_class_facts(scope.cls).with_bases(locals_)
+            inherited = self.context.inherited_tensor_attrs.get(name)
+            if inherited:  # what bases in other files make tensors, where no class of this file assigns it
+                facts.tensor_attrs |= inherited - facts.own - {a for base in locals_ for a in base.own}
+            self._class_facts[name] = facts
         return self._class_facts[name]
+
+    def own_tensor_attrs(self, info) -> frozenset:
+        """The attributes one class's own methods make tensors (for subclasses in other files)."""
+        return frozenset(self._own_class_facts(info).tensor_attrs)
 
     def _own_class_facts(self, info) -> ClassFacts:
         """What one class's own methods assign, read once per file however many subclasses ask."""
@@ -140,3 +152,8 @@ def returns_of(func) -> list[ast.Return]:
     """The return statements of a function itself, not of functions nested in it."""
     return [node for node in own_nodes(func) if isinstance(node, ast.Return)]
 
+
+
+def _first_parameter(scope: Scope) -> str:
+    args = scope.func.args.posonlyargs + scope.func.args.args
+    return args[0].arg if args else ""

@@ -134,7 +134,10 @@ def factory_spellings(call: ast.Call, scopes: ModuleScopes) -> tuple[str, ...]:
 
 
 def _returns_built(target, scopes: ModuleScopes) -> tuple[str, ...]:
-    """The spellings of what a def builds and returns on every path; empty when some return gives else."""
+    """The spellings of what a def builds and returns on every path; empty when some return gives else, or
+    when the def runs eagerly (`@torch.compiler.disable`: the object then has a source, measured on 2.13)."""
+    if scopes._is_disabled(target):
+        return ()
     returns = [node for node in walk_outside_defs(target, root=True) if isinstance(node, ast.Return)]
     spellings: list[str] = []
     for node in returns:
@@ -163,13 +166,19 @@ def _made_spellings(call: ast.Call, scopes: ModuleScopes, scope: Scope) -> tuple
         return found
     func = call.func
     if isinstance(func, ast.Subscript) and isinstance(func.value, ast.Name) and scopes.imports.is_bound(func.value.id):
-        return (TABLE_PREFIX + func.value.id,)  # `SOLVERS[method](...)`, the table another file's (project)
+        # `SOLVERS[method](...)`, the table another file's (project.py): "[]SOLVERS" or, for a constant key,
+        # "[]SOLVERS|euler"
+        key = func.slice.value if isinstance(func.slice, ast.Constant) else None
+        return (TABLE_PREFIX + func.value.id + (f"|{key}" if key is not None else ""),)
     attr = self_attribute(func, scope.func)
     if attr is not None and scope.cls is not None:
         method = scopes._method(scope.cls, attr)
         if method is not None:
+            # (not where a subclass of this file overrides it: its version may return a kept object)
+            if any(attr in info.methods for info in scopes.local_descendants(scope.cls)):
+                return ()
             return _returns_built(method[1], scopes)
-        held = [v for info in [scope.cls, *scopes.local_ancestors(scope.cls)]
+        held = [v for info in [scope.cls, *scopes.local_ancestors(scope.cls), *scopes.local_descendants(scope.cls)]
                 for v in _class_level_values(info.node, attr)] + scopes.held_by_self(scope.cls, attr)
         classes = {_class_spelling(v, scopes) if isinstance(v, (ast.Name, ast.Attribute)) else () for v in held}
         if held and len(classes) == 1:

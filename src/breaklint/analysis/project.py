@@ -137,12 +137,15 @@ class FileContext:
     # optional keys it imports (type_facts.py).
     generic_aliases: frozenset[str] = frozenset()
     optional_typeddicts: frozenset[str] = frozenset()
+    # class -> attributes its bases in other files make tensors (buffers, parameters, `self.x = torch...`).
+    inherited_tensor_attrs: dict[str, frozenset[str]] = field(default_factory=dict)
 
     def key(self) -> tuple:
         return (tuple((q, self.entries[q].key()) for q in sorted(self.entries)),
                 tuple(sorted(self.returns_tensor)), tuple(sorted(self.returns_tensors)), tuple(sorted(self.returns_sparse)),
                 tuple(sorted(self.object_breaks.items())), tuple(sorted(self.half_built.items())),
-                tuple(sorted(self.generic_aliases)), tuple(sorted(self.optional_typeddicts)))
+                tuple(sorted(self.generic_aliases)), tuple(sorted(self.optional_typeddicts)),
+                tuple((c, tuple(sorted(a))) for c, a in sorted(self.inherited_tensor_attrs.items())))
 
 
 def module_name(path: str) -> tuple[str, bool]:
@@ -470,6 +473,25 @@ class ProjectGraph:
                         break
         return reasons
 
+    def _inherited_return(self, owner: ClassKey, method: str) -> bool:
+        """Whether `self.<method>(...)` on an object of `owner` runs a method of a base in another file that
+        returns a tensor on every path (judged there without its callers' facts)."""
+        found = self._lookup(owner, method)
+        return found is not None and found[0] != owner[0] \
+            and f"{found[1]}.{method}" in self.summaries[found[0]].returns_tensor
+
+    def _inherited_tensor_attrs(self, path: str, traced: list[str]) -> dict[str, frozenset[str]]:
+        """class -> attributes that its bases in other files make tensors, for the classes of a file with a
+        traced method (`if self.scale > 0:` with `scale` a buffer of a base elsewhere; measured on 2.13)."""
+        found = {}
+        classes = self.summaries[path].classes
+        for cname in {q.rpartition(".")[0] for q in traced if q.rpartition(".")[0] in classes}:
+            attrs = frozenset(attr for key in self._mro((path, cname)) if key[0] != path
+                              for attr in self.summaries[key[0]].classes[key[1]].tensor_attrs)
+            if attrs:
+                found[cname] = attrs
+        return found
+
     def _descendants(self, cls: ClassKey) -> tuple[ClassKey, ...]:
         found = self._descendants_memo.get(cls)
         if found is None:
@@ -496,11 +518,18 @@ class ProjectGraph:
         for path, summary in self.summaries.items():
             tensor, tensors, sparse = set(), set(), set()
             # Calls of traced functions: the file's own, and those other files reach.
-            traced = list(summary.calls.values()) + [self.calls(path, q) for q in reached.get(path, ())]
+            traced = list(summary.calls.items()) + [(q, self.calls(path, q)) for q in reached.get(path, ())]
             if called is not None:
-                called[path] = {ref.name for refs in traced for ref in refs if ref.kind == GLOBAL}
-            for refs in traced:
+                called[path] = {ref.name for _q, refs in traced for ref in refs if ref.kind == GLOBAL}
+            for caller, refs in traced:
                 for ref in refs:
+                    if ref.kind == SELF:
+                        # `self.score(x)` with score a method of a base in another file returning a tensor:
+                        # "<class>.self.<method>" (the class the caller's self is of)
+                        owner = self._owner(path, caller)
+                        if owner is not None and self._inherited_return(owner, ref.name):
+                            tensor.add(f"{owner[1]}.self.{ref.name}")
+                        continue
                     if ref.kind not in (GLOBAL, INSTANCE, HELD_READ) or ref.name in tensor or ref.name in tensors:
                         continue
                     found = self.resolve(self._absolute(path, ref.name))
@@ -521,6 +550,9 @@ class ProjectGraph:
                 context = result.setdefault(path, FileContext())
                 context.returns_tensor, context.returns_tensors = frozenset(tensor), frozenset(tensors)
                 context.returns_sparse = frozenset(sparse)
+            inherited = self._inherited_tensor_attrs(path, list(summary.scopes) + list(reached.get(path, ())))
+            if inherited:
+                result.setdefault(path, FileContext()).inherited_tensor_attrs = inherited
         self._add_cross_file_breaks(result, reached)
         for fact in _TYPE_FACTS:
             if any(getattr(summary, fact) for summary in self.summaries.values()):
@@ -1321,8 +1353,10 @@ class ProjectGraph:
         of the tree called): what `make(x).sample()` runs its method on, an object with no source for
         Dynamo (BL507). Empty when some return gives anything else."""
         tree = self._function_tree(path, qualname)
-        returns = [node for node in walk_outside_defs(tree, root=True) if isinstance(node, ast.Return)] \
-            if tree is not None else []
+        if tree is None or any((dotted(d.func if isinstance(d, ast.Call) else d) or "").endswith(("compiler.disable", "_dynamo.disable"))
+                               for d in tree.decorator_list):
+            return []  # (run eagerly, the object it returns has a source)
+        returns = [node for node in walk_outside_defs(tree, root=True) if isinstance(node, ast.Return)]
         found: list[ClassKey] = []
         for node in returns:
             spelled = dotted(node.value.func) if isinstance(node.value, ast.Call) else None
@@ -1394,6 +1428,24 @@ class ProjectGraph:
                 else:
                     found.extend(self._bound_classes(key, cls, kind, spelled, depth))
         return list(dict.fromkeys(found))
+
+    def table_of_classes(self, path: str, spelled: str, key: Optional[str]) -> list[ClassKey]:
+        """The classes of a table of another file that holds only classes (under `key`, when given); empty
+        when an entry there may be anything else (a function returning a kept object)."""
+        classes = self._table_classes(path, spelled, key)
+        holder, name = path, spelled
+        if "." in spelled or spelled.split(".")[0] in self.summaries[path].aliases:
+            module, _, name = self._qualified(path, spelled).rpartition(".")
+            holder = self.path_of.get(module)
+        text = self._text(holder) if holder is not None and "." not in name else None
+        if text is None:
+            return []
+        items = [(k, v) for k, v in _table_items(text.text, name) if key is None or str(k) == key]
+        values = [self._named(holder, dotted(v)) if v is not None and dotted(v) else None for _k, v in items]
+        registered = self._registered(holder, name) if key is None else []
+        if any(hit is None or hit[0] != "class" for hit in values) or any(hit[0] != "class" for hit in registered):
+            return []
+        return classes
 
     def _table_classes(self, path: str, spelled: str, key: Optional[str] = None) -> list[ClassKey]:
         """The classes a module-level dict literal holds as values (`SOLVERS = {"euler": Euler, ...}`),
@@ -2030,13 +2082,14 @@ class ProjectGraph:
         index = int(key) + (1 if bound else 0)
         return positional[index] if index < len(positional) else None
 
-    def _methods_called_on(self, path: str, qualname: str, param: str, boxed: bool = False,
+    def _methods_called_on(self, path: str, qualname: str, param: str, boxed=False,
                            depth: int = 0) -> list[str]:
         """Methods a function calls on one of its parameters (`g.update(y)`; `g(y)` is __call__), through
         a name bound to it or a display holding it too (`msg = {"fn": fn}; msg["fn"]()`), and in the
         functions of the tree it passes either on to (`inner(y, ctl)`; measured on 2.13, Dynamo runs
         them all on the object); not inside nested functions that take a parameter of the same name.
-        boxed: the parameter is itself a display holding the object (`apply_stack(msg)`)."""
+        boxed: the parameter is itself a display holding the object (`apply_stack(msg)`), under these keys
+        (a frozenset; empty when not known)."""
         key = (path, qualname, param, boxed)
         if key in self._called_on_memo:
             return self._called_on_memo[key]
@@ -2050,7 +2103,7 @@ class ProjectGraph:
         while stack:
             node = stack.pop()
             if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
-                if any(a.arg in names | holders for a in node.args.posonlyargs + node.args.args + node.args.kwonlyargs):
+                if any(a.arg in names | set(holders) for a in node.args.posonlyargs + node.args.args + node.args.kwonlyargs):
                     continue  # the name means something else in there
             if isinstance(node, ast.Call):
                 func = node.func
@@ -2064,22 +2117,24 @@ class ProjectGraph:
         self._called_on_memo[key] = found = list(dict.fromkeys(found))
         return found
 
-    def _methods_called_further(self, path: str, call: ast.Call, names: set[str], holders: set[str],
+    def _methods_called_further(self, path: str, call: ast.Call, names: set[str], holders: dict,
                                 depth: int) -> list[str]:
         """What a function of the tree that a call passes the object (or a display holding it) to calls on it."""
-        passed = [(str(i), arg.id in holders) for i, arg in enumerate(call.args)
-                  if isinstance(arg, ast.Name) and arg.id in names | holders]
-        passed += [(f"={kw.arg}", kw.value.id in holders) for kw in call.keywords
-                   if kw.arg and isinstance(kw.value, ast.Name) and kw.value.id in names | holders]
+        def boxed(name: str):
+            return frozenset(holders[name] or ()) if name in holders else False
+        passed = [(str(i), boxed(arg.id)) for i, arg in enumerate(call.args)
+                  if isinstance(arg, ast.Name) and arg.id in names | set(holders)]
+        passed += [(f"={kw.arg}", boxed(kw.value.id)) for kw in call.keywords
+                   if kw.arg and isinstance(kw.value, ast.Name) and kw.value.id in names | set(holders)]
         spelled = dotted(call.func) if passed else None
         hit = self._named(path, spelled) if spelled and not spelled.startswith(("self.", "cls.")) else None
         if hit is None or hit[0] != "function":
             return []
         found = []
-        for key, boxed in passed:
+        for key, keys in passed:
             param = self._parameter_at(hit[1], hit[2], key, False)
             if param:
-                found.extend(self._methods_called_on(hit[1], hit[2], param, boxed, depth + 1))
+                found.extend(self._methods_called_on(hit[1], hit[2], param, keys, depth + 1))
         return found
 
     def _assigned(self, cls: ClassKey) -> dict[str, list[tuple[str, str]]]:
@@ -2511,37 +2566,71 @@ def _is_abstract(func: Optional[ast.AST]) -> bool:
     return False
 
 
-def _parameter_aliases(func, param: str, boxed: bool = False) -> tuple[set[str], set[str]]:
-    """The names that hold a parameter in a function: itself and each name bound only to it (`f = fn`),
-    and the names bound only to a dict, list or tuple display that holds it (`msg = {"fn": fn, ...}`,
-    called as `msg["fn"](*args)`: measured on 2.13, Dynamo runs the object's __call__ there too)."""
-    bound: dict[str, list[ast.AST]] = {}
+# A key not a constant (`msg[k] = v`): it may be any.
+_ANY = object()
+
+
+def _parameter_aliases(func, param: str, boxed=False) -> tuple[set[str], dict[str, Optional[set]]]:
+    """The names that hold a parameter in a function: itself and each name bound only to it (`f = fn`, `for f
+    in (fn,)` not), and the names bound only to a dict, list or tuple display that holds it (`msg = {"fn": fn,
+    ...}`, called as `msg["fn"](*args)`: measured on 2.13, Dynamo runs the object's __call__ there too), each
+    with the constant keys (or indices) it sits under; one stored into at such a key (or at a key not
+    constant) is not trusted. boxed: the parameter is itself such a display, under those keys (a frozenset,
+    empty when not known: any key)."""
+    bound: dict[str, list[Optional[ast.AST]]] = {}
+    stored: dict[str, set] = {}
     for node in ast.walk(func):
         if isinstance(node, ast.Assign):
             for target in node.targets:
                 if isinstance(target, ast.Name):
                     bound.setdefault(target.id, []).append(node.value)
-        elif isinstance(node, (ast.AugAssign, ast.AnnAssign, ast.NamedExpr, ast.For, ast.With)):
-            for target in ast.walk(getattr(node, "target", None) or node):
-                if isinstance(target, ast.Name) and isinstance(target.ctx, ast.Store) and target is not node:
+        elif isinstance(node, (ast.AugAssign, ast.AnnAssign, ast.NamedExpr, ast.For, ast.AsyncFor)):
+            for target in ast.walk(node.target):
+                if isinstance(target, ast.Name):
                     bound.setdefault(target.id, []).append(None)
-    if boxed:
-        return set(), {param} | {name for name, values in bound.items()
-                                 if all(isinstance(v, ast.Name) and v.id == param for v in values)}
-    names = {param} | {name for name, values in bound.items()
-                       if all(isinstance(v, ast.Name) and v.id == param for v in values)}
-    holders = {name for name, values in bound.items() if name not in names and all(
-        isinstance(v, (ast.Dict, ast.List, ast.Tuple))
-        and any(isinstance(e, ast.Name) and e.id == param for e in (v.values if isinstance(v, ast.Dict) else v.elts))
-        for v in values)}
-    return names, holders
+        elif isinstance(node, (ast.With, ast.AsyncWith)):
+            for item in node.items:
+                for target in ast.walk(item.optional_vars) if item.optional_vars is not None else ():
+                    if isinstance(target, ast.Name):
+                        bound.setdefault(target.id, []).append(None)
+        if isinstance(node, ast.Subscript) and isinstance(node.ctx, ast.Store) and isinstance(node.value, ast.Name):
+            stored.setdefault(node.value.id, set()).add(node.slice.value if isinstance(node.slice, ast.Constant)
+                                                        else _ANY)
+    aliases = {name for name, values in bound.items()
+               if all(isinstance(v, ast.Name) and v.id == param for v in values)}
+    def overwritten(name: str, keys) -> bool:
+        return bool(stored.get(name)) and (_ANY in stored[name] or not keys or bool(stored[name] & set(keys)))
+    if boxed is not False:
+        return set(), {name: (set(boxed) or None) for name in {param} | aliases if not overwritten(name, boxed)}
+    holders: dict[str, Optional[set]] = {}
+    for name, values in bound.items():
+        if name in aliases:
+            continue
+        keys: set = set()
+        for value in values:
+            if not isinstance(value, (ast.Dict, ast.List, ast.Tuple)):
+                break
+            pairs = zip(value.keys, value.values) if isinstance(value, ast.Dict) else enumerate(value.elts)
+            found = [k.value if isinstance(k, ast.Constant) else k for k, v in pairs
+                     if isinstance(v, ast.Name) and v.id == param]
+            if not found:
+                break
+            keys.update(found)
+        else:
+            if not overwritten(name, keys):
+                holders[name] = keys
+    return {param} | aliases, holders
 
 
-def _holds_parameter(node: ast.AST, names: set[str], holders: set[str]) -> bool:
-    """`fn` or an alias of it, or `msg[...]` of a display holding it."""
+def _holds_parameter(node: ast.AST, names: set[str], holders: dict) -> bool:
+    """`fn` or an alias of it, or `msg[key]` of a display holding it under that key (any key when it is no
+    constant, or when the display's keys are unknown)."""
     if isinstance(node, ast.Name):
         return node.id in names
-    return isinstance(node, ast.Subscript) and isinstance(node.value, ast.Name) and node.value.id in holders
+    if not (isinstance(node, ast.Subscript) and isinstance(node.value, ast.Name) and node.value.id in holders):
+        return False
+    keys = holders[node.value.id]
+    return keys is None or not isinstance(node.slice, ast.Constant) or node.slice.value in keys
 
 
 def _displayed_callables(node: Optional[ast.AST], depth: int = 0) -> list[ast.Name]:

@@ -77,7 +77,8 @@ class CrossFileBreaks:
             function, _, index = spelled[1:].partition(":")
             return self._registered(path, function, int(index))
         if spelled.startswith(TABLE_PREFIX):
-            return self.graph._table_classes(path, spelled[len(TABLE_PREFIX):])
+            table, _, key = spelled[len(TABLE_PREFIX):].partition("|")
+            return self.graph.table_of_classes(path, table, key or None)
         if spelled.startswith(FACTORY_PREFIX):
             found = self.graph._named(path, spelled[len(FACTORY_PREFIX):])
             return self.graph.surely_built(found[1], found[2]) if found is not None and found[0] == "function" else []

@@ -921,10 +921,14 @@ class ModuleScopes:
                             found.extend(self._values(scope, value, depth + 1))
                 elif isinstance(holder, (ast.ListComp, ast.SetComp, ast.GeneratorExp)):  # `[T() for _ in r]`
                     found.extend(self._values(scope, holder.elt, depth + 1))
-            if isinstance(node.value, ast.Name) and not self._local_bindings(scope).get(node.value.id):
+            if isinstance(node.value, ast.Name) and not self._local_bindings(scope).get(node.value.id) \
+                    and node.value.id not in _parameter_names(scope.func):
                 # `REG[name](x)`: what a registrar of this file or a module-level store put in the table too
-                for value in self.registered_values().get(node.value.id, ()):
-                    found.extend(self._values(scope, value, depth + 1))
+                # (under that key only, for a constant one: `REG["dbl"]`)
+                key = node.slice.value if isinstance(node.slice, ast.Constant) else _ANY_KEY
+                for entry, value in self.registered_values().get(node.value.id, ()):
+                    if key is _ANY_KEY or entry is _ANY_KEY or entry == key:
+                        found.extend(self._values(scope, value, depth + 1))
             return found or [node]
         if isinstance(node, ast.Name):
             if node.id in self.functions or node.id in self.classes or self.imports.is_bound(node.id):
@@ -1127,7 +1131,7 @@ class ModuleScopes:
                         self._module_values.setdefault(inner.target.id, []).append(inner.value)
         return self._module_values
 
-    def registered_values(self) -> dict[str, list[ast.AST]]:
+    def registered_values(self) -> dict[str, list[tuple[object, ast.AST]]]:
         """table name -> what module-level code and registrars put in that module-level table besides its
         literal: `TABLE[k] = v` statements, and each function or class of this file decorated by a registrar
         of this file that stores its argument there (`@register("relu") def relu(x)` with `def register(name):
@@ -1780,10 +1784,10 @@ def _element_of(loop) -> ast.Subscript:
         ast.Subscript(value=loop.iter, slice=ast.Constant(0), ctx=ast.Load()), loop.iter))
 
 
-def _registrars(functions: dict) -> dict[str, tuple[str, bool]]:
-    """top-level function -> (table, whether it is a decorator factory) for each function that stores a
-    parameter in a module-level table: its own (`def add(fn): TABLE[fn.__name__] = fn`) or that of a def
-    nested in it (`def register(name): def deco(fn): TABLE[name] = fn`)."""
+def _registrars(functions: dict) -> dict[str, tuple[str, bool, bool]]:
+    """top-level function -> (table, whether it is a decorator factory, whether the key is the function's
+    own name) for each function that stores a parameter in a module-level table: its own (`def add(fn):
+    TABLE[fn.__name__] = fn`) or that of a def nested in it (`def register(name): def deco(fn): TABLE[name] = fn`)."""
     found = {}
     for name, func in functions.items():
         if "." in name or not isinstance(func, (ast.FunctionDef, ast.AsyncFunctionDef)):
@@ -1795,24 +1799,43 @@ def _registrars(functions: dict) -> dict[str, tuple[str, bool]]:
                         and isinstance(node.targets[0], ast.Subscript) \
                         and isinstance(node.targets[0].value, ast.Name) \
                         and isinstance(node.value, ast.Name) and node.value.id in params:
-                    found[name] = (node.targets[0].value.id, inner is not func)
+                    key = node.targets[0].slice
+                    by_name = isinstance(key, ast.Attribute) and key.attr == "__name__" \
+                        and isinstance(key.value, ast.Name) and key.value.id == node.value.id
+                    found[name] = (node.targets[0].value.id, inner is not func, by_name)
     return found
 
 
-def _registered_values_of(tree: ast.Module, functions: dict) -> dict[str, list[ast.AST]]:
+# The key of a table entry that any key may select (a registrar's key not a constant).
+_ANY_KEY = object()
+
+
+def _parameter_names(func) -> set[str]:
+    args = func.args
+    return {a.arg for a in args.posonlyargs + args.args + args.kwonlyargs + [args.vararg, args.kwarg] if a is not None}
+
+
+def _registered_values_of(tree: ast.Module, functions: dict) -> dict[str, list[tuple[object, ast.AST]]]:
+    """table -> (key, value) of what module-level stores and registrars put there; the key a constant,
+    the function's own name for `TABLE[fn.__name__] = fn`, else _ANY_KEY."""
     registrars = _registrars(functions)
-    found: dict[str, list[ast.AST]] = {}
+    found: dict[str, list[tuple[object, ast.AST]]] = {}
     for stmt in tree.body:
         for inner in _flatten_toplevel(stmt):
             if isinstance(inner, ast.Assign) and len(inner.targets) == 1 \
                     and isinstance(inner.targets[0], ast.Subscript) and isinstance(inner.targets[0].value, ast.Name):
-                found.setdefault(inner.targets[0].value.id, []).append(inner.value)
+                target = inner.targets[0]
+                key = target.slice.value if isinstance(target.slice, ast.Constant) else _ANY_KEY
+                found.setdefault(target.value.id, []).append((key, inner.value))
             if not isinstance(inner, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
                 continue
             for decorator in inner.decorator_list:
                 factory = isinstance(decorator, ast.Call)
                 callee = decorator.func if factory else decorator
-                if isinstance(callee, ast.Name) and registrars.get(callee.id, (None, None))[1] == factory:
-                    table = registrars[callee.id][0]
-                    found.setdefault(table, []).append(ast.copy_location(ast.Name(id=inner.name, ctx=ast.Load()), inner))
+                if isinstance(callee, ast.Name) and registrars.get(callee.id, (None, None, None))[1] == factory:
+                    table, _factory, by_name = registrars[callee.id]
+                    key = inner.name if by_name else decorator.args[0].value if factory and decorator.args \
+                        and isinstance(decorator.args[0], ast.Constant) else _ANY_KEY
+                    name = ast.copy_location(ast.Name(id=inner.name, ctx=ast.Load()), inner)
+                    found.setdefault(table, []).append((key, name))
     return found

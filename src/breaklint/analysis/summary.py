@@ -103,6 +103,9 @@ class ClassSummary:
     lines: tuple[int, int] = (0, 0)
     # "distribution" / "transform" / "constraint" when the file saw a torch.distributions base.
     distribution_kind: str = ""
+    # Attributes the class's own methods make tensors (buffers, parameters, `self.x = torch.ones(n)`): a
+    # subclass in another file reads them as tensors (tensors.ClassFacts).
+    tensor_attrs: frozenset[str] = frozenset()
 
 
 @dataclass
@@ -148,12 +151,13 @@ class ModuleSummary:
 
 
 def summarize(scopes: ModuleScopes, imports: ImportMap, env_of: Callable,
-              return_kind: Callable) -> ModuleSummary:
+              return_kind: Callable, tensor_attrs: Callable = lambda info: frozenset()) -> ModuleSummary:
     """env_of(qualname) gives the tensor facts of a traced scope (None for untraced functions);
-    return_kind(name) says what a top-level function returns ("tensor", "tensors" or None)."""
+    return_kind(name) says what a top-level function returns ("tensor", "tensors" or None);
+    tensor_attrs(info) the attributes a module class's own methods make tensors."""
     classes = {name: ClassSummary(tuple(info.bases), frozenset(info.methods), info.is_module,
                                   frozenset(info.properties), (info.node.lineno, info.node.end_lineno or info.node.lineno),
-                                  info.distribution_kind)
+                                  info.distribution_kind, tensor_attrs(info) if info.is_module else frozenset())
                for name, info in scopes.classes.items()}
     calls: dict[str, tuple[CallRef, ...]] = {}
     spans: dict[str, tuple[int, int, Optional[str]]] = {}
@@ -203,8 +207,11 @@ def summarize(scopes: ModuleScopes, imports: ImportMap, env_of: Callable,
     # methods of plain classes too: `h = Holder(x); h.value()` in another file is a tensor where Holder.value
     # returns one (a module's methods are not asked: judging the forwards of a model library cost 13% of a cold
     # run on transformers, and a submodule's results are judged through its layers already)
+    # A module's method that only other files' traced code reaches is asked (`s = self.score(x)` in a subclass
+    # of another file): few, and no forward.
     kinds.update((q, return_kind(q, own=True)) for q in scopes.scopes if q.count(".") == 1
-                 and q.partition(".")[0] in scopes.classes and not scopes.classes[q.partition(".")[0]].is_module)
+                 and q.partition(".")[0] in scopes.classes and (not scopes.classes[q.partition(".")[0]].is_module
+                                                               or q not in scopes.local_scopes and not q.endswith(".forward")))
     object_calls = {}
     for qualname, scope in scopes.scopes.items():
         found = tuple((call.lineno, call.col_offset, spellings, method, in_loop)
@@ -228,14 +235,21 @@ def _aliases_with_rebinds(scopes: ModuleScopes, imports: ImportMap) -> dict[str,
     one (`from .core import clip as _clip` then `clip = _clip`): other files import it as they would the
     original (measured on 2.13: Dynamo traces the function under either name)."""
     aliases = dict(imports.aliases)
-    for name, values in scopes.module_bindings().items():
-        if name in aliases or name in scopes.functions or name in scopes.classes or len(values) != 1:
-            continue
-        value = values[0]
-        spelled = dotted(value) if isinstance(value, (ast.Name, ast.Attribute)) else None
-        head = spelled.partition(".")[0] if spelled else None
-        if head in imports.aliases:
-            aliases[name] = imports.aliases[head] + spelled[len(head):]
+    pending = {name: values[0] for name, values in scopes.module_bindings().items()
+               if name not in aliases and name not in scopes.functions and name not in scopes.classes
+               and len(values) == 1 and isinstance(values[0], (ast.Name, ast.Attribute))}
+    while pending:  # `_c = _clip; clip = _c`: a chain of rebinds, in any order
+        done = []
+        for name, value in pending.items():
+            spelled = dotted(value)
+            head = spelled.partition(".")[0] if spelled else None
+            if head in aliases and head != name:
+                aliases[name] = aliases[head] + spelled[len(head):]
+                done.append(name)
+        if not done:
+            break
+        for name in done:
+            del pending[name]
     return aliases
 
 
@@ -317,7 +331,7 @@ def _call_refs(nodes, self_name: Optional[str], scopes: ModuleScopes, imports: I
         template = getattr_template(node, self_name)
         if template is not None:  # and on: its default (`getattr(self, t, self.fallback)`) is passed
             refs[CallRef(GETATTR, template)] = None
-        module_template = _module_getattr_template(node, imports)
+        module_template = _module_getattr_template(node, imports, scope)
         if module_template is not None:  # `getattr(ops, "op_" + name)(x)`: the module's functions so named
             refs[CallRef(GETATTR, module_template)] = None
         found = [_classify(node.func, self_name, scopes, imports)]
@@ -422,11 +436,14 @@ def getattr_template(node: ast.AST, self_name: Optional[str]) -> Optional[str]:
     return "".join(r"\w+" if p is None else re.escape(p) for p in parts)
 
 
-def _module_getattr_template(node: ast.AST, imports: ImportMap) -> Optional[str]:
+def _module_getattr_template(node: ast.AST, imports: ImportMap, scope) -> Optional[str]:
     """"<module>|<pattern>" for `getattr(mod, <template>)` with `mod` a module of the tree the file imports
-    (`from . import ops`; measured on 2.13: Dynamo traces the function the name gives), else None."""
+    (`from . import ops`; measured on 2.13: Dynamo traces the function the name gives), else None; not where
+    the function binds that name itself (a parameter `ops` is no module)."""
     if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "getattr"
             and len(node.args) >= 2 and isinstance(node.args[0], ast.Name)):
+        return None
+    if scope is not None and _binds_name(scope.func, node.args[0].id):
         return None
     target = imports.aliases.get(node.args[0].id)
     if target is None or _foreign(target, imports.own_root):
@@ -793,3 +810,11 @@ def mark_sparse_arguments(summary: ModuleSummary, scopes: ModuleScopes, imports:
                 dataclasses.replace(ref, sparse=tuple(sorted(handed[ref.name])))
                 if ref.kind == GLOBAL and ref.positional is not None and handed.get(ref.name) else ref
                 for ref in refs)
+
+
+def _binds_name(func, name: str) -> bool:
+    """Whether a function binds `name` itself: a parameter, or any assignment to it in its body."""
+    args = func.args
+    if any(a is not None and a.arg == name for a in args.posonlyargs + args.args + args.kwonlyargs + [args.vararg, args.kwarg]):
+        return True
+    return any(isinstance(n, ast.Name) and n.id == name and isinstance(n.ctx, ast.Store) for n in ast.walk(func))

@@ -139,7 +139,7 @@ class FileLinter:
         facts = FileFacts(scopes, imports, self.context)
         try:
             if self.want_summary:
-                self.summary = summarize(scopes, imports, facts.env_named, facts.return_kind)
+                self.summary = summarize(scopes, imports, facts.env_named, facts.return_kind, facts.own_tensor_attrs)
                 if may_hold_sparse(self.source, bool(self.context.returns_sparse or handed)):
                     sparse = sparse_values(file)
                     self.summary.returns_sparse = frozenset(

@@ -1,0 +1,15 @@
+import torch
+from .ctl import Ctl
+
+
+def run(fn, x):
+    msg = {"fn": fn}
+    msg["fn"] = torch.relu
+    return msg["fn"](x)
+class Net(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.ctl = Ctl()
+
+    def forward(self, x):
+        return run(self.ctl, x) + 1

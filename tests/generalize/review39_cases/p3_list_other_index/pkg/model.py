@@ -1,0 +1,14 @@
+import torch
+from .ctl import Ctl
+
+
+def run(fn, x):
+    pair = [fn, torch.relu]
+    return pair[1](x)
+class Net(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.ctl = Ctl()
+
+    def forward(self, x):
+        return run(self.ctl, x) + 1
