@@ -483,11 +483,18 @@ class ProjectGraph:
     def _inherited_tensor_attrs(self, path: str, traced: list[str]) -> dict[str, frozenset[str]]:
         """class -> attributes that its bases in other files make tensors, for the classes of a file with a
         traced method (`if self.scale > 0:` with `scale` a buffer of a base elsewhere; measured on 2.13)."""
-        found = {}
         classes = self.summaries[path].classes
-        for cname in {q.rpartition(".")[0] for q in traced if q.rpartition(".")[0] in classes}:
+        read: dict[str, set[str]] = {}  # class -> the `self.x` its traced methods read (not its own methods)
+        for qualname in traced:
+            cname = qualname.rpartition(".")[0]
+            if cname in classes:
+                read.setdefault(cname, set()).update(ref.name for ref in self.calls(path, qualname) if ref.kind == READ)
+        found = {}
+        for cname, names in read.items():
+            # only what is read: a file told of more is linted again for nothing (a model library's every
+            # subclass of its base model)
             attrs = frozenset(attr for key in self._mro((path, cname)) if key[0] != path
-                              for attr in self.summaries[key[0]].classes[key[1]].tensor_attrs)
+                              for attr in self.summaries[key[0]].classes[key[1]].tensor_attrs if attr in names)
             if attrs:
                 found[cname] = attrs
         return found
