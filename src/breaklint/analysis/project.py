@@ -28,7 +28,7 @@ from .flow import parameter_defaults
 from .names import dotted
 from .new_objects import walk_outside_defs
 from .scope import distribution_entries, distribution_reason, is_autograd_function_base, is_module_base
-from .torch_api import (BUILTIN_METHODS, DISTRIBUTION_CLASSES, FORWARD_HOOKS, KL_REGISTRARS, TENSOR_METHODS,
+from .torch_api import (BUILTIN_METHODS, DISABLE_DECORATORS, DISTRIBUTION_CLASSES, FORWARD_HOOKS, KL_REGISTRARS, TENSOR_METHODS,
                         TENSOR_METHODS_WITHOUT_ARGUMENTS)
 from .summary import (ATTRIBUTE, DECORATOR, ELEMENT, GETATTR, GLOBAL, HELD_READ, INSTANCE, LOCAL, MEMBER, MEMBER_SPELLING,
                       UNTYPED_SPELLING,
@@ -190,7 +190,7 @@ class ProjectGraph:
         self._item_memo: dict[tuple[tuple[str, str], int], list[tuple[ClassKey, bool]]] = {}
         self._returned_functions_memo: dict[tuple[str, str], list[str]] = {}
         self._function_tree_memo: dict[tuple[str, str], Optional[ast.AST]] = {}
-        self._called_on_memo: dict[tuple[str, str, str, bool], list[str]] = {}
+        self._called_on_memo: dict[tuple[str, str, str, object], list[str]] = {}  # (.., param, boxed keys or False)
         self._spans_memo: dict[str, list[tuple[int, int, str]]] = {}
         self._passed_memo: dict[tuple[ClassKey, str], list[tuple[str, str]]] = {}
         self._construction_memo: dict[ClassKey, list[tuple[str, int, str]]] = {}
@@ -1360,8 +1360,8 @@ class ProjectGraph:
         of the tree called): what `make(x).sample()` runs its method on, an object with no source for
         Dynamo (BL507). Empty when some return gives anything else."""
         tree = self._function_tree(path, qualname)
-        if tree is None or any((dotted(d.func if isinstance(d, ast.Call) else d) or "").endswith(("compiler.disable", "_dynamo.disable"))
-                               for d in tree.decorator_list):
+        if tree is None or any(self._qualified(path, dotted(d.func if isinstance(d, ast.Call) else d) or "")
+                               in DISABLE_DECORATORS for d in tree.decorator_list):
             return []  # (run eagerly, the object it returns has a source)
         returns = [node for node in walk_outside_defs(tree, root=True) if isinstance(node, ast.Return)]
         found: list[ClassKey] = []
@@ -1440,11 +1440,7 @@ class ProjectGraph:
         """The classes of a table of another file that holds only classes (under `key`, when given); empty
         when an entry there may be anything else (a function returning a kept object)."""
         classes = self._table_classes(path, spelled, key)
-        holder, name = path, spelled
-        if "." in spelled or spelled.split(".")[0] in self.summaries[path].aliases:
-            module, _, name = self._qualified(path, spelled).rpartition(".")
-            holder = self.path_of.get(module)
-        text = self._text(holder) if holder is not None and "." not in name else None
+        holder, name, text = self._table_text(path, spelled)
         if text is None:
             return []
         items = [(k, v) for k, v in _table_items(text.text, name) if key is None or str(k) == key]
@@ -1454,16 +1450,20 @@ class ProjectGraph:
             return []
         return classes
 
+    def _table_text(self, path: str, spelled: str):
+        """(file, name, text of the file) of a module-level table spelled in `path`: defined there, or
+        imported from the file that defines it; the text None when that file is not in the tree."""
+        holder, name = path, spelled
+        if "." in spelled or spelled.split(".")[0] in self.summaries[path].aliases:
+            module, _, name = self._qualified(path, spelled).rpartition(".")
+            holder = self.path_of.get(module)
+        return holder, name, self._text(holder) if holder is not None and "." not in name else None
+
     def _table_classes(self, path: str, spelled: str, key: Optional[str] = None) -> list[ClassKey]:
         """The classes a module-level dict literal holds as values (`SOLVERS = {"euler": Euler, ...}`),
         the dict spelled in `path` (defined there or imported from the file that defines it); with a
         constant key (`HEADS["cls"]`), the class under that key only."""
-        holder, name = path, spelled
-        if "." in spelled or spelled.split(".")[0] in self.summaries[path].aliases:
-            qualified = self._qualified(path, spelled)
-            module, _, name = qualified.rpartition(".")
-            holder = self.path_of.get(module)
-        text = self._text(holder) if holder is not None and "." not in name else None
+        holder, name, text = self._table_text(path, spelled)
         if text is None:
             return []
         found = []

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from typing import NamedTuple, Optional, Union
 
 from .astwalk import breadth_first, function_nodes_of, node_memo, subtree_memo
+from .flow import function_arguments
 from .names import ImportMap, dotted, normalize_torch
 from .torch_api import COMPILE_DECORATORS, DISABLE_DECORATORS, DISTRIBUTION_CLASSES, DISTRIBUTION_HOOKS, FORWARD_HOOKS
 
@@ -922,7 +923,7 @@ class ModuleScopes:
                 elif isinstance(holder, (ast.ListComp, ast.SetComp, ast.GeneratorExp)):  # `[T() for _ in r]`
                     found.extend(self._values(scope, holder.elt, depth + 1))
             if isinstance(node.value, ast.Name) and not self._local_bindings(scope).get(node.value.id) \
-                    and node.value.id not in _parameter_names(scope.func):
+                    and node.value.id not in {a.arg for a in function_arguments(scope.func.args)}:
                 # `REG[name](x)`: what a registrar of this file or a module-level store put in the table too
                 # (under that key only, for a constant one: `REG["dbl"]`)
                 key = node.slice.value if isinstance(node.slice, ast.Constant) else _ANY_KEY
@@ -1808,11 +1809,6 @@ def _registrars(functions: dict) -> dict[str, tuple[str, bool, bool]]:
 
 # The key of a table entry that any key may select (a registrar's key not a constant).
 _ANY_KEY = object()
-
-
-def _parameter_names(func) -> set[str]:
-    args = func.args
-    return {a.arg for a in args.posonlyargs + args.args + args.kwonlyargs + [args.vararg, args.kwarg] if a is not None}
 
 
 def _registered_values_of(tree: ast.Module, functions: dict) -> dict[str, list[tuple[object, ast.AST]]]:

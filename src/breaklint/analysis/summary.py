@@ -15,6 +15,7 @@ from typing import Callable, Optional
 
 from .astwalk import breadth_first, function_nodes_of, node_memo
 from .callscan import CallText
+from .flow import function_arguments
 from .torch_api import (BUILTIN_METHODS, KL_DIVERGENCE_FUNCTIONS, TENSOR_METHODS, TENSOR_METHODS_WITHOUT_ARGUMENTS,
                         TENSOR_PROPERTIES)
 from .type_facts import module_generic_aliases, module_optional_typeddicts
@@ -814,7 +815,6 @@ def mark_sparse_arguments(summary: ModuleSummary, scopes: ModuleScopes, imports:
 
 def _binds_name(func, name: str) -> bool:
     """Whether a function binds `name` itself: a parameter, or any assignment to it in its body."""
-    args = func.args
-    if any(a is not None and a.arg == name for a in args.posonlyargs + args.args + args.kwonlyargs + [args.vararg, args.kwarg]):
+    if any(a.arg == name for a in function_arguments(func.args)):
         return True
     return any(isinstance(n, ast.Name) and n.id == name and isinstance(n.ctx, ast.Store) for n in ast.walk(func))
