@@ -243,6 +243,11 @@ def observe(spec_module: str, model_name: str, save_output: str | None, compare_
     import torch
     import torch._dynamo
 
+    # Dynamo's line numbers in resume functions, corrected as `breaklint confirm` corrects them (the
+    # checkout's own module: the benchmark venv does not install breaklint)
+    sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "src"))
+    from breaklint.confirm.dynamo_lines import correct_resume_lines
+
     spec = importlib.import_module(spec_module)
     roots = library_roots(spec.PACKAGES)
     result: dict = {
@@ -314,9 +319,10 @@ def observe(spec_module: str, model_name: str, save_output: str | None, compare_
     torch._dynamo.utils.counters.clear()
     compiled = torch.compile(model, backend="eager", fullgraph=False)
     started = time.perf_counter()
-    with torch.no_grad(), DynamoCodeRecorder(roots, torch) as seen:
+    with torch.no_grad(), DynamoCodeRecorder(roots, torch) as seen, correct_resume_lines() as corrected:
         torch.manual_seed(1)
         compiled_out = compiled(*args, **kwargs)
+    result["resume_lines_corrected"] = corrected
     result["dynamo_code"] = seen.as_json()
     result["compile_s"] = round(time.perf_counter() - started, 2)
     ok, detail = outputs_match(eager_tensors, flatten_tensors(compiled_out, torch), torch)

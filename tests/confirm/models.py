@@ -101,3 +101,17 @@ class LoggingNet(nn.Module):
         x = self.a(x)
         _log.debug("activations %s", x.tolist())  # BREAK:logging
         return x.relu()
+
+
+def chained_method_then_branch(pos, tot):
+    """Two breaks in one frame; the second runs in a resume function after a method chained on its own
+    line, where Dynamo's own line table is off by two (breaklint.confirm.dynamo_lines)."""
+    if torch.sum(pos) == 0:  # BREAK:resume_first
+        return pos
+    grid = torch.linspace(
+        0.0, 1.0, steps=3
+    ).view(-1, 1)
+    h = pos * tot + grid.sum()
+    if torch.sum(h) > 0:  # BREAK:resume_second
+        return h + 1
+    return pos

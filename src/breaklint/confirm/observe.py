@@ -11,6 +11,7 @@ import logging
 import sys
 
 from .breaklog import UserCode, merge_breaks, parse_record, to_graph_break
+from .dynamo_lines import correct_resume_lines
 from .observation import GraphBreak, Observation, SkippedFrame, StackFrame
 from .registry import load_registry
 
@@ -183,7 +184,9 @@ def observe(model, args=(), kwargs=None, *, run_eager_first: bool = True, user: 
     backend = _CountingBackend()
     reset_dynamo()
     try:
-        with capture_graph_break_records() as collector, _quiet_structured_trace():
+        # correct_resume_lines: Dynamo 2.13/2.14 on Python 3.11 reports breaks after a chained method
+        # call in a resume function at the wrong line, which would miss the join with findings.
+        with capture_graph_break_records() as collector, _quiet_structured_trace(), correct_resume_lines():
             compiled = torch.compile(model, backend=backend, fullgraph=False)
             compiled(*args, **kwargs)
         skipped = _skipped_frames(user)

@@ -1,0 +1,85 @@
+"""Observe again, with Dynamo's resume-function line numbers corrected, every model whose recorded truth
+could hold a wrong break line, and replace only its break sites.
+
+Dynamo 2.13/2.14 on Python 3.11 reports a break inside a resume function (code after an earlier break of
+the same frame) at a wrong line when a method call chained on its own line comes before it
+(src/breaklint/confirm/dynamo_lines.py). realworld_observe.py now corrects that while it observes; this
+script brings truth recorded before the correction up to date. Only a model with at least two break
+records can have run a resume function. Its executed lines, code objects and outputs are kept: they do
+not depend on line tables. A model whose run fails or times out keeps its old entry.
+
+    python bench/realworld_relines.py --split dev       # results/realworld_truth.json
+    python bench/realworld_relines.py --split test      # results/test_truth.json: prints counts only
+    python bench/realworld_relines.py --split heldout   # results/heldout_truth.json
+
+Prints how many models and break sites changed, never which (the test split's rule, bench/SPLITS.md).
+"""
+from __future__ import annotations
+
+import argparse
+import concurrent.futures
+import importlib
+import os
+import sys
+
+BENCH = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, BENCH)
+
+import realworld  # noqa: E402
+from realworld_truth import summarise  # noqa: E402
+
+TRUTH = {"dev": "realworld_truth.json", "test": "test_truth.json", "heldout": "heldout_truth.json"}
+
+
+def candidates(truth: dict) -> list[str]:
+    return sorted(key for key, model in truth.items()
+                  if isinstance(model, dict) and model.get("status") == "ok"
+                  and (model.get("break_records") or 0) >= 2 and not model.get("resume_lines_corrected"))
+
+
+def _site_keys(model: dict) -> set:
+    return {(site["file"], site["line"]) for site in model.get("sites", [])}
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--split", choices=sorted(TRUTH), required=True)
+    parser.add_argument("--jobs", type=int, default=2)
+    parser.add_argument("--timeout", type=int, default=300)
+    options = parser.parse_args()
+    path = os.path.join(BENCH, "results", TRUTH[options.split])
+    truth = realworld.load_truth(path)
+    todo = candidates(truth)
+    print(f"[relines] {options.split}: {len(todo)} models with two or more break records", flush=True)
+
+    def observe(key: str):
+        spec_name, _, model = key.partition(":")
+        return key, realworld.run_child(importlib.import_module(spec_name), model, options.timeout)
+
+    changed_models = kept = 0
+    before_sites = after_sites = 0
+    with concurrent.futures.ThreadPoolExecutor(max_workers=options.jobs) as pool:
+        for done, (key, observation) in enumerate(pool.map(observe, todo), 1):
+            fresh = summarise(observation)
+            if fresh.get("status") != "ok":
+                kept += 1
+                continue
+            old = truth[key]
+            updated = dict(old, break_records=fresh["break_records"], sites=fresh["sites"],
+                           resume_lines_corrected=bool(observation.get("resume_lines_corrected")))
+            before_sites += len(_site_keys(old))
+            after_sites += len(_site_keys(updated))
+            changed_models += _site_keys(old) != _site_keys(updated)
+            truth[key] = updated
+            if done % 20 == 0:
+                print(f"[relines] {done}/{len(todo)}", flush=True)
+                realworld.save_json(path, truth)
+    realworld.save_json(path, truth)
+    print(f"[relines] {options.split}: {changed_models} of {len(todo) - kept} models re-observed have other break "
+          f"sites; sites over those models {before_sites} -> {after_sites}; {kept} kept their old entry "
+          f"(run failed)", flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
