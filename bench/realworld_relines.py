@@ -1,11 +1,13 @@
-"""Observe again, with Dynamo's resume-function line numbers corrected, every model whose recorded truth
-could hold a wrong break line, and replace only its break sites.
+"""Observe again, with Dynamo's resume-function line numbers corrected and no break's user stack suppressed,
+every model whose recorded truth could hold a wrong or a lost break site, and replace only its break sites.
 
 Dynamo 2.13/2.14 on Python 3.11 reports a break inside a resume function (code after an earlier break of
 the same frame) at a wrong line when a method call chained on its own line comes before it
-(src/breaklint/confirm/dynamo_lines.py). realworld_observe.py now corrects that while it observes; this
-script brings truth recorded before the correction up to date. Only a model with at least two break
-records can have run a resume function. Its executed lines, code objects and outputs are kept: they do
+(src/breaklint/confirm/dynamo_lines.py). And Dynamo logs a second break of the same gb_type at the same
+frame location without its user stack ("user stack suppressed due to duplicate graph break"): where that
+location is inside torch (a polyfill), the truth could not name the library line behind it, and lost the
+site. realworld_observe.py now corrects both while it observes; this script brings truth recorded before
+up to date. Only a model with at least two break records can have run a resume function or a duplicate. Its executed lines, code objects and outputs are kept: they do
 not depend on line tables. A model whose run fails or times out keeps its old entry.
 
     python bench/realworld_relines.py --split dev       # results/realworld_truth.json
@@ -34,7 +36,7 @@ TRUTH = {"dev": "realworld_truth.json", "test": "test_truth.json", "heldout": "h
 def candidates(truth: dict) -> list[str]:
     return sorted(key for key, model in truth.items()
                   if isinstance(model, dict) and model.get("status") == "ok"
-                  and (model.get("break_records") or 0) >= 2 and not model.get("resume_lines_corrected"))
+                  and (model.get("break_records") or 0) >= 2 and not model.get("break_log_complete"))
 
 
 def _site_keys(model: dict) -> set:
@@ -65,8 +67,7 @@ def main() -> int:
                 kept += 1
                 continue
             old = truth[key]
-            updated = dict(old, break_records=fresh["break_records"], sites=fresh["sites"],
-                           resume_lines_corrected=bool(observation.get("resume_lines_corrected")))
+            updated = dict(old, break_records=fresh["break_records"], sites=fresh["sites"], break_log_complete=True)
             before_sites += len(_site_keys(old))
             after_sites += len(_site_keys(updated))
             changed_models += _site_keys(old) != _site_keys(updated)

@@ -101,6 +101,9 @@ def summarise(observation: dict) -> dict:
         "sites": break_sites(observation),
         "executed": {f: compress_lines(lines) for f, lines in observation.get("executed", {}).items()},
         **({"dynamo_code": observation["dynamo_code"]} if "dynamo_code" in observation else {}),
+        # lines corrected in resume functions, no user stack suppressed (bench/realworld_relines.py)
+        **({"break_log_complete": True}
+           if observation.get("break_stacks_complete") and "resume_lines_corrected" in observation else {}),
     })
 
 
