@@ -791,7 +791,7 @@ class ProjectGraph:
             if method == "__call__":  # `fn = make_drift(0.5); fn(t, y)`: the closure the factory returns
                 made = self.resolve(self._absolute(path, spelled)) if "." in spelled else \
                     (("function", path, spelled) if spelled in summary.functions else None)
-                if made is not None and made[0] == "function" and not self._marks_script_if_tracing(made[1], made[2]):
+                if made is not None and made[0] == "function":
                     for function in self._returned_functions(made[1], made[2]):
                         yield made[1], function, None, False
                     # `solver_fn = select(method); solver_fn(sde, bm)`: the class it returns is built
@@ -896,8 +896,7 @@ class ProjectGraph:
         elif ref.kind == DECORATOR:
             kind, _, spelled = ref.name.partition(":")
             for target in self._find_targets(path, qualname, dynamic, CallRef(kind, spelled)):
-                if not (target[3] is True and target[1].rsplit(".", 1)[-1] in _CONSTRUCTION + ("__setattr__",)) \
-                        and not self._marks_script_if_tracing(target[0], target[1]):
+                if not (target[3] is True and target[1].rsplit(".", 1)[-1] in _CONSTRUCTION + ("__setattr__",)):
                     yield target
         elif ref.kind == PASSED_OBJECT:
             callee, key, spelled = ref.name.split("|")
@@ -981,14 +980,6 @@ class ProjectGraph:
         if kind == GLOBAL:
             spelled = self._absolute(path, spelled)
         return self._classes_named(path, spelled, 0)
-
-    def _marks_script_if_tracing(self, path: str, qualname: str) -> bool:
-        """A decorator made like torch.jit.script_if_tracing, which marks the wrapper it returns with
-        `__script_if_tracing_wrapper`: Dynamo traces the decorated function in its place (measured on 2.13),
-        and runs the wrapper as a frame of its own only after that function broke."""
-        span = self.summaries[path].lines.get(qualname)
-        text = self._text(path) if span is not None else None
-        return text is not None and "__script_if_tracing_wrapper" in text.lines(*span)
 
     def _returned_functions(self, path: str, qualname: str) -> list[str]:
         """Top-level functions of `path` that its function returns by name (`return swish`) or out of a
