@@ -11,6 +11,7 @@ undercounts) nor from fullgraph=True (which hides `.item()` and dynamic-shape br
 from __future__ import annotations
 
 import argparse
+import contextlib
 import importlib
 import importlib.metadata
 import json
@@ -316,15 +317,18 @@ def observe(spec_module: str, model_name: str, save_output: str | None, compare_
     # Every break's record with its user stack: Dynamo logs a second break of the same gb_type at the
     # same frame location (a torch polyfill's line, say) without one, and the truth could not then name
     # the library line that made it (encodec's json.dumps after its io.BytesIO, both at polyfills:505).
-    torch._dynamo.utils.graph_break_dup_warning_checker.add = lambda key: True
-    result["break_stacks_complete"] = True
+    raw = bool(os.environ.get("BENCH_RAW_BREAK_LOG"))  # Dynamo's log as it is: the control run of relines
+    if not raw:
+        torch._dynamo.utils.graph_break_dup_warning_checker.add = lambda key: True
+        result["break_stacks_complete"] = True
     collector = RecordCollector()
     break_logger = logging.getLogger("torch._dynamo.symbolic_convert.__graph_breaks")
     break_logger.addHandler(collector)
     torch._dynamo.utils.counters.clear()
     compiled = torch.compile(model, backend="eager", fullgraph=False)
     started = time.perf_counter()
-    with torch.no_grad(), DynamoCodeRecorder(roots, torch) as seen, correct_resume_lines() as corrected:
+    with torch.no_grad(), DynamoCodeRecorder(roots, torch) as seen, \
+            (contextlib.nullcontext(False) if raw else correct_resume_lines()) as corrected:
         torch.manual_seed(1)
         compiled_out = compiled(*args, **kwargs)
     result["resume_lines_corrected"] = corrected

@@ -36,7 +36,7 @@ TRUTH = {"dev": "realworld_truth.json", "test": "test_truth.json", "heldout": "h
 def candidates(truth: dict) -> list[str]:
     return sorted(key for key, model in truth.items()
                   if isinstance(model, dict) and model.get("status") == "ok"
-                  and (model.get("break_records") or 0) >= 2 and not model.get("break_log_complete"))
+                  and (model.get("break_records") or 0) >= 2 and "break_log_complete" not in model)
 
 
 def _site_keys(model: dict) -> set:
@@ -48,9 +48,18 @@ def main() -> int:
     parser.add_argument("--split", choices=sorted(TRUTH), required=True)
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--timeout", type=int, default=300)
+    parser.add_argument("--truth", help="read this truth instead of the split's (a copy kept from before)")
+    parser.add_argument("--out", help="write the updated truth here instead of over the split's truth")
+    parser.add_argument("--raw", action="store_true",
+                        help="control run: observe with Dynamo's log as it is (BENCH_RAW_BREAK_LOG), to measure how "
+                             "much a plain re-observation changes (requires --out)")
     options = parser.parse_args()
-    path = os.path.join(BENCH, "results", TRUTH[options.split])
-    truth = realworld.load_truth(path)
+    if options.raw and not options.out:
+        parser.error("--raw requires --out: a control run never replaces the truth")
+    if options.raw:
+        os.environ["BENCH_RAW_BREAK_LOG"] = "1"
+    truth = realworld.load_truth(options.truth or os.path.join(BENCH, "results", TRUTH[options.split]))
+    path = options.out or os.path.join(BENCH, "results", TRUTH[options.split])
     todo = candidates(truth)
     print(f"[relines] {options.split}: {len(todo)} models with two or more break records", flush=True)
 
@@ -67,7 +76,8 @@ def main() -> int:
                 kept += 1
                 continue
             old = truth[key]
-            updated = dict(old, break_records=fresh["break_records"], sites=fresh["sites"], break_log_complete=True)
+            updated = dict(old, break_records=fresh["break_records"], sites=fresh["sites"],
+                           break_log_complete=not options.raw)
             before_sites += len(_site_keys(old))
             after_sites += len(_site_keys(updated))
             changed_models += _site_keys(old) != _site_keys(updated)
