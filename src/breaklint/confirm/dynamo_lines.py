@@ -47,11 +47,11 @@ def resume_lines_wrong() -> bool:
     """Whether this torch's Dynamo gives re-assembled code wrong line numbers (the probe above)."""
     if sys.version_info[:2] != (3, 11):
         return False  # the 3.11 table format only; 3.12+ assemble lines another way
-    from torch._dynamo import bytecode_transformation as transformation
-
     try:
+        from torch._dynamo import bytecode_transformation as transformation
+
         before, after = _round_trip_lines(transformation)
-    except Exception:  # an API that moved: nothing known to correct
+    except Exception:  # a torch whose Dynamo moved these: nothing known to correct
         return False
     return before != after
 
