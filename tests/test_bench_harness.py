@@ -261,3 +261,31 @@ def test_a_sub_package_as_library_root_is_stored_and_resolved(tmp_path):
     assert realworld.is_subpackage(Spec) and realworld.is_torch_subpackage(Spec)
     Spec.PACKAGES = ["kornia"]
     assert not realworld.is_subpackage(Spec) and not realworld.is_torch_subpackage(Spec)
+
+
+def test_relines_picks_only_models_that_may_have_run_a_resume_function_or_a_duplicate():
+    import realworld_relines
+
+    truth = {
+        "s:one_break": {"status": "ok", "break_records": 1},
+        "s:two_breaks": {"status": "ok", "break_records": 2},
+        "s:done": {"status": "ok", "break_records": 5, "break_log_complete": True},
+        "s:raw_control": {"status": "ok", "break_records": 5, "break_log_complete": False},
+        "s:failed": {"status": "error", "break_records": 3},
+    }
+    assert realworld_relines.candidates(truth) == ["s:two_breaks"]
+
+
+def test_a_fresh_observation_with_both_corrections_is_marked_complete():
+    from realworld_truth import summarise
+
+    observation = {"status": "ok", "model": "m", "library": "lib", "torch": "2.13.0", "versions": {}, "roots": [],
+                   "breaks": [], "executed": {}}
+    assert "break_log_complete" not in summarise(observation)  # Dynamo's log as it is (the control run)
+    assert summarise(dict(observation, break_stacks_complete=True, resume_lines_corrected=False))["break_log_complete"]
+
+
+def test_relines_control_run_never_replaces_the_truth():
+    done = subprocess.run([sys.executable, os.path.join(BENCH, "realworld_relines.py"), "--split", "test", "--raw"],
+                          capture_output=True, text=True)
+    assert done.returncode == 2 and "--raw requires --out" in done.stderr
