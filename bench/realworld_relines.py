@@ -7,8 +7,9 @@ the same frame) at a wrong line when a method call chained on its own line comes
 frame location without its user stack ("user stack suppressed due to duplicate graph break"): where that
 location is inside torch (a polyfill), the truth could not name the library line behind it, and lost the
 site. realworld_observe.py now corrects both while it observes; this script brings truth recorded before
-up to date. Only a model with at least two break records can have run a resume function or a duplicate. Its executed lines, code objects and outputs are kept: they do
-not depend on line tables. A model whose run fails or times out keeps its old entry.
+up to date. Only a model with at least two break records can have run a resume function or a duplicate.
+Its executed lines, code objects and outputs are kept: they depend on neither fault. A model whose run
+fails or times out keeps its old entry.
 
     python bench/realworld_relines.py --split dev       # results/realworld_truth.json
     python bench/realworld_relines.py --split test      # results/test_truth.json: prints counts only
@@ -58,8 +59,9 @@ def main() -> int:
         parser.error("--raw requires --out: a control run never replaces the truth")
     if options.raw:
         os.environ["BENCH_RAW_BREAK_LOG"] = "1"
-    truth = realworld.load_truth(options.truth or os.path.join(BENCH, "results", TRUTH[options.split]))
-    path = options.out or os.path.join(BENCH, "results", TRUTH[options.split])
+    split_truth = os.path.join(BENCH, "results", TRUTH[options.split])
+    truth = realworld.load_truth(options.truth or split_truth)
+    path = options.out or split_truth
     todo = candidates(truth)
     print(f"[relines] {options.split}: {len(todo)} models with two or more break records", flush=True)
 
