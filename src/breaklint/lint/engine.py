@@ -217,6 +217,11 @@ class FileLinter:
     def _visit(self, node: ast.AST, ctx: NodeContext, dispatch) -> None:
         node_type = type(node)
         if node_type is ast.ClassDef:
+            # a class statement in traced code is one call (BL502); its body is not traced code
+            for rule in dispatch.get(node_type, ()):
+                ctx.node = node
+                ctx.rule = rule
+                rule.check(node, ctx)
             return
         if node_type in _DEFS and not ctx.in_nested_def:
             # a nested def is a frame of its own, which Dynamo traces when it is called: a break before it in

@@ -93,7 +93,17 @@ UNSUPPORTED_CALLS = {
     "numpy.errstate": "GB0142", "torch.autograd.graph.save_on_cpu": "GB0008",
     # stop 30: queries of global state Dynamo does not trace (is_grad_enabled / get_default_dtype are traced)
     "torch.is_inference_mode_enabled": "GB0046", "torch.get_default_device": "GB0208",
+    # stop 41's battery: C classes Dynamo cannot construct (2.13 and 2.14)
+    "types.SimpleNamespace": "GB0147", "array.array": "GB0147",
 }
+# Builtins Dynamo cannot call (GB0059, measured on 2.13 and 2.14), and object() on 2.13 only (2.14 traces it).
+BUILTINS_THAT_BREAK = {"bytearray": "GB0059", "memoryview": "GB0059"}
+BUILTINS_THAT_BREAK_BEFORE = ("2.14", {"object": "GB0059"})
+# The builtin pow() with a tensor operand: GB0059 on 2.13; 2.14 traces it (measured). `a ** b` is the same call.
+POW_BREAKS_BEFORE = "2.14"
+# Methods of a tensor's untyped_storage() Dynamo does not model (GB0156, measured on 2.13 and 2.14; size() and
+# .device are traced).
+STORAGE_METHODS_THAT_BREAK = {"data_ptr", "nbytes", "element_size"}
 # Tensor methods Dynamo refuses (stop 29's registry sweep, 2.13): negative sampling's random_(), resizing.
 TENSOR_METHODS_REFUSED = {"random_": "GB0107", "resize_": "GB0126", "resize_as_": "GB0127", "set_": "GB0128"}
 # Scripted modules: calling one kept on self breaks (GB4695, 2.13).
@@ -439,9 +449,46 @@ def _exit_stacks(ctx) -> set[str]:
     return ctx.file.memo(("BL502 exit stacks", id(func)), find) if "ExitStack" in ctx.file.source else set()
 
 
+def _builtin_called(func: ast.AST, ctx) -> Optional[str]:
+    """The builtin a bare name calls: not imported, defined at module level or bound in the function."""
+    if not isinstance(func, ast.Name) or ctx.scope is None or ctx.file.imports.is_bound(func.id) \
+            or func.id in ctx.file.scopes.functions or func.id in ctx.file.scopes.classes or func.id in local_names(ctx):
+        return None
+    return func.id
+
+
+def _tensor_pow(node: ast.Call, ctx) -> bool:
+    """`pow(x, 2)` / `pow(2.0, x)` with a tensor operand (the three-argument form fails on tensors eagerly)."""
+    return len(node.args) == 2 and not node.keywords and not any(isinstance(a, ast.Starred) for a in node.args) \
+        and any(ctx.is_tensor(a) for a in node.args)
+
+
+def _builtin_break(node: ast.Call, ctx) -> Optional[str]:
+    name = _builtin_called(node.func, ctx)
+    if name is None:
+        return None
+    gb = BUILTINS_THAT_BREAK.get(name)
+    if gb is None and before(ctx.torch_version, BUILTINS_THAT_BREAK_BEFORE[0]):
+        gb = BUILTINS_THAT_BREAK_BEFORE[1].get(name)
+    if gb is not None:
+        return f"the builtin {name}() cannot be traced by Dynamo ({gb}): the graph breaks here; make the object " \
+               "outside compiled code and pass it in"
+    if name == "pow" and before(ctx.torch_version, POW_BREAKS_BEFORE) and _tensor_pow(node, ctx):
+        return "the builtin pow() of a tensor cannot be traced by Dynamo before torch 2.14 (GB0059): the graph " \
+               "breaks here; write `a ** b` (the same call) or torch.pow"
+    return None
+
+
 def untraceable(node: ast.Call, ctx) -> Optional[str]:
     """What is wrong with this call, as a message, or None."""
     func = node.func
+    builtin = _builtin_break(node, ctx)
+    if builtin is not None:
+        return builtin
+    if isinstance(func, ast.Attribute) and func.attr in STORAGE_METHODS_THAT_BREAK and _storage(func.value) \
+            and func.value.func.attr == "untyped_storage":
+        return f"{ctx.segment(func)}() is a method of a storage that Dynamo does not model (GB0156): the graph " \
+               "breaks here; read it outside compiled code"
     qual = ctx.qualify(func) or ""
     if qual.split(".")[0] in ("random", "copy", "globals") and ctx.scope is not None \
             and root_name(func) in local_names(ctx):
@@ -548,6 +595,21 @@ def untraceable(node: ast.Call, ctx) -> Optional[str]:
     return None
 
 
+_PRIMARIES = (ast.Name, ast.Attribute, ast.Call, ast.Subscript, ast.List, ast.Tuple, ast.Dict, ast.Set,
+              ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)
+
+
+def _power_operand(node: ast.AST, ctx, base: bool) -> str:
+    """An operand's text for `a ** b`, parenthesised unless it binds tighter: a primary (or a non-negative
+    number) as the base; also a unary minus of one as the exponent (`x ** -y`)."""
+    text = ctx.segment(node)
+    simple = isinstance(node, _PRIMARIES) or isinstance(node, ast.Constant) and not (
+        isinstance(node.value, (int, float)) and node.value < 0)
+    if not base and isinstance(node, ast.UnaryOp) and isinstance(node.operand, (*_PRIMARIES, ast.Constant)):
+        simple = True
+    return text if simple and "\n" not in text else f"({text})"
+
+
 class UntraceableCall(Rule):
     code = "BL502"
     name = "untraceable-call"
@@ -556,10 +618,10 @@ class UntraceableCall(Rule):
     gb_ids = ("GB0007", "GB0033", "GB0294", "GB4198", "GB0208", "GB0569", "GB0059", "GB5976", "GB0088",
               "GB0156", "GB0363", "GB0045", "GB0008", "GB0262", "GB0055", "GB0467", "GB0257", "GB7650",
               "GB0098", "GB0107", "GB0126", "GB0127", "GB0128", "GB0142", "GB4695", "GB0256", "GB0046", "GB0104", "GB4411",
-              "GB0157", "GB0170")
+              "GB0157", "GB0170", "GB0147", "GB8977")
     fix_availability = "sometimes"
-    fix_applicability = "safe"  # torch.jit.isinstance(x, T) -> isinstance(x, T) only
-    node_types = (ast.Call, ast.Attribute, ast.FormattedValue, ast.Compare, ast.BinOp)
+    fix_applicability = "safe"  # torch.jit.isinstance(x, T) -> isinstance(x, T); pow(a, b) of a tensor -> a ** b
+    node_types = (ast.Call, ast.Attribute, ast.FormattedValue, ast.Compare, ast.BinOp, ast.ClassDef)
     # 2.13: every sub-pattern measured on CPU (np.random with numpy installed). 2.11 and 2.15 come
     # from the team's measured catalogue (kept outside this repository) for clocks, manual_seed,
     # deepcopy of a tensor, repr and data_ptr.
@@ -568,6 +630,12 @@ class UntraceableCall(Rule):
     verdicts = {"2.11": True, "2.13": True, "2.15": True}
 
     def check(self, node, ctx) -> None:
+        if isinstance(node, ast.ClassDef):
+            # a class statement calls __build_class__ with the body as a function (GB8977, measured on 2.13 and
+            # 2.14, a dataclass too); the engine sends only those inside traced functions
+            ctx.report(node, f"defining the class {node.name} inside compiled code breaks the graph (GB8977): "
+                             "define it at module level")
+            return
         if isinstance(node, ast.Attribute):
             message = function_attribute_store(node, ctx) or _attribute_dict_read(node, ctx) or grad_fn_read(node, ctx)
             if message is not None:
@@ -590,7 +658,11 @@ class UntraceableCall(Rule):
 
     @staticmethod
     def _fix(node: ast.Call, ctx) -> Optional[Fix]:
-        """torch.jit.isinstance(x, T) with a plain class T means isinstance(x, T) in eager Python."""
+        """torch.jit.isinstance(x, T) with a plain class T means isinstance(x, T) in eager Python; the builtin
+        pow(a, b) is `a ** b` (both call a.__pow__(b), then b.__rpow__(a))."""
+        if _builtin_called(node.func, ctx) == "pow" and _tensor_pow(node, ctx):
+            base, exponent = (_power_operand(a, ctx, base=i == 0) for i, a in enumerate(node.args))
+            return replace_fix("write `a ** b`", "safe", (Edit(ctx.start(node), ctx.end(node), f"{base} ** {exponent}"),))
         if (ctx.qualify(node.func) or "") != "torch.jit.isinstance" or len(node.args) != 2 or node.keywords \
                 or not _plain_type(node.args[1]) or ctx.file.imports.is_bound("isinstance"):
             return None
@@ -824,4 +896,46 @@ class Skip(nn.Module):
 def factory():
     return Skip(), (torch.randn(4), torch.randn(4))
 """, at=((8, 34),)),
+        Example("""
+import torch
+from torch import nn
+
+
+class Gain(nn.Module):
+    def forward(self, x):
+        return pow(x, 2) + 1
+
+
+def factory():
+    return Gain(), (torch.randn(4),)
+""", fixed="""
+import torch
+from torch import nn
+
+
+class Gain(nn.Module):
+    def forward(self, x):
+        return x ** 2 + 1
+
+
+def factory():
+    return Gain(), (torch.randn(4),)
+""", at=((8, 16),)),
+        Example("""
+import torch
+from torch import nn
+
+
+class Local(nn.Module):
+    def forward(self, x):
+        class Out:
+            pass
+        out = Out()
+        out.y = x * 2
+        return out.y
+
+
+def factory():
+    return Local(), (torch.randn(4),)
+""", at=((8, 9),)),
     ]

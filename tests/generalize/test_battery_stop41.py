@@ -1,0 +1,106 @@
+"""Mends of stop 41, each shape run through Dynamo (CPU, eager backend) in the test itself.
+
+Found by a battery of about 200 one-line shapes of the break kinds Dynamo names (builtins on tensors, C
+classes, storages, class statements, super(), context managers, id/hash, next(), setattr), written from
+Dynamo's own list of graph-break types, not from any library's code. What broke and breaklint missed:
+- the builtin pow() with a tensor operand: GB0059 on 2.13, traced on 2.14 (`a ** b` is the same call, the fix);
+- C classes and builtins Dynamo cannot construct: `types.SimpleNamespace(...)`, `array.array(...)` (GB0147),
+  `bytearray(...)`, `memoryview(...)` (GB0059), and `object()` on 2.13 (2.14 traces it);
+- `x.untyped_storage().nbytes()` / `.element_size()` / `.data_ptr()` (GB0156; `.size()` is traced);
+- a class statement inside a traced function, a dataclass too (GB8977 "Invalid call to __build_class__").
+"""
+import textwrap
+
+import pytest
+
+from .helpers import codes_by_row, dynamo_break_rows
+
+
+def _module(body: str, prelude: str = "") -> str:
+    """A module `M` whose forward runs `body` on x = randn(4, 4) (row 8 is the body's first line)."""
+    return textwrap.dedent(f"""\
+        import array
+        import types
+
+        import torch
+        from torch import nn
+        class M(nn.Module):
+            def forward(self, x):
+        """) + textwrap.indent(textwrap.dedent(body), " " * 8) + prelude
+
+
+def _torch_before_214() -> bool:
+    import torch
+
+    return tuple(int(p) for p in torch.__version__.split("+")[0].split(".")[:2]) < (2, 14)
+
+
+BREAKING = {
+    "simple namespace": ("ns = types.SimpleNamespace(a=x)\nreturn ns.a + 1\n", 8),
+    "array": ("a = array.array('f', [1.0])\nreturn x + 1\n", 8),
+    "bytearray": ("b = bytearray(4)\nreturn x + 1\n", 8),
+    "memoryview": ("m = memoryview(b'ab')\nreturn x + 1\n", 8),
+    "storage nbytes": ("return x + x.untyped_storage().nbytes()\n", 8),
+    "storage element_size": ("return x + x.untyped_storage().element_size()\n", 8),
+    "local class": ("class E:\n    pass\nreturn x + 1\n", 8),
+    "local dataclass": ("from dataclasses import dataclass\n@dataclass\nclass E:\n    a: int\nreturn x + E(1).a\n", 10),
+}
+BREAKING_BEFORE_214 = {
+    "pow": ("return pow(x, 2)\n", 8),
+    "pow of a number to a tensor": ("return pow(2.0, x)\n", 8),
+    "pow of a reduction": ("return x * pow(x.sum(), 0.5)\n", 8),
+    "object": ("sentinel = object()\nreturn x + 1\n", 8),
+}
+TRACED = {
+    "storage size": "return x + x.untyped_storage().size()\n",
+    "pow of numbers": "return x * pow(x.shape[0], 2)\n",
+    "local pow": "pow = torch.pow\nreturn pow(x, 2)\n",
+    "three-argument pow of ints": "return x * pow(3, 2, 5)\n",
+}
+
+
+@pytest.mark.parametrize("name", sorted(BREAKING))
+def test_bl502_where_dynamo_breaks(tmp_path, name):
+    body, row = BREAKING[name]
+    source = _module(body)
+    assert (row, "BL502") in codes_by_row(source)
+    pytest.importorskip("torch")
+    assert row in dynamo_break_rows(source, ["M"], tmp_path)
+
+
+@pytest.mark.parametrize("name", sorted(BREAKING_BEFORE_214))
+def test_bl502_before_torch_2_14(tmp_path, name):
+    """Reported for the target torch breaklint was generated for (2.13); 2.14 traces these."""
+    body, row = BREAKING_BEFORE_214[name]
+    source = _module(body)
+    assert (row, "BL502") in codes_by_row(source)
+    pytest.importorskip("torch")
+    assert (row in dynamo_break_rows(source, ["M"], tmp_path)) == _torch_before_214()
+
+
+@pytest.mark.parametrize("name", sorted(TRACED))
+def test_no_finding_where_dynamo_traces(tmp_path, name):
+    source = _module(TRACED[name])
+    assert not {code for _, code in codes_by_row(source) if code == "BL502"}
+    pytest.importorskip("torch")
+    assert not dynamo_break_rows(source, ["M"], tmp_path)
+
+
+def test_a_module_level_class_and_its_use_are_not_reported():
+    source = _module("return x + E(1).a\n", prelude="\n\nclass E:\n    def __init__(self, a):\n        self.a = a\n")
+    assert not codes_by_row(source)
+
+
+def test_pow_fix_writes_the_power_operator(tmp_path):
+    from breaklint.lint.config import Settings
+    from breaklint.lint.runner import check_paths, fix_paths
+
+    path = tmp_path / "net.py"
+    path.write_text(_module("a = pow(x, 2)\nb = pow(-x, 3)\nc = pow(x.sum(), -1)\nd = pow(x + 1, 0.5)\n"
+                           "return a + b + c + d\n"))
+    settings = Settings()
+    fix_paths(check_paths([str(path)], settings, jobs=1, use_cache=False), settings, unsafe=False, write=True)
+    text = path.read_text()
+    assert "a = x ** 2\n" in text and "b = (-x) ** 3\n" in text and "c = x.sum() ** -1\n" in text \
+        and "d = (x + 1) ** 0.5\n" in text
+    assert "pow(" not in text
