@@ -104,3 +104,79 @@ def test_pow_fix_writes_the_power_operator(tmp_path):
     assert "a = x ** 2\n" in text and "b = (-x) ** 3\n" in text and "c = x.sum() ** -1\n" in text \
         and "d = (x + 1) ** 0.5\n" in text
     assert "pow(" not in text
+
+
+PLAIN_CLASS = """
+import torch
+from torch import nn
+
+
+class Key:
+    def __init__(self, v):
+        self.v = v
+
+    def __eq__(self, other):
+        return super().__eq__(other)
+
+    def __hash__(self):
+        return super().__hash__()
+
+    def __repr__(self):
+        return "Key" + super().__repr__()
+
+
+class M(nn.Module):
+    def forward(self, x):
+        a, b = Key(1), Key(2)
+        USE
+        return x + 1
+"""
+SUPER_USES = {"a == b": 11, "hash(a)": 14, "repr(a)": 17}
+
+
+@pytest.mark.parametrize("use", sorted(SUPER_USES))
+def test_object_slot_through_super_is_reported_where_traced_code_runs_it(tmp_path, use):
+    """`a == b`, hash(a) and repr(a) run the class's Python method (in scope since stop 41 for hash, repr
+    and str too), whose super() call is object's C slot: Dynamo breaks on that line."""
+    source = PLAIN_CLASS.replace("USE", f"flag = {use}")
+    row = SUPER_USES[use]
+    assert (row, "BL502") in codes_by_row(source)
+    pytest.importorskip("torch")
+    assert row in dynamo_break_rows(source, ["M"], tmp_path)
+
+
+def test_a_base_of_the_file_defining_the_method_is_not_object_slot():
+    source = PLAIN_CLASS.replace("class Key:", "class Base:\n    def __eq__(self, other):\n        return True\n\n\n"
+                                 "class Key(Base):").replace("USE", "flag = a == b")
+    assert not [code for _, code in codes_by_row(source) if code == "BL502"]
+
+
+def test_an_imported_base_is_not_known_to_be_object():
+    source = PLAIN_CLASS.replace("class Key:", "from collections import UserDict\n\n\nclass Key(UserDict):") \
+        .replace("USE", "flag = a == b")
+    assert not [code for _, code in codes_by_row(source) if code == "BL502"]
+
+
+def test_super_init_and_setattr_are_traced(tmp_path):
+    source = """
+import torch
+from torch import nn
+
+
+class Rec:
+    def __init__(self, v):
+        super().__init__()
+        self.v = v
+
+    def __setattr__(self, name, value):
+        super().__setattr__(name, value)
+
+
+class M(nn.Module):
+    def forward(self, x):
+        r = Rec(x)
+        return r.v + 1
+"""
+    assert not [code for _, code in codes_by_row(source) if code == "BL502"]
+    pytest.importorskip("torch")
+    assert not dynamo_break_rows(source, ["M"], tmp_path)

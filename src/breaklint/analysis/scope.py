@@ -1375,6 +1375,8 @@ _BINARY_SPECIALS = {ast.Add: "add", ast.Sub: "sub", ast.Mult: "mul", ast.MatMult
                     ast.FloorDiv: "floordiv", ast.Mod: "mod", ast.Pow: "pow", ast.BitAnd: "and", ast.BitOr: "or",
                     ast.BitXor: "xor", ast.LShift: "lshift", ast.RShift: "rshift"}
 _UNARY_SPECIALS = {ast.USub: "__neg__", ast.UAdd: "__pos__", ast.Invert: "__invert__"}
+# builtins that run one special method of their argument's class (stop 41: Dynamo inlines a Python one)
+_BUILTIN_SPECIALS = {"len": "__len__", "hash": "__hash__", "repr": "__repr__", "str": "__str__"}
 _ITERATIONS = (ast.For, ast.comprehension)  # `for v in a` and `[v for v in a]` both run a.__iter__
 _COMPARISON_SPECIALS = {ast.Lt: ("__lt__", "__gt__"), ast.Gt: ("__gt__", "__lt__"), ast.LtE: ("__le__", "__ge__"),
                         ast.GtE: ("__ge__", "__le__"), ast.Eq: ("__eq__", "__eq__"), ast.NotEq: ("__ne__", "__ne__")}
@@ -1407,9 +1409,9 @@ def _special_reads(node: ast.AST, self_name: Optional[str]) -> list[ast.Attribut
         if not (isinstance(test, ast.Name) or _constructed(test)):
             return []
         pairs = [(test, "__bool__")]
-    elif isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "len" \
-            and len(node.args) == 1:
-        pairs = [(node.args[0], "__len__")]
+    elif isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in _BUILTIN_SPECIALS \
+            and len(node.args) == 1 and not node.keywords:
+        pairs = [(node.args[0], _BUILTIN_SPECIALS[node.func.id])]  # `len(a)`, `hash(a)`, `repr(a)`, `str(a)`
     elif isinstance(node, _ITERATIONS):
         # `__iter__`, then `__next__` of an object that is its own iterator (a class that defines both)
         pairs = [(node.iter, "__iter__"), (node.iter, "__next__")]

@@ -104,6 +104,9 @@ POW_BREAKS_BEFORE = "2.14"
 # Methods of a tensor's untyped_storage() Dynamo does not model (GB0156, measured on 2.13 and 2.14; size() and
 # .device are traced).
 STORAGE_METHODS_THAT_BREAK = {"data_ptr", "nbytes", "element_size"}
+# object's own special methods reached through super() in a class of plain objects: Dynamo cannot call the C slot
+# (GB0006, measured on 2.13 and 2.14; super().__init__() and super().__setattr__() are traced).
+OBJECT_SLOTS_THROUGH_SUPER = {"__eq__", "__ne__", "__hash__", "__repr__", "__str__", "__getattribute__", "__dir__"}
 # Tensor methods Dynamo refuses (stop 29's registry sweep, 2.13): negative sampling's random_(), resizing.
 TENSOR_METHODS_REFUSED = {"random_": "GB0107", "resize_": "GB0126", "resize_as_": "GB0127", "set_": "GB0128"}
 # Scripted modules: calling one kept on self breaks (GB4695, 2.13).
@@ -463,6 +466,32 @@ def _tensor_pow(node: ast.Call, ctx) -> bool:
         and any(ctx.is_tensor(a) for a in node.args)
 
 
+def _object_slot_through_super(node: ast.Call, ctx) -> Optional[str]:
+    """`super().__eq__(other)` in a method of a class of this file whose bases, at any depth in this file, are
+    only `object` and define no such method: object's C slot runs."""
+    func = node.func
+    if not (isinstance(func, ast.Attribute) and func.attr in OBJECT_SLOTS_THROUGH_SUPER
+            and isinstance(func.value, ast.Call) and isinstance(func.value.func, ast.Name)
+            and func.value.func.id == "super" and ctx.scope is not None):
+        return None
+    classes = ctx.file.scopes.classes
+    pending, seen = [ctx.scope.qualname.split(".")[0]], set()
+    first = True
+    while pending:
+        name = pending.pop()
+        info = classes.get(name)
+        if name in seen or info is None:
+            return None
+        if not first and func.attr in info.methods:
+            return None  # a Python method of a base of this file runs
+        seen.add(name)
+        first = False
+        for base in info.bases:
+            if base not in ("object", "builtins.object"):
+                pending.append(base)
+    return func.attr
+
+
 def _builtin_break(node: ast.Call, ctx) -> Optional[str]:
     name = _builtin_called(node.func, ctx)
     if name is None:
@@ -485,6 +514,10 @@ def untraceable(node: ast.Call, ctx) -> Optional[str]:
     builtin = _builtin_break(node, ctx)
     if builtin is not None:
         return builtin
+    slot = _object_slot_through_super(node, ctx)
+    if slot is not None:
+        return f"super().{slot}() here is object's C slot, which Dynamo cannot call (GB0006): the graph breaks " \
+               "wherever traced code runs this method; compare, hash or format the fields themselves instead"
     if isinstance(func, ast.Attribute) and func.attr in STORAGE_METHODS_THAT_BREAK and _storage(func.value) \
             and func.value.func.attr == "untyped_storage":
         return f"{ctx.segment(func)}() is a method of a storage that Dynamo does not model (GB0156): the graph " \
@@ -618,7 +651,7 @@ class UntraceableCall(Rule):
     gb_ids = ("GB0007", "GB0033", "GB0294", "GB4198", "GB0208", "GB0569", "GB0059", "GB5976", "GB0088",
               "GB0156", "GB0363", "GB0045", "GB0008", "GB0262", "GB0055", "GB0467", "GB0257", "GB7650",
               "GB0098", "GB0107", "GB0126", "GB0127", "GB0128", "GB0142", "GB4695", "GB0256", "GB0046", "GB0104", "GB4411",
-              "GB0157", "GB0170", "GB0147", "GB8977")
+              "GB0157", "GB0170", "GB0147", "GB8977", "GB0006")
     fix_availability = "sometimes"
     fix_applicability = "safe"  # torch.jit.isinstance(x, T) -> isinstance(x, T); pow(a, b) of a tensor -> a ** b
     node_types = (ast.Call, ast.Attribute, ast.FormattedValue, ast.Compare, ast.BinOp, ast.ClassDef)
