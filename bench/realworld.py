@@ -97,6 +97,9 @@ SPECS = [
     # Two more (bench/SPLITS.md, "Dev split growth: geomloss and blitz-bayesian-pytorch", stop 39).
     "models.geomloss_models",
     "models.blitz_models",
+    # Two more (bench/SPLITS.md, "Dev split growth: POT and piq", stop 41).
+    "models.pot_models",
+    "models.piq_models",
 ]
 # The frozen test split (bench/SPLITS.md): never tuned on; only its aggregates are ever reported.
 TEST_SPECS = [
