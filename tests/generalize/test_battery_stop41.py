@@ -180,3 +180,160 @@ class M(nn.Module):
     assert not [code for _, code in codes_by_row(source) if code == "BL502"]
     pytest.importorskip("torch")
     assert not dynamo_break_rows(source, ["M"], tmp_path)
+
+
+# The second round, from the first contact with POT and piq (dev split): each shape is general, none is their code.
+
+NUMPY = """
+import numpy as np
+import torch
+from torch import nn
+
+
+class M(nn.Module):
+    def forward(self, x):
+        a = x.numpy()
+        BODY
+        return x + 1
+"""
+NUMPY_BREAKING = {
+    "np.any of an array made from a tensor, branched on": ("if np.any(a > 0):\n            x = x * 2", 10, "BL101"),
+    "np.allclose": ("same = np.allclose(a, a.T)", 10, "BL106"),
+    "np.array_equal of constants": ("same = np.array_equal([1], [1])", 10, "BL106"),
+    "a numpy function torch._numpy lacks": ("k = np.poly1d([0.5, 0.5]) ** 2", 10, "BL502"),
+    "np.nanmean": ("m = np.nanmean(a)", 10, "BL502"),
+    "numpy.testing": ("np.testing.assert_allclose(a, a)", 10, "BL502"),
+    "numpy.polynomial": ("v = np.polynomial.polynomial.polyval(2.0, [1.0, 2.0])", 10, "BL502"),
+}
+NUMPY_TRACED = {
+    "np.isclose, a function torch._numpy has": "c = np.isclose(a, a)",
+    "np.concat, an alias of concatenate": "c = np.concat([a, a])",
+    "np.sum of an array, not branched on": "s = np.sum(a)",
+}
+
+
+@pytest.mark.parametrize("name", sorted(NUMPY_BREAKING))
+def test_numpy_in_traced_code_that_breaks(tmp_path, name):
+    body, row, code = NUMPY_BREAKING[name]
+    source = NUMPY.replace("BODY", body)
+    assert (row, code) in codes_by_row(source)
+    pytest.importorskip("torch")
+    pytest.importorskip("numpy")
+    assert row in dynamo_break_rows(source, ["M"], tmp_path) or code == "BL101"  # BL101: reported in a polyfill
+    assert dynamo_break_rows(source, ["M"], tmp_path) or code != "BL101"
+
+
+@pytest.mark.parametrize("name", sorted(NUMPY_TRACED))
+def test_numpy_in_traced_code_that_is_traced(tmp_path, name):
+    source = NUMPY.replace("BODY", NUMPY_TRACED[name])
+    assert not codes_by_row(source)
+    pytest.importorskip("torch")
+    pytest.importorskip("numpy")
+    assert not dynamo_break_rows(source, ["M"], tmp_path)
+
+
+ALLCLOSE = {"torch.allclose(x, x.T)": 8, "x.allclose(x * 1.0)": 8}
+
+
+@pytest.mark.parametrize("call", sorted(ALLCLOSE))
+def test_allclose_reads_a_bool_of_the_data(tmp_path, call):
+    source = _module(f"if {call}:\n    return x\nreturn x + 1\n")
+    assert (8, "BL106") in codes_by_row(source)
+    pytest.importorskip("torch")
+    assert 8 in dynamo_break_rows(source, ["M"], tmp_path)
+
+
+def test_lists_of_tensors_compared_through_names(tmp_path):
+    source = _module("a = [x.sum(), x.mean()]\nb = [x.mean(), x.sum()]\nif a == b:\n    return x\nreturn x + 1\n")
+    assert (10, "BL106") in codes_by_row(source)
+    pytest.importorskip("torch")
+    assert 10 in dynamo_break_rows(source, ["M"], tmp_path)
+
+
+BACKEND = {
+    "pkg/__init__.py": "",
+    "pkg/backend.py": """
+        import torch
+
+
+        class TorchBackend:
+            def argsort(self, a, axis=-1):
+                return torch.argsort(a, dim=axis)
+
+            def take_along_axis(self, a, idx, axis):
+                return torch.gather(a, axis, idx)
+
+            def repeat(self, a, repeats, axis=None):
+                return torch.repeat_interleave(a, repeats, dim=axis)
+        """,
+    "pkg/solver.py": """
+        from pkg.backend import TorchBackend
+
+
+        def sorted_weights(values, weights, backend_name):
+            nx = make_backend(backend_name)
+            order = nx.argsort(values, 0)
+            weights = nx.repeat(weights[..., None], values.shape[-1], -1)
+            return nx.take_along_axis(weights, order, 0)
+
+
+        def make_backend(name):
+            return {"torch": TorchBackend}[name]()
+        """,
+}
+
+
+def test_an_object_with_a_numpy_like_api_is_no_tensor(tmp_path):
+    """`nx.argsort(values, 0)` is evidence of a tensor only where every method called on nx is a tensor's:
+    `nx.take_along_axis` is none, so `nx.repeat(w[..., None], n, -1)` is no Tensor.repeat with a tensor size."""
+    from .helpers import check_tree
+
+    entry = """
+        import torch
+        from pkg.solver import sorted_weights
+
+
+        class M(torch.nn.Module):
+            def forward(self, x):
+                return sorted_weights(x, x, "torch")
+        """
+    found = check_tree(tmp_path, {**BACKEND, "entry.py": entry})
+    assert not [f for f in found if f[0] == "pkg/solver.py"]
+
+
+def _compiled_package(root) -> None:
+    pkg = root / "pkg"
+    (pkg / "lp").mkdir(parents=True)
+    (pkg / "__init__.py").write_text("")
+    (pkg / "lp" / "__init__.py").write_text("")
+    (pkg / "lp" / "emd_wrap.cpython-311-x86_64-linux-gnu.so").write_bytes(b"\x7fELF")
+    (pkg / "lp" / "helpers.py").write_text("def check(code):\n    return code\n")
+    (pkg / "lp" / "solver.py").write_text(textwrap.dedent("""\
+        import torch
+        from torch import nn
+
+        from .emd_wrap import emd_c
+        from pkg.lp.emd_wrap import check_result
+        from .helpers import check
+
+
+        class Solver(nn.Module):
+            def forward(self, a, b, m):
+                g, cost = emd_c(a, b, m)
+                code = check_result(0)
+                return g, check(code)
+        """))
+
+
+def test_a_function_of_a_compiled_extension_module_of_the_package(tmp_path):
+    """`from .emd_wrap import emd_c` where pkg/lp has emd_wrap*.so and no emd_wrap.py: Dynamo cannot trace it
+    (measured on 2.13 through POT's emd_wrap: "Unsupported method call"); a .py helper beside it is traced."""
+    from breaklint.lint.config import Settings
+    from breaklint.lint.runner import check_paths
+
+    _compiled_package(tmp_path)
+    result = check_paths([str(tmp_path / "pkg")], Settings(), jobs=1, use_cache=False)
+    rows = {(f.row, f.code) for f in result.findings if f.path.endswith("solver.py")}
+    assert rows == {(11, "BL502"), (12, "BL502")}
+    message = next(f.message for f in result.findings if f.row == 11)
+    assert "pkg.lp.emd_wrap" in message

@@ -43,7 +43,7 @@ NON_TENSOR_METHODS = {
     "dim_order", "element_size", "endswith", "equal", "format", "get", "get_device",
     "has_names", "is_complex", "is_contiguous", "is_floating_point", "is_inference",
     "is_nonzero", "is_pinned", "is_set_to", "is_shared", "is_signed", "item", "items", "join",
-    "keys", "max_pool", "ndimension", "nelement", "numel", "numpy", "pop", "register_hook",
+    "keys", "max_pool", "ndimension", "nelement", "numel", "pop", "register_hook",
     "size", "sort", "split", "startswith", "storage_offset", "stride", "tensor_split",
     "tolist", "topk", "type", "unbind", "untyped_storage", "values"
 }
@@ -358,6 +358,8 @@ def read_torch_facts(torch) -> dict:
         "TENSOR_SUBCLASS_METHODS": tensor_subclass_methods(torch),
         "TENSOR_METHODS_WITHOUT_ARGUMENTS": tensor_methods_without_arguments(torch),
         "NUMPY_RANDOM_UNTRACED": numpy_random_untraced(torch),
+        "NUMPY_UNTRACED": numpy_untraced(torch),
+        "NUMPY_SKIPPED_MODULES": numpy_skipped_modules(torch),
         "FORWARD_HOOKS": forward_hooks(torch),
         "SKIPPED_LIBRARIES": skipped_libraries(torch),
     }
@@ -406,6 +408,37 @@ def numpy_random_untraced(torch) -> frozenset:
 
     return frozenset(name for name in dir(numpy.random) if not name.startswith("_") and not hasattr(traced, name)
                      and inspect.isroutine(getattr(numpy.random, name)))
+
+
+def numpy_untraced(torch) -> frozenset:
+    """Callables of numpy, numpy.fft and numpy.linalg that Dynamo's map to torch._numpy lacks (it maps a NumPy
+    function by identity, so an alias such as np.concat is traced): calling one in traced code breaks (GB0294,
+    "attempted to trace numpy function unsupported by PyTorch"; measured on 2.13 with numpy 2.4.6 for poly1d,
+    polyfit, einsum_path, promote_types, unravel_index, nanmean, isin, select, delete, insert, lexsort, str_ and
+    more, on arrays made from tensors and on constants). numpy.random's are NUMPY_RANDOM_UNTRACED."""
+    import inspect
+
+    import numpy
+
+    from torch._dynamo.variables.misc import get_np_to_tnp_map
+
+    mapped = {id(fn) for fn in get_np_to_tnp_map()}
+    return frozenset(f"{module.__name__}.{name}" for module in (numpy, numpy.fft, numpy.linalg) for name in dir(module)
+                     if not name.startswith("_") and name != "test" and callable(getattr(module, name))
+                     and not inspect.ismodule(getattr(module, name)) and id(getattr(module, name)) not in mapped)
+
+
+def numpy_skipped_modules(torch) -> tuple:
+    """numpy's public submodules other than those Dynamo traces through torch._numpy (fft, linalg, random):
+    their functions are NumPy's own Python, which Dynamo skips (GB0007; measured on 2.13 for numpy.testing,
+    numpy.polynomial and numpy.ma)."""
+    import inspect
+
+    import numpy
+
+    traced = {"fft", "linalg", "random"}
+    return tuple(f"numpy.{name}" for name in sorted(dir(numpy))
+                 if not name.startswith("_") and inspect.ismodule(getattr(numpy, name)) and name not in traced)
 
 
 def tensor_subclass_methods(torch) -> frozenset:
@@ -763,6 +796,11 @@ def render(torch) -> str:
         "# Public functions of numpy.random that torch._numpy.random lacks: Dynamo traces numpy through",
         "# torch._numpy, so a call of one in traced code breaks the graph (GB0294, rules/bl502).",
         "NUMPY_RANDOM_UNTRACED = " + _literal(read["NUMPY_RANDOM_UNTRACED"]),
+        "# Callables of numpy, numpy.fft and numpy.linalg that Dynamo's map to torch._numpy lacks: a call of one",
+        "# in traced code breaks the graph (GB0294, rules/bl502). Read from the installed numpy.",
+        "NUMPY_UNTRACED = " + _literal(read["NUMPY_UNTRACED"]),
+        "# numpy's submodules Dynamo does not trace through torch._numpy: their functions are skipped (GB0007).",
+        "NUMPY_SKIPPED_MODULES = " + _literal(read["NUMPY_SKIPPED_MODULES"]),
         "# \"<torch.nn class>.<method>\": methods of self that the class's forward calls (BatchNorm's",
         "# _check_input_dim, Conv's _conv_forward): a subclass's override runs whenever the module is called.",
         "FORWARD_HOOKS = " + _literal(read["FORWARD_HOOKS"]),

@@ -38,6 +38,11 @@ SIZE_LIKE_NAME = re.compile(
 _SEQUENCE_VALUES = (ast.ListComp, ast.List, ast.Tuple, ast.Call)
 
 
+# NumPy functions whose result on an array is an array, named as torch's tensor-only methods are (`np.any`,
+# `np.sum`, `np.isnan`); np.nonzero gives a tuple.
+_NUMPY_ARRAY_RESULTS = (TENSOR_ONLY_METHODS - {"nonzero"}) | {"where", "maximum", "minimum", "logical_xor", "square"}
+
+
 def _number_constant(node: ast.AST) -> bool:
     """`0.0`, `-1`: a number written out (no bool)."""
     if isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.USub, ast.UAdd)):
@@ -318,9 +323,15 @@ class TensorEnv:
     def _learn_from_methods(self, assigned) -> None:
         """`num_nodes = helper(...)` then `num_nodes.new_zeros(1)`: a name whose methods only a tensor
         has is a tensor, when nothing it is bound to is known to be something else."""
-        used = {node.func.value.id for node in function_nodes_of(self.scope.func, _CALLS)
-                if isinstance(node.func, ast.Attribute)
-                and node.func.attr in TENSOR_EVIDENCE_METHODS and isinstance(node.func.value, ast.Name)}
+        called: dict[str, set] = {}
+        for node in function_nodes_of(self.scope.func, _CALLS):
+            if isinstance(node.func, ast.Attribute) and isinstance(node.func.value, ast.Name):
+                called.setdefault(node.func.value.id, set()).add(node.func.attr)
+        used = {name for name, methods in called.items() if methods & TENSOR_EVIDENCE_METHODS}
+        # a name also called with a method no tensor has is some other object with a tensor-like API (a NumPy
+        # or array-backend namespace: `nx.argsort(a, 0)`, `nx.take_along_axis(...)`, POT's backends)
+        used = {name for name in used if all(m in TENSOR_METHODS or m in TENSOR_SUBCLASS_METHODS or m.startswith("__")
+                                             for m in called[name])}
         for name in used - self.tensor_names - self.known_non_tensor:
             values = assigned.get(name, [])
             if any(v is not None and self._value_known_non_tensor(v) for v in values):
@@ -549,6 +560,12 @@ class TensorEnv:
             if qual.count(".") == 1:
                 return True
             return qual.startswith(TENSOR_NAMESPACES[1:])
+        if qual.startswith("numpy.") and qual.count(".") == 1 and qual[6:] in _NUMPY_ARRAY_RESULTS \
+                and any(self.is_tensor(a) for a in node.args):
+            # `np.any(a > 0)` with `a = x.numpy()`: Dynamo runs NumPy on an array made from a tensor through
+            # torch._numpy, and its result is an array it traces as a tensor (measured on 2.13: `if np.any(...)`
+            # breaks as data-dependent branching)
+            return True
         if isinstance(func, ast.Attribute):
             receiver = func.value
             if self._is_self(receiver) and self.class_facts is not None:

@@ -466,6 +466,54 @@ NUMPY_RANDOM_UNTRACED = frozenset({
     "standard_cauchy", "standard_exponential", "standard_gamma", "standard_normal", "standard_t",
     "triangular", "vonmises", "wald", "weibull", "zipf",
 })
+# Callables of numpy, numpy.fft and numpy.linalg that Dynamo's map to torch._numpy lacks: a call of one
+# in traced code breaks the graph (GB0294, rules/bl502). Read from the installed numpy.
+NUMPY_UNTRACED = frozenset({
+    "numpy.apply_along_axis", "numpy.apply_over_axes", "numpy.argpartition", "numpy.array2string",
+    "numpy.array_repr", "numpy.array_str", "numpy.asanyarray", "numpy.asarray_chkfinite",
+    "numpy.asfortranarray", "numpy.asmatrix", "numpy.astype", "numpy.base_repr",
+    "numpy.binary_repr", "numpy.bitwise_count", "numpy.block", "numpy.bmat", "numpy.broadcast",
+    "numpy.busday_count", "numpy.busday_offset", "numpy.busdaycalendar", "numpy.bytes_",
+    "numpy.character", "numpy.clongdouble", "numpy.complex256", "numpy.compress",
+    "numpy.cumulative_prod", "numpy.cumulative_sum", "numpy.datetime64",
+    "numpy.datetime_as_string", "numpy.datetime_data", "numpy.delete", "numpy.digitize",
+    "numpy.ediff1d", "numpy.einsum_path", "numpy.errstate", "numpy.extract", "numpy.flatiter",
+    "numpy.flexible", "numpy.float128", "numpy.format_float_positional",
+    "numpy.format_float_scientific", "numpy.frexp", "numpy.frombuffer", "numpy.fromfile",
+    "numpy.fromfunction", "numpy.fromiter", "numpy.frompyfunc", "numpy.fromregex",
+    "numpy.fromstring", "numpy.genfromtxt", "numpy.get_include", "numpy.get_printoptions",
+    "numpy.getbufsize", "numpy.geterr", "numpy.geterrcall", "numpy.histogram_bin_edges",
+    "numpy.info", "numpy.insert", "numpy.interp", "numpy.intersect1d", "numpy.is_busday",
+    "numpy.isdtype", "numpy.isfortran", "numpy.isin", "numpy.isnat", "numpy.iterable", "numpy.ix_",
+    "numpy.lexsort", "numpy.linalg.cross", "numpy.linalg.diagonal", "numpy.linalg.matmul",
+    "numpy.linalg.matrix_norm", "numpy.linalg.matrix_transpose", "numpy.linalg.outer",
+    "numpy.linalg.svdvals", "numpy.linalg.tensordot", "numpy.linalg.trace", "numpy.linalg.vecdot",
+    "numpy.linalg.vector_norm", "numpy.load", "numpy.loadtxt", "numpy.longdouble",
+    "numpy.mask_indices", "numpy.matrix", "numpy.matrix_transpose", "numpy.matvec",
+    "numpy.may_share_memory", "numpy.memmap", "numpy.mintypecode", "numpy.nanargmax",
+    "numpy.nanargmin", "numpy.nancumprod", "numpy.nancumsum", "numpy.nanmax", "numpy.nanmean",
+    "numpy.nanmedian", "numpy.nanmin", "numpy.nanpercentile", "numpy.nanprod", "numpy.nanquantile",
+    "numpy.nanstd", "numpy.nansum", "numpy.nanvar", "numpy.ndenumerate", "numpy.ndindex",
+    "numpy.nditer", "numpy.nested_iters", "numpy.object_", "numpy.packbits", "numpy.partition",
+    "numpy.piecewise", "numpy.place", "numpy.poly", "numpy.poly1d", "numpy.polyadd",
+    "numpy.polyder", "numpy.polydiv", "numpy.polyfit", "numpy.polyint", "numpy.polymul",
+    "numpy.polysub", "numpy.polyval", "numpy.printoptions", "numpy.promote_types", "numpy.putmask",
+    "numpy.ravel_multi_index", "numpy.recarray", "numpy.record", "numpy.require", "numpy.roots",
+    "numpy.save", "numpy.savetxt", "numpy.savez", "numpy.savez_compressed", "numpy.select",
+    "numpy.set_printoptions", "numpy.setbufsize", "numpy.setdiff1d", "numpy.seterr",
+    "numpy.seterrcall", "numpy.setxor1d", "numpy.shares_memory", "numpy.show_config",
+    "numpy.show_runtime", "numpy.sort_complex", "numpy.spacing", "numpy.str_", "numpy.timedelta64",
+    "numpy.trapezoid", "numpy.trim_zeros", "numpy.typename", "numpy.ufunc", "numpy.union1d",
+    "numpy.unique_all", "numpy.unique_counts", "numpy.unique_inverse", "numpy.unique_values",
+    "numpy.unpackbits", "numpy.unravel_index", "numpy.unstack", "numpy.unwrap", "numpy.vecdot",
+    "numpy.vecmat", "numpy.vectorize", "numpy.void",
+})
+# numpy's submodules Dynamo does not trace through torch._numpy: their functions are skipped (GB0007).
+NUMPY_SKIPPED_MODULES = (
+    "numpy.char", "numpy.core", "numpy.ctypeslib", "numpy.dtypes", "numpy.emath",
+    "numpy.exceptions", "numpy.f2py", "numpy.lib", "numpy.ma", "numpy.polynomial", "numpy.rec",
+    "numpy.strings", "numpy.testing", "numpy.typing",
+)
 # "<torch.nn class>.<method>": methods of self that the class's forward calls (BatchNorm's
 # _check_input_dim, Conv's _conv_forward): a subclass's override runs whenever the module is called.
 FORWARD_HOOKS = frozenset({
@@ -566,7 +614,7 @@ NON_TENSOR_METHODS = frozenset({
     "element_size", "endswith", "equal", "format", "get", "get_device", "has_names", "is_complex",
     "is_contiguous", "is_floating_point", "is_inference", "is_nonzero", "is_pinned", "is_set_to",
     "is_shared", "is_signed", "item", "items", "join", "keys", "max_pool", "ndimension",
-    "nelement", "numel", "numpy", "pop", "register_hook", "size", "sort", "split", "startswith",
+    "nelement", "numel", "pop", "register_hook", "size", "sort", "split", "startswith",
     "storage_offset", "stride", "tensor_split", "tolist", "topk", "type", "unbind",
     "untyped_storage", "values",
 })

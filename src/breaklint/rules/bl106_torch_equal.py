@@ -1,5 +1,6 @@
-"""BL106: `torch.equal(a, b)` / `a.equal(b)` in traced code: a Python bool read from tensor data; and
-`==` between lists or tuples of tensors (a display, or `tuple(t)` of a tensor).
+"""BL106: `torch.equal(a, b)` / `a.equal(b)` / `torch.allclose(a, b)` / `a.allclose(b)` in traced code (and
+NumPy's `allclose`, `array_equal`, `array_equiv`, which Dynamo runs on arrays traced as tensors): a Python bool
+read from tensor data; and `==` between lists or tuples of tensors (a display, or `tuple(t)` of a tensor).
 
 Measured on torch 2.13 CPU: in an `if`, in an `assert` and as a plain value it breaks the graph with
 GB0033 ("Data dependent operator": `aten.equal` has a non-Tensor output that depends on the data).
@@ -12,6 +13,9 @@ from .base import Example, Rule
 
 
 _DISPLAYS = (ast.List, ast.Tuple)
+# Calls that give a Python bool of the data (measured on 2.13 in traced code: torch.equal / allclose GB0033;
+# NumPy's on arrays traced through torch._numpy, even of constants: "torch.* op returned non-Tensor").
+BOOL_OF_DATA = {"torch.equal", "torch.allclose", "numpy.allclose", "numpy.array_equal", "numpy.array_equiv"}
 
 
 def _display(node: ast.AST, ctx) -> ast.AST:
@@ -42,8 +46,7 @@ def _compares_sequences_of_tensors(node: ast.Compare, ctx) -> bool:
     if len(node.ops) != 1 or not isinstance(node.ops[0], (ast.Eq, ast.NotEq, ast.Lt, ast.LtE, ast.Gt, ast.GtE)):
         return False
     left, right = node.left, node.comparators[0]
-    if isinstance(left, _DISPLAYS) != isinstance(right, _DISPLAYS):  # a name compared with a display: its value
-        left, right = _display(left, ctx), _display(right, ctx)
+    left, right = _display(left, ctx), _display(right, ctx)  # a name of a display: its value (`a = [x.sum()]; a == b`)
     displays = _DISPLAYS
     if isinstance(node.ops[0], (ast.Lt, ast.LtE, ast.Gt, ast.GtE)):
         return isinstance(left, displays) and isinstance(right, displays) \
@@ -81,12 +84,13 @@ def _tensor_pair(a: ast.AST, b: ast.AST, ctx) -> bool:
 class TorchEqual(Rule):
     code = "BL106"
     name = "torch-equal"
-    summary = ("torch.equal(a, b), or == between lists / tuples holding tensors, reads tensor data into a "
-               "Python bool and breaks the graph")
-    gb_ids = ("GB0033", "GB6622")
+    summary = ("torch.equal(a, b) / torch.allclose(a, b) (and NumPy's allclose / array_equal in traced code), or == "
+               "between lists / tuples holding tensors, reads tensor data into a Python bool and breaks the graph")
+    gb_ids = ("GB0033", "GB6622", "GB0208")
     fix_availability = "never"
     node_types = (ast.Call, ast.Compare)
-    # 2.13: measured on CPU (in an if, in an assert, as a value; torch.equal and Tensor.equal).
+    # 2.13: measured on CPU (in an if, in an assert, as a value; torch.equal and Tensor.equal; stop 41:
+    # torch.allclose, Tensor.allclose, np.allclose / array_equal of arrays made from tensors or constants).
     verdicts = {"2.13": True}
 
     def check(self, node, ctx) -> None:
@@ -97,16 +101,17 @@ class TorchEqual(Rule):
                                  "torch.stack(a) == torch.stack(b)")
             return
         func = node.func
-        if ctx.qualify(func) == "torch.equal" and len(node.args) + len(node.keywords) == 2:
-            pass
-        elif isinstance(func, ast.Attribute) and func.attr == "equal" and len(node.args) == 1 \
-                and not node.keywords and ctx.is_tensor(func.value):
-            pass
+        qual = ctx.qualify(func) or ""
+        if qual in BOOL_OF_DATA and len(node.args) + len(node.keywords) >= 2:
+            name = qual
+        elif isinstance(func, ast.Attribute) and func.attr in ("equal", "allclose") and node.args \
+                and ctx.is_tensor(func.value):
+            name = f"Tensor.{func.attr}"
         else:
             return
-        ctx.report(node, "torch.equal() reads tensor data into a Python bool, which breaks the graph "
-                         "(GB0033); keep the test a tensor (`(a == b).all()` with torch.where), or "
-                         "compare before the compiled region")
+        ctx.report(node, f"{name}() reads tensor data into a Python bool, which breaks the graph "
+                         "(GB0033); keep the test a tensor (`(a == b).all()`, `torch.isclose(a, b).all()` with "
+                         "torch.where), or compare before the compiled region")
 
     VALID = [
         Example("""
@@ -146,6 +151,21 @@ def factory():
 """),
     ]
     INVALID = [
+        Example("""
+import torch
+from torch import nn
+
+
+class Symmetric(nn.Module):
+    def forward(self, x):
+        if torch.allclose(x, x.T):
+            return x
+        return (x + x.T) / 2
+
+
+def factory():
+    return Symmetric(), (torch.randn(3, 3),)
+""", at=((8, 12),)),
         Example("""
 import torch
 from torch import nn

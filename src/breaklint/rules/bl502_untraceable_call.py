@@ -9,12 +9,13 @@ from __future__ import annotations
 import ast
 from typing import Optional
 
+from ..analysis.compiled_modules import compiled_module_of
 from ..analysis.flow import parameter_defaults
 from ..analysis.names import normalize_torch
 from ..analysis.scope import is_module_base
 from ..analysis.type_facts import module_optional_typeddicts
-from ..analysis.torch_api import (BUILTIN_METHODS, DISTRIBUTION_CLASSES, NUMPY_RANDOM_UNTRACED, SKIPPED_LIBRARIES,
-                                  SKIPPED_TORCH_FUNCTIONS)
+from ..analysis.torch_api import (BUILTIN_METHODS, DISTRIBUTION_CLASSES, NUMPY_RANDOM_UNTRACED, NUMPY_SKIPPED_MODULES,
+                                  NUMPY_UNTRACED, SKIPPED_LIBRARIES, SKIPPED_TORCH_FUNCTIONS)
 from ..fix.rewrite import replace_fix
 from ..model import Edit, Fix
 from ..versions import before
@@ -66,6 +67,10 @@ RANDOM_SKIPPED_BEFORE = ("2.14", {"random.random", "random.shuffle", "random.sam
 # scipy.optimize.linear_sum_assignment, scipy.special.gammaln / erfinv / gamma / comb, scipy.linalg.expm,
 # scipy.signal.get_window and pywt.Wavelet). numpy is not one: torch._numpy traces it.
 COMPILED_LIBRARIES = ("scipy", "pywt")
+# Their pure-Python functions Dynamo inlines (measured on 2.13: scipy.sparse.issparse, an isinstance test, in POT's
+# backend selection; the isspmatrix family is the same test).
+PURE_PYTHON_CALLS = {"scipy.sparse.issparse", "scipy.sparse.isspmatrix", "scipy.sparse.isspmatrix_coo",
+                     "scipy.sparse.isspmatrix_csr", "scipy.sparse.isspmatrix_csc"}
 # Other calls measured to break on 2.13 (bench: a call in a compiled function, real arguments), and why.
 UNSUPPORTED_CALLS = {
     # in-memory files (GB0156, measured on 2.13 at the making line or at the first method call): reported
@@ -492,6 +497,20 @@ def _object_slot_through_super(node: ast.Call, ctx) -> Optional[str]:
     return func.attr
 
 
+def _numpy_break(qual: str) -> Optional[str]:
+    """NumPy functions Dynamo cannot run through torch._numpy (generated, NUMPY_UNTRACED: GB0294) and functions
+    of NumPy's other submodules (`np.testing`, `np.polynomial`, `np.ma`: skipped, GB0007). Measured on 2.13."""
+    if not qual.startswith("numpy."):
+        return None
+    if qual in NUMPY_UNTRACED:
+        return f"{qual}() has no torch._numpy counterpart, so Dynamo cannot trace it (GB0294): the graph breaks " \
+               "here; call it outside compiled code, or use a NumPy or torch function Dynamo traces"
+    if qual.rsplit(".", 1)[0].startswith(NUMPY_SKIPPED_MODULES):
+        return f"{qual}() is NumPy code Dynamo skips (GB0007): the graph breaks here and the call runs eagerly; " \
+               "call it outside compiled code"
+    return None
+
+
 def _builtin_break(node: ast.Call, ctx) -> Optional[str]:
     name = _builtin_called(node.func, ctx)
     if name is None:
@@ -546,7 +565,7 @@ def untraceable(node: ast.Call, ctx) -> Optional[str]:
     if qual.split(".")[0] in SKIPPED_LIBRARIES and qual.count(".") >= 1:
         return f"{qual}() is in {qual.split('.')[0]}, a package Dynamo never traces (GB0007): the graph breaks here, " \
                "a disabled progress bar too; call it outside compiled code"
-    if qual.split(".")[0] in COMPILED_LIBRARIES and qual.count(".") >= 1:
+    if qual.split(".")[0] in COMPILED_LIBRARIES and qual.count(".") >= 1 and qual not in PURE_PYTHON_CALLS:
         return f"{qual}() runs {qual.split('.')[0]}'s compiled code, which Dynamo cannot trace (GB0156 / GB0157): the " \
                "graph breaks here; call it outside compiled code and pass the result in (or use a torch op)"
     if qual.split(".")[0] in ("numpy", "np") and any(
@@ -575,6 +594,14 @@ def untraceable(node: ast.Call, ctx) -> Optional[str]:
     if qual in UNSUPPORTED_CALLS and (qual not in ("open", "globals") or not ctx.file.imports.is_bound(qual)):
         return f"{qual}() cannot be traced by Dynamo ({UNSUPPORTED_CALLS[qual]}): the graph breaks here; " \
                "call it outside compiled code and pass the result in"
+    numpy = _numpy_break(qual)
+    if numpy is not None:
+        return numpy
+    if qual and (qual[0] == "." or "." in qual) and qual.split(".")[0] not in ("torch", "numpy", "math"):
+        compiled = compiled_module_of(qual, ctx.file.path)
+        if compiled is not None:
+            return f"{qual.rsplit('.', 1)[1]}() is a function of the compiled extension {compiled}, which Dynamo " \
+                   "cannot trace (GB0156): the graph breaks here; call it outside compiled code and pass the result in"
     if isinstance(func, ast.Attribute) and func.attr in TENSOR_METHODS_REFUSED and not qual.startswith("torch.") \
             and not _storage(func.value) \
             and (ctx.is_tensor(func.value) or func.attr != "set_" and not ctx.is_known_non_tensor(func.value)):
