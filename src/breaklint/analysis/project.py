@@ -797,10 +797,18 @@ class ProjectGraph:
                     # `solver_fn = select(method); solver_fn(sde, bm)`: the class it returns is built
                     for cls in self._returned_class_objects(made[1], made[2]):
                         yield from self._construction(cls)
-            for cls, exact in self._classes_named(path, spelled, 0):
+            named = self._classes_named(path, spelled, 0)
+            for cls, exact in named:
                 if method == "__call__" and self._is_module(cls):
                     continue  # a module's forward is an entry point of its own
                 yield from self._method_targets(cls, method, exact)
+            if not named and method != "__call__" and not method.startswith("__") and method not in BUILTIN_METHODS \
+                    and self._returns_untyped_object(path, spelled) \
+                    and (method not in TENSOR_METHODS or self._called_as_no_tensor(path, qualname, spelled)):
+                # `nx = get_backend(x); nx.eye(n)`: the function returns an object nothing types (an instance
+                # cached from a registry of classes): the methods of that name, as for an untyped member; a
+                # tensor method's name (`nx.unique(y)`) only where another method called on it is no tensor's
+                yield from self._by_name(path, qualname, method)
         elif ref.kind == HELD_READ:  # a read runs a property or a special method, never a plain method
             spelled, _, read = ref.name.rpartition(".")
             if spelled == UNTYPED_SPELLING:
@@ -876,6 +884,11 @@ class ProjectGraph:
                 if method == "__call__" and self._is_module(cls):
                     continue  # a module's forward is an entry point of its own
                 yield from self._method_targets(cls, method, exact)
+            if not classes and not steps and method not in BUILTIN_METHODS and method not in TENSOR_METHODS \
+                    and not method.startswith("__"):
+                # `nx = get_backend(x); nx.unique(y)` where nothing types what the function returns (an instance
+                # cached from a registry of classes): the methods of that name, as for an untyped member
+                yield from self._by_name(path, qualname, method)
             if method == "__call__" and not steps and not callee.startswith(("self.", "T:")):
                 # `select(method)(sde, bm)`: the class the function returns is built
                 kind, _, spelled = callee.partition(":")
@@ -1087,9 +1100,34 @@ class ProjectGraph:
         if properties:
             candidates = [cls for cls in candidates if method in self.summaries[cls[0]].classes[cls[1]].properties]
         limit = MAX_NAME_DISPATCH if qualname in self.summaries[path].calls else MAX_TEXT_NAME_DISPATCH
-        if 0 < len(candidates) <= limit:
+        if 0 < len(candidates) <= limit or 0 < len(self._families(candidates, method)) <= limit:
             for cls in candidates:
                 yield cls[0], f"{cls[1]}.{method}", cls, True
+
+    def _returns_untyped_object(self, path: str, spelled: str) -> bool:
+        """`spelled` is a function of the tree (not a class) that is not known to return tensors."""
+        made = self.resolve(self._absolute(path, spelled)) if "." in spelled else \
+            (("function", path, spelled) if spelled in self.summaries[path].functions else None)
+        if made is None or made[0] != "function":
+            return False
+        summary = self.summaries[made[1]]
+        return made[2] not in summary.returns_tensor and made[2] not in summary.returns_tensors
+
+    def _called_as_no_tensor(self, path: str, qualname: str, spelled: str) -> bool:
+        """A method no tensor has is called on the object `spelled(...)` made in this function."""
+        for ref in self.calls(path, qualname):
+            owner, _, method = ref.name.rpartition(".")
+            if ref.kind == INSTANCE and owner == spelled and method not in TENSOR_METHODS \
+                    and method not in BUILTIN_METHODS and not method.startswith("__"):
+                return True
+        return False
+
+    def _families(self, candidates, method: str) -> set:
+        """The classes among `candidates` whose `method` overrides none of another candidate's (the base of
+        each family): an interface and its implementations are one guess, not many (POT's Backend and its
+        NumPy, torch, JAX... backends, reached through `nx = get_backend(x)`)."""
+        members = set(candidates)
+        return {cls for cls in candidates if not any(base in members for base in self._mro(cls)[1:])}
 
     def _typed_by_another_ref(self, path: str, qualname: str, method: str) -> bool:
         """The function calls `method` on an object another ref types (`cls = getattr(pkg.dists, "Diag")`
