@@ -43,6 +43,7 @@ BREAKING = {
     "storage nbytes": ("return x + x.untyped_storage().nbytes()\n", 8),
     "storage element_size": ("return x + x.untyped_storage().element_size()\n", 8),
     "local class": ("class E:\n    pass\nreturn x + 1\n", 8),
+    "regex groupdict": ("import re\nparts = re.match(r'(?P<a>\\d+)', '213').groupdict()\nreturn x + 1\n", 9),
     "local dataclass": ("from dataclasses import dataclass\n@dataclass\nclass E:\n    a: int\nreturn x + E(1).a\n", 10),
 }
 BREAKING_BEFORE_214 = {
@@ -204,11 +205,14 @@ NUMPY_BREAKING = {
     "np.nanmean": ("m = np.nanmean(a)", 10, "BL502"),
     "numpy.testing": ("np.testing.assert_allclose(a, a)", 10, "BL502"),
     "numpy.polynomial": ("v = np.polynomial.polynomial.polyval(2.0, [1.0, 2.0])", 10, "BL502"),
+    "np.asarray with order=": ("m = np.asarray(a, dtype=np.float64, order='C')", 10, "BL502"),
 }
 NUMPY_TRACED = {
     "np.isclose, a function torch._numpy has": "c = np.isclose(a, a)",
     "np.concat, an alias of concatenate": "c = np.concat([a, a])",
     "np.sum of an array, not branched on": "s = np.sum(a)",
+    "np.asarray with order='K'": "m = np.asarray(a, order='K')",
+    "np.zeros with order=": "z = np.zeros((2, 2), order='C')",
 }
 
 
@@ -337,3 +341,22 @@ def test_a_function_of_a_compiled_extension_module_of_the_package(tmp_path):
     assert rows == {(11, "BL502"), (12, "BL502")}
     message = next(f.message for f in result.findings if f.row == 11)
     assert "pkg.lp.emd_wrap" in message
+
+
+def test_isinstance_tests_joined_by_or_narrow_to_no_tensor():
+    """`if isinstance(a, int) or isinstance(a, float): a = torch.tensor([float(a)])` (POT's backend): float()
+    of a number, not of a tensor."""
+    source = _module("if isinstance(x, int) or isinstance(x, float):\n    x = torch.tensor([float(x)])\nreturn x + 1\n")
+    assert not codes_by_row(source)
+    source = _module("if isinstance(x, int) or x.sum() > 0:\n    x = torch.tensor([float(x)])\nreturn x + 1\n")
+    assert (9, "BL103") in codes_by_row(source)
+
+
+def test_an_array_namespace_applied_to_a_tensor_gives_a_tensor(tmp_path):
+    """`err = nx.max(...)` with nx an object of unknown class (a backend) and a tensor argument: `if err < tol`
+    branches on a tensor (POT's solvers)."""
+    source = _module("nx = self.backend\nerr = nx.max(x - 1)\nif err < 0.5:\n    return x\nreturn x + 1\n",
+                     prelude="\n\n    backend = torch\n")
+    assert (10, "BL101") in codes_by_row(source)
+    pytest.importorskip("torch")
+    assert dynamo_break_rows(source, ["M"], tmp_path)

@@ -36,6 +36,9 @@ def _true_narrows(test: ast.AST, qualify) -> set[str]:
     """Names that are no tensor wherever `test` held: `isinstance(x, int)`, `not isinstance(x, Tensor)`."""
     if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
         return _false_narrows(test.operand, qualify)
+    if isinstance(test, ast.BoolOp) and isinstance(test.op, ast.Or):
+        # `isinstance(a, int) or isinstance(a, float)`: what every operand proves
+        return set.intersection(*(_true_narrows(value, qualify) for value in test.values))
     return {name for name, tensor in _isinstance_tests(test, qualify) if not tensor}
 
 
@@ -107,7 +110,7 @@ def narrowed_non_tensors(parents: list[ast.AST], node: ast.AST, func: ast.AST, q
         if isinstance(parent, ast.If) and child is not parent.test:
             tests = _isinstance_tests(parent.test, qualify)
             if any(child is stmt for stmt in parent.body):
-                names.update(name for name, tensor in tests if not tensor)
+                names.update(_true_narrows(parent.test, qualify))
             elif len(tests) == 1 and tests[0][1] and any(child is stmt for stmt in parent.orelse):
                 names.add(tests[0][0])
         for field in ("body", "orelse", "finalbody"):

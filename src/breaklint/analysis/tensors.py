@@ -572,6 +572,11 @@ class TensorEnv:
                 return func.attr in self.class_facts.layer_attrs
             if func.attr in NON_TENSOR_METHODS:
                 return False
+            if func.attr in _NUMPY_ARRAY_RESULTS and node.args and isinstance(receiver, ast.Name) \
+                    and not self._is_self(receiver) and not self.is_tensor(receiver) and self.is_tensor(node.args[0]):
+                # `err = nx.max(norm(a))`: an array namespace (NumPy's, a NumPy-like backend object) applied to a
+                # tensor gives one
+                return True
             if func.attr in ("max", "min") and (node.args or node.keywords):
                 # x.max(dim=1) returns (values, indices); x.max(other) is elementwise.
                 return bool(node.args) and self.is_tensor(node.args[0]) and self.is_tensor(receiver)

@@ -101,6 +101,9 @@ UNSUPPORTED_CALLS = {
     # stop 41's battery: C classes Dynamo cannot construct (2.13 and 2.14)
     "types.SimpleNamespace": "GB0147", "array.array": "GB0147",
 }
+# NumPy array makers whose `order=` (anything but "K", None included) torch._numpy refuses while Dynamo runs the
+# graph (GB0087, measured on 2.13; np.zeros(..., order="C") and np.ascontiguousarray are traced).
+NUMPY_ORDER_REFUSED = {"numpy.asarray", "numpy.array", "numpy.empty_like"}
 # Builtins Dynamo cannot call (GB0059, measured on 2.13 and 2.14), and object() on 2.13 only (2.14 traces it).
 BUILTINS_THAT_BREAK = {"bytearray": "GB0059", "memoryview": "GB0059"}
 BUILTINS_THAT_BREAK_BEFORE = ("2.14", {"object": "GB0059"})
@@ -537,6 +540,11 @@ def untraceable(node: ast.Call, ctx) -> Optional[str]:
     if slot is not None:
         return f"super().{slot}() here is object's C slot, which Dynamo cannot call (GB0006): the graph breaks " \
                "wherever traced code runs this method; compare, hash or format the fields themselves instead"
+    if isinstance(func, ast.Attribute) and func.attr == "groupdict" and not node.args \
+            and not ctx.is_tensor(func.value):
+        # a regex match's groupdict() (group(), groups() and span() are traced; measured on 2.13, piq's version parse)
+        return "a regex match's .groupdict() returns a dict Dynamo cannot build from the match (GB0292): the " \
+               "graph breaks here; use .group(name) for each field, or parse outside compiled code"
     if isinstance(func, ast.Attribute) and func.attr in STORAGE_METHODS_THAT_BREAK and _storage(func.value) \
             and func.value.func.attr == "untyped_storage":
         return f"{ctx.segment(func)}() is a method of a storage that Dynamo does not model (GB0156): the graph " \
@@ -597,6 +605,10 @@ def untraceable(node: ast.Call, ctx) -> Optional[str]:
     numpy = _numpy_break(qual)
     if numpy is not None:
         return numpy
+    if qual in NUMPY_ORDER_REFUSED and any(kw.arg == "order" and not (isinstance(kw.value, ast.Constant)
+                                                                      and kw.value.value == "K") for kw in node.keywords):
+        return f"{qual}(..., order=...) has no traced form in torch._numpy (GB0087): the graph breaks here; " \
+               "drop `order=` (a tensor's memory layout is torch's to choose) or convert outside compiled code"
     if qual and (qual[0] == "." or "." in qual) and qual.split(".")[0] not in ("torch", "numpy", "math"):
         compiled = compiled_module_of(qual, ctx.file.path)
         if compiled is not None:
@@ -678,7 +690,7 @@ class UntraceableCall(Rule):
     gb_ids = ("GB0007", "GB0033", "GB0294", "GB4198", "GB0208", "GB0569", "GB0059", "GB5976", "GB0088",
               "GB0156", "GB0363", "GB0045", "GB0008", "GB0262", "GB0055", "GB0467", "GB0257", "GB7650",
               "GB0098", "GB0107", "GB0126", "GB0127", "GB0128", "GB0142", "GB4695", "GB0256", "GB0046", "GB0104", "GB4411",
-              "GB0157", "GB0170", "GB0147", "GB8977", "GB0006")
+              "GB0157", "GB0170", "GB0147", "GB8977", "GB0006", "GB0087", "GB0292")
     fix_availability = "sometimes"
     fix_applicability = "safe"  # torch.jit.isinstance(x, T) -> isinstance(x, T); pow(a, b) of a tensor -> a ** b
     node_types = (ast.Call, ast.Attribute, ast.FormattedValue, ast.Compare, ast.BinOp, ast.ClassDef)
