@@ -20,7 +20,7 @@ from typing import Optional
 from .astwalk import children, walk
 from .names import normalize_torch
 from .new_objects import NESTED_DEFS as _NESTED, loop_rows, self_assigned_before, self_attribute, sure_rows
-from .scope import ClassInfo, ModuleScopes, Scope, _self_name
+from .scope import ClassInfo, ModuleScopes, Scope, self_parameter
 
 # Breaks that skip the function they are in, wherever they stand (measured: an nn.LSTM called, GB0014,
 # and `with self.ctx:` on a held manager, GB0142, make a module built there break with GB0119;
@@ -146,7 +146,7 @@ def _constructed(value: ast.AST, scopes: ModuleScopes) -> Optional[ClassInfo]:
 def first_use_of_self(func) -> Optional[ast.stmt]:
     """The first statement of the body that reads self or calls super(), not looking into nested
     functions or classes: where Dynamo first wraps the half-built module."""
-    return _first_use_in(func.body, _self_name(func))
+    return _first_use_in(func.body, self_parameter(func))
 
 
 def _first_use_in(body: list, self_name: Optional[str]) -> Optional[ast.stmt]:
@@ -365,7 +365,7 @@ def _half_built(cls: ClassInfo, scopes: ModuleScopes, seen: set):
 def _breaking_calls(scope: Scope, scopes: ModuleScopes, breaking: set):
     """Calls in an __init__ that break: `nn.Module.__init__(self)`, and `helper(...)` / `self.m(...)`
     of a traced function of this file with a break of its own."""
-    self_name = _self_name(scope.func)
+    self_name = self_parameter(scope.func)
     for node in walk(scope.func):
         if not isinstance(node, ast.Call):
             continue

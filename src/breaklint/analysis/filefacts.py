@@ -13,7 +13,7 @@ from typing import Optional
 from .astwalk import own_nodes
 from .names import ImportMap
 from .project import FileContext
-from .scope import ModuleScopes, Scope, _self_name
+from .scope import ModuleScopes, Scope, self_parameter
 from .tensors import ClassFacts, TensorEnv, callee_param_facts, defaulted_none_params, entry_param_facts
 
 
@@ -78,7 +78,7 @@ class FileFacts:
                 return False
             func = call.func
             if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) and caller.cls is not None \
-                    and func.value.id == _self_name(caller.func):
+                    and func.value.id == self_parameter(caller.func):
                 # a base's method in another file (the call graph says)
                 return f"{caller.cls.name}.self.{func.attr}" in known
             if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Call):

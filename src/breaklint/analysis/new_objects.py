@@ -18,7 +18,7 @@ from typing import Optional
 
 from .astwalk import children, node_memo, subtree_memo, walk
 from .names import dotted
-from .scope import ModuleScopes, Scope, _class_level_values, _self_name
+from .scope import ModuleScopes, Scope, _class_level_values, self_parameter
 
 # Roots whose classes are never in a linted tree.
 _FOREIGN = {"torch", "numpy", "np", "math", "collections", "typing", "functools", "itertools", "dataclasses",
@@ -195,7 +195,7 @@ def _made_spellings(call: ast.Call, scopes: ModuleScopes, scope: Scope) -> tuple
 
 def self_attribute(node: ast.AST, func) -> Optional[str]:
     """The attribute name of `self.<attr>` in a method, else None."""
-    if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id == _self_name(func):
+    if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id == self_parameter(func):
         return node.attr
     return None
 

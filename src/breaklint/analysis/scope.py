@@ -89,7 +89,7 @@ class AttributeAssignments:
         self.values: dict[str, list[tuple[ast.AST, Optional[str]]]] = {}
         self.registered: set[str] = set()
         for method in info.methods.values():
-            self_name = _self_name(method)
+            self_name = self_parameter(method)
             self._method, self._locals = method, None  # the method's plain locals, read when needed
             for node in function_nodes_of(method, _ASSIGNMENTS_AND_CALLS):
                 if isinstance(node, ast.Assign):
@@ -532,7 +532,7 @@ class ModuleScopes:
                         self.call_sites.setdefault(qualname, []).append(
                             CallSite(caller=scope, call=call, callee_key=qualname, bound_self=bound_self))
                         add(func, qualname, cls, scope.chain + (qualname,), f"called from {scope.qualname}")
-                self_name = _self_name(scope.func) if scope.cls is not None else None
+                self_name = self_parameter(scope.func) if scope.cls is not None else None
                 held = [_read_as_call(r) for r in reads if isinstance(r, ast.Attribute) and not (
                     isinstance(r.value, ast.Name) and r.value.id == self_name)]
                 if held:
@@ -632,7 +632,7 @@ class ModuleScopes:
         `self.grid_constructor = self._grid_constructor_from_step_size(step_size)`)."""
         func = call.func
         if scope.cls is None or not (isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name)
-                                     and func.value.id == _self_name(scope.func)):
+                                     and func.value.id == self_parameter(scope.func)):
             return []
         targets = []
         for stmt in scope.cls.node.body:  # `fn = staticmethod(helper)` in the class body
@@ -667,7 +667,7 @@ class ModuleScopes:
         `self.forward` (`self.forward = self.fast`, `self.fast if c else self.slow`); not a property, whose
         getter runs in __init__ itself, and not a binding in another method, which may never run."""
         init = info.methods.get("__init__")
-        self_name = _self_name(init) if init is not None else None
+        self_name = self_parameter(init) if init is not None else None
         if self_name is None:
             return []
         values = []
@@ -696,7 +696,7 @@ class ModuleScopes:
         if found is None or found[1] is scope.func:
             return []
         owner, maker = found
-        self_name = _self_name(maker)
+        self_name = self_parameter(maker)
         maker_scope = Scope(maker, f"{owner.name}.{maker.name}", owner, ())
         methods = []
         for ret in function_nodes_of(maker, _RETURNS):
@@ -1155,14 +1155,14 @@ class ModuleScopes:
 
     @staticmethod
     def _is_self(scope: Scope, node: ast.AST) -> bool:
-        return scope.cls is not None and isinstance(node, ast.Name) and node.id == _self_name(scope.func)
+        return scope.cls is not None and isinstance(node, ast.Name) and node.id == self_parameter(scope.func)
 
     def resolve_call(self, scope: Scope, call: ast.Call):
         func = call.func
         # self.method(...) and super().method(...)
         if isinstance(func, ast.Attribute) and scope.cls is not None:
             receiver = func.value
-            is_self = isinstance(receiver, ast.Name) and receiver.id == _self_name(scope.func)
+            is_self = isinstance(receiver, ast.Name) and receiver.id == self_parameter(scope.func)
             is_super = isinstance(receiver, ast.Call) and isinstance(receiver.func, ast.Name) \
                 and receiver.func.id == "super"
             if is_self or is_super:
@@ -1292,7 +1292,7 @@ def _forward_evidence(forward: FunctionNode) -> bool:
     args = forward.args
     if len(args.posonlyargs + args.args) > 1 or args.kwonlyargs or args.vararg or args.kwarg:
         return True
-    self_name = _self_name(forward)
+    self_name = self_parameter(forward)
     return any(isinstance(node.func, ast.Attribute)
                and isinstance(node.func.value, ast.Name) and node.func.value.id == self_name
                for node in function_nodes_of(forward, _CALLS))
@@ -1313,7 +1313,8 @@ def _unique_name(node: ast.ClassDef, classes: dict) -> str:
     return node.name if node.name not in classes else f"{node.name}@{node.lineno}"
 
 
-def _self_name(func: FunctionNode) -> Optional[str]:
+def self_parameter(func: FunctionNode) -> Optional[str]:
+    """The name of a function's first positional parameter (`self` / `cls` in a method), or None."""
     args = func.args.posonlyargs + func.args.args
     return args[0].arg if args else None
 
@@ -1338,7 +1339,7 @@ def _calls_and_reads(func: FunctionNode) -> tuple[list[ast.Call], list[ast.Attri
     that may run a method of an object: attributes of a held object not called (`self.scale`, `t.mean`:
     a property runs), item access, `with`, and the special methods operators, `len()` and `for` run."""
     calls, reads, called = [], [], set()
-    self_name = _self_name(func)
+    self_name = self_parameter(func)
     for node in function_nodes_of(func, _CALLS_READS_AND_OPERATORS):
         if isinstance(node, ast.Call):
             calls.append(node)

@@ -21,7 +21,7 @@ from .torch_api import (BUILTIN_METHODS, KL_DIVERGENCE_FUNCTIONS, TENSOR_METHODS
 from .type_facts import module_generic_aliases, module_optional_typeddicts
 from .names import ImportMap, dotted
 from .new_objects import new_object_calls
-from .scope import (BUILTIN_NAMES, FunctionNode, ModuleScopes, _constructed, _read_as_call, _self_name, _special_read,
+from .scope import (BUILTIN_NAMES, FunctionNode, ModuleScopes, _constructed, _read_as_call, self_parameter, _special_read,
                     is_result_item)
 
 # Call kinds: a dotted name resolved through the file's imports, a same-file function or
@@ -199,7 +199,7 @@ def summarize(scopes: ModuleScopes, imports: ImportMap, env_of: Callable,
             # parameter of one is still read as self: `x.sum(0)` in torch-struct's static `Semiring.sum(x)` then
             # reaches the overrides of `sum`, which a caller passing a subclass runs, and which the dispatch on
             # the class kept on self does not find by itself; tests/generalize/test_inputs_and_class_defaults.py.)
-            self_name = _self_name(method)
+            self_name = self_parameter(method)
             add(f"{cname}.{mname}", method, None if self_name == "cls" and _is_static(method) else self_name)
     for qualname, scope in scopes.scopes.items():
         if qualname not in lines:  # a closure or lambda traced code calls through a free name

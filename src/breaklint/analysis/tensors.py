@@ -15,7 +15,7 @@ from typing import Optional
 from .astwalk import function_nodes_of, node_memo, walk
 from .flow import bindings_of, function_arguments
 from .names import ImportMap, normalize_torch
-from .scope import ClassInfo, ModuleScopes, Scope, _constructed, _self_name, is_autograd_forward
+from .scope import ClassInfo, ModuleScopes, Scope, _constructed, self_parameter, is_autograd_forward
 from .torch_api import (CASTS, FRESH_TENSOR_FUNCS, META_ATTRIBUTES, NON_TENSOR_LAYERS, NON_TENSOR_METHODS,
                         NON_TENSOR_NAMESPACES, NON_TENSOR_TORCH_FUNCS, TENSOR_ATTRIBUTES, TENSOR_EVIDENCE_METHODS, TENSOR_NAMESPACES,
                         TENSOR_METHODS, TENSOR_ONLY_METHODS, TENSOR_SUBCLASS_METHODS, TENSOR_TUPLE_FUNCS,
@@ -202,7 +202,7 @@ class TensorEnv:
         self.tuple_calls = tuple_calls
         self.imports = imports
         self.class_facts = class_facts
-        self.self_name = _self_name(scope.func) if scope.cls is not None else None
+        self.self_name = self_parameter(scope.func) if scope.cls is not None else None
         self._memo: dict[int, bool] = {}
         self._mutated: Optional[frozenset] = None
         self.tensor_names: set[str] = {p for p, t in param_is_tensor.items() if t}

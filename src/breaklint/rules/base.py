@@ -15,7 +15,7 @@ from ..analysis.guards import breaks_when
 from ..analysis.names import ImportMap
 from ..analysis.narrowing import narrowed_non_tensors, narrowing_inside
 from ..analysis.new_objects import sure_rows, walk_outside_defs
-from ..analysis.scope import ModuleScopes, Scope, _self_name
+from ..analysis.scope import ModuleScopes, Scope, self_parameter
 from ..model import Applicability, Edit, Finding, Fix, Location
 from ..versions import parse_version
 
@@ -510,7 +510,7 @@ def held_values(expr: ast.AST, ctx) -> list[ast.AST]:
     about an object kept between calls (a context manager, a torch.Generator) needs."""
     scope = ctx.scope
     if isinstance(expr, ast.Attribute) and isinstance(expr.value, ast.Name) and scope is not None \
-            and scope.cls is not None and expr.value.id == _self_name(scope.func):
+            and scope.cls is not None and expr.value.id == self_parameter(scope.func):
         return ctx.file.scopes.held_by_self(scope.cls, expr.attr)
     if isinstance(expr, ast.Name) and scope is not None:
         if expr.id in local_names(ctx):

@@ -11,7 +11,7 @@ from __future__ import annotations
 import ast
 
 from ..analysis.astwalk import own_nodes
-from ..analysis.scope import _self_name
+from ..analysis.scope import self_parameter
 from ..analysis.torch_api import TENSOR_METHODS, TENSOR_PROPERTIES
 from .base import Example, Rule
 
@@ -51,7 +51,7 @@ def _held_as_it_came(receiver: ast.AST, ctx, depth: int = 0) -> bool:
     if isinstance(receiver, ast.Subscript):
         return _held_as_it_came(receiver.value, ctx, depth + 1)
     if isinstance(receiver, ast.Attribute):
-        self_name = _self_name(func)
+        self_name = self_parameter(func)
         return isinstance(receiver.value, ast.Name) and receiver.value.id == self_name \
             and not _stored_before(func, receiver, ctx, lambda n: isinstance(n, ast.Attribute) and n.attr == receiver.attr
                                    and isinstance(n.value, ast.Name) and n.value.id == self_name)

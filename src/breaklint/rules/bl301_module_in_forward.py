@@ -13,7 +13,7 @@ from ..analysis.astwalk import walk
 from ..model import Edit, Fix, Location, Transform
 from ..analysis.names import normalize_torch
 from ..fix.rewrite import hoist_transformer, replace_statement, statement_lines
-from ..analysis.scope import _self_name
+from ..analysis.scope import self_parameter
 from .base import Example, Rule
 
 # torch.nn classes whose constructor always creates an nn.Parameter.
@@ -176,8 +176,8 @@ def _hoist_fix(node: ast.Call, ctx) -> Optional[Fix]:
             and isinstance(stmt.targets[0], ast.Name) and stmt in scope.func.body):
         return None
     init = scope.cls.methods.get("__init__")
-    fwd_self = _self_name(scope.func)
-    if init is None or not fwd_self or _self_name(init) != fwd_self or not _calls_super_init(init):
+    fwd_self = self_parameter(scope.func)
+    if init is None or not fwd_self or self_parameter(init) != fwd_self or not _calls_super_init(init):
         return None
     if not all(_hoistable(arg, fwd_self) for arg in list(node.args) + [kw.value for kw in node.keywords]):
         return None

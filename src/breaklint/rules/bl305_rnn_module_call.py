@@ -12,7 +12,7 @@ from typing import Optional
 
 from ..analysis.astwalk import walk
 from ..analysis.names import normalize_torch
-from ..analysis.scope import _self_name
+from ..analysis.scope import self_parameter
 from ..analysis.torch_api import RNN_MODULES, RNN_ONLY_METHODS
 from .base import Example, Rule
 
@@ -32,7 +32,7 @@ class RnnModuleCall(Rule):
             return
         scope = ctx.scope
         if not (isinstance(node.value, ast.Name) and scope is not None and scope.cls is not None
-                and node.value.id == _self_name(scope.func)):
+                and node.value.id == self_parameter(scope.func)):
             return
         kind = _rnn_attributes(ctx, scope.cls).get(node.attr)
         if kind is None:
@@ -138,7 +138,7 @@ def factory():
 def _first_rnn_uses(ctx, scope) -> tuple[Optional[ast.Attribute], Optional[ast.Attribute]]:
     """The `self.<recurrent module>` reads of `scope` that come first in the source: any read, and the first
     one that is called."""
-    self_name = _self_name(scope.func)
+    self_name = self_parameter(scope.func)
     held = _rnn_attributes(ctx, scope.cls)
     callees = {id(n.func) for n in walk(scope.func) if isinstance(n, ast.Call)}
     touches = sorted((n for n in walk(scope.func) if isinstance(n, ast.Attribute) and isinstance(n.ctx, ast.Load)
@@ -174,7 +174,7 @@ def _find_rnn_attributes(ctx, cls) -> dict[str, str]:
         return found
     for info in family:
         for method in info.methods.values():
-            self_name = _self_name(method)
+            self_name = self_parameter(method)
             for node in walk(method):
                 if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) \
                         and node.func.attr in RNN_ONLY_METHODS and isinstance(node.func.value, ast.Attribute) \

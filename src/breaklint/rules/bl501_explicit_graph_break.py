@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import ast
 
-from ..analysis.scope import _self_name
+from ..analysis.scope import self_parameter
 from .base import Example, Rule, local_names
 
 GRAPH_BREAK_CALLS = {"torch._dynamo.graph_break", "torch._dynamo.decorators.graph_break"}
@@ -98,7 +98,7 @@ def _disabled_callee(node: ast.Call, ctx):
         target = scopes.functions[func.id]
         return f"{func.id}()" if scopes._is_disabled(target) and func.id not in local_names(ctx) else None
     if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) and ctx.scope is not None \
-            and ctx.scope.cls is not None and func.value.id == _self_name(ctx.scope.func):
+            and ctx.scope.cls is not None and func.value.id == self_parameter(ctx.scope.func):
         found = scopes._method(ctx.scope.cls, func.attr)
         if found is not None and scopes._is_disabled(found[1]):
             return f"self.{func.attr}()"

@@ -11,7 +11,7 @@ from __future__ import annotations
 import ast
 from typing import Optional
 
-from ..analysis.scope import _self_name
+from ..analysis.scope import self_parameter
 from ..analysis.sparse import CONSTRUCTORS, CONVERSIONS, makes_sparse, may_hold_sparse, sparse_values
 from .base import Example, Rule, held_values
 
@@ -89,7 +89,7 @@ class SparseTensor(Rule):
         "Attempted to wrap sparse Tensor") and the frame is skipped."""
         scope = ctx.scope
         if not isinstance(node.ctx, ast.Load) or not isinstance(node.value, ast.Name) or scope is None \
-                or scope.cls is None or node.value.id != _self_name(scope.func):
+                or scope.cls is None or node.value.id != self_parameter(scope.func):
             return
         values = held_values(node, ctx)
         if not values or not all(makes_sparse(v, ctx.qualify) for v in values):
