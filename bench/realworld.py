@@ -100,6 +100,9 @@ SPECS = [
     # Two more (bench/SPLITS.md, "Dev split growth: POT and piq", stop 41).
     "models.pot_models",
     "models.piq_models",
+    # Two more (bench/SPLITS.md, "Dev split growth: deepinv and torchlibrosa", stop 41).
+    "models.deepinv_models",
+    "models.torchlibrosa_models",
 ]
 # The frozen test split (bench/SPLITS.md): never tuned on; only its aggregates are ever reported.
 TEST_SPECS = [
