@@ -360,3 +360,31 @@ def test_an_array_namespace_applied_to_a_tensor_gives_a_tensor(tmp_path):
     assert (10, "BL101") in codes_by_row(source)
     pytest.importorskip("torch")
     assert dynamo_break_rows(source, ["M"], tmp_path)
+
+
+# The third round, from the first contact with deepinv and torchlibrosa (dev split).
+
+def test_a_method_of_an_object_a_skipped_library_made(tmp_path):
+    """`bar = tqdm(total=n, disable=True); bar.update()`: tqdm is on Dynamo's skip list, its methods too."""
+    source = _module("from tqdm import tqdm\nbar = tqdm(total=3, disable=True)\nbar.update()\nreturn x + 1\n")
+    assert (10, "BL502") in codes_by_row(source)
+    pytest.importorskip("torch")
+    pytest.importorskip("tqdm")
+    assert 10 in dynamo_break_rows(source, ["M"], tmp_path)
+
+
+def test_a_module_level_tensor_made_by_arithmetic_and_a_method(tmp_path):
+    """`SQRT2 = (2 * torch.ones(1)).sqrt()` at module level: `int((SQRT2 * n).ceil())` reads a tensor."""
+    source = "import torch\nfrom torch import nn\nSQRT2 = (2 * torch.ones(1)).sqrt()\n\n\nclass M(nn.Module):\n" \
+             "    def forward(self, x):\n        pad = int((SQRT2 * x.shape[0]).ceil())\n        return x[:pad]\n"
+    assert (8, "BL103") in codes_by_row(source)
+    pytest.importorskip("torch")
+    assert 8 in dynamo_break_rows(source, ["M"], tmp_path)
+
+
+def test_randint_bounded_by_a_tensor(tmp_path):
+    source = _module("d = torch.randint(low=0, high=3, size=(1,))[0]\n"
+                     "start = torch.randint(low=0, high=4 - d, size=(1,))[0]\nreturn x + start\n")
+    assert (9, "BL105") in codes_by_row(source)
+    pytest.importorskip("torch")
+    assert 9 in dynamo_break_rows(source, ["M"], tmp_path)

@@ -123,12 +123,19 @@ _KEEPS_A_TENSOR = frozenset(CASTS) | REARRANGE_METHODS | SAME_DTYPE | {"to", "cp
 
 
 def _fresh_tensor(value, imports: ImportMap) -> bool:
-    """`torch.tensor(1e-6)`, `torch.ones(3).to(device)`: a call that surely makes a new tensor (not
-    `torch.randn(3, 4).max(dim=0)`, a named tuple)."""
-    while isinstance(value, ast.Call) and isinstance(value.func, ast.Attribute) \
-            and isinstance(value.func.value, ast.Call) and value.func.attr in _KEEPS_A_TENSOR:
-        value = value.func.value
+    """`torch.tensor(1e-6)`, `torch.ones(3).to(device)`, `(2 * torch.ones(1)).sqrt()`: an expression that surely
+    makes a new tensor (not `torch.randn(3, 4).max(dim=0)`, a named tuple, nor `.item()` of one)."""
+    if isinstance(value, ast.BinOp) and not isinstance(value.op, ast.MatMult):
+        return _fresh_tensor(value.left, imports) or _fresh_tensor(value.right, imports)
+    if isinstance(value, ast.UnaryOp) and isinstance(value.op, (ast.USub, ast.UAdd)):
+        return _fresh_tensor(value.operand, imports)
+    if isinstance(value, ast.Call) and isinstance(value.func, ast.Attribute) and value.func.attr in _TENSOR_RESULT_METHODS:
+        return _fresh_tensor(value.func.value, imports)
     return isinstance(value, ast.Call) and normalize_torch(imports.qualify(value.func)) in FRESH_TENSOR_FUNCS
+
+
+# A tensor's methods whose result is one tensor (not `.max(dim=0)`'s named tuple, `.item()` or `.size()`).
+_TENSOR_RESULT_METHODS = _KEEPS_A_TENSOR | (TENSOR_METHODS - NON_TENSOR_METHODS - TENSOR_TUPLE_FUNCS - {"numpy"})
 
 
 def _module_tensor_constants(scopes: ModuleScopes, imports: ImportMap) -> frozenset:

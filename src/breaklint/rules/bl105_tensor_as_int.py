@@ -85,6 +85,10 @@ class TensorAsInt(Rule):
         qual = ctx.qualify(func) or ""
         if qual.startswith("torch.") and qual.count(".") == 1 and qual[6:] in SIZE_FUNCTIONS:
             name, sizes = qual, node.args
+        elif qual == "torch.randint":
+            # its bounds are Python ints too (`high=width - distance` with distance a 0-d tensor drawn before:
+            # GB0033, measured on 2.13; torchlibrosa's SpecAugment)
+            name, sizes = qual, [*node.args, *(kw.value for kw in node.keywords if kw.arg in ("low", "high", "size"))]
         elif qual in COUNT_FUNCTIONS or isinstance(func, ast.Attribute) and func.attr in COUNT_METHODS \
                 and not qual.startswith("torch.") and ctx.is_tensor(func.value):
             at = COUNT_FUNCTIONS[qual] if qual in COUNT_FUNCTIONS else COUNT_METHODS[func.attr]

@@ -427,12 +427,17 @@ def _compiled_object(func: ast.AST, ctx) -> Optional[str]:
     """`w.wavefun(2)` after `w = pywt.Wavelet("db2")` in the function: the library whose object every
     binding of the local makes (measured on 2.13: the method call breaks, GB0156; reading `w.dec_lo` does not)."""
     if not (isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) and ctx.scope is not None
-            and ctx.file.memo(("BL502 compiled libraries",),
-                              lambda: any(name in ctx.file.source for name in COMPILED_LIBRARIES))):
+            and ctx.file.memo(("BL502 object libraries",),
+                              lambda: any(name in ctx.file.source for name in _OBJECT_LIBRARIES))):
         return None
     values = ctx.file.scopes.local_values_of(ctx.scope.func).get(func.value.id)
     roots = {(ctx.qualify(value.func) or "").split(".")[0] if isinstance(value, ast.Call) else "" for value in values or ()}
-    return roots.pop() if len(roots) == 1 and roots <= set(COMPILED_LIBRARIES) else None
+    return roots.pop() if len(roots) == 1 and roots <= set(_OBJECT_LIBRARIES) else None
+
+
+# Libraries whose objects' methods break when called in traced code: compiled ones (GB0156) and those on Dynamo's
+# skip list (`bar = tqdm(total=n, disable=True); bar.update()`: GB0008, measured on 2.13; deepinv's iterations).
+_OBJECT_LIBRARIES = tuple(COMPILED_LIBRARIES) + tuple(sorted(SKIPPED_LIBRARIES))
 
 
 _EXIT_STACKS = ("contextlib.ExitStack", "contextlib.AsyncExitStack")
@@ -596,9 +601,12 @@ def untraceable(node: ast.Call, ctx) -> Optional[str]:
         return f".{func.attr}() in traced code breaks the graph (\"setattr() on unsupported type\", in torch's " \
                "RemovableHandle): register hooks once, outside the compiled region"
     library = _compiled_object(func, ctx)
-    if library is not None:
+    if library is not None and library in COMPILED_LIBRARIES:
         return f".{func.attr}() of an object {library} made runs compiled code Dynamo cannot trace (GB0156): the " \
                "graph breaks here; compute it outside compiled code and pass the result in"
+    if library is not None:
+        return f".{func.attr}() of an object {library} made runs {library}'s code, which Dynamo skips (GB0008): the " \
+               "graph breaks here, a disabled progress bar too; keep the object out of compiled code"
     if qual in UNSUPPORTED_CALLS and (qual not in ("open", "globals") or not ctx.file.imports.is_bound(qual)):
         return f"{qual}() cannot be traced by Dynamo ({UNSUPPORTED_CALLS[qual]}): the graph breaks here; " \
                "call it outside compiled code and pass the result in"
