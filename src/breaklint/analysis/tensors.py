@@ -332,7 +332,7 @@ class TensorEnv:
         has is a tensor, when nothing it is bound to is known to be something else."""
         called: dict[str, set] = {}
         for node in function_nodes_of(self.scope.func, _CALLS):
-            if isinstance(node.func, ast.Attribute) and isinstance(node.func.value, ast.Name):
+            if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and isinstance(node.func.value, ast.Name):
                 called.setdefault(node.func.value.id, set()).add(node.func.attr)
         used = {name for name, methods in called.items() if methods & TENSOR_EVIDENCE_METHODS}
         # a name also called with a method no tensor has is some other object with a tensor-like API (a NumPy
