@@ -98,12 +98,13 @@ def test_pow_fix_writes_the_power_operator(tmp_path):
 
     path = tmp_path / "net.py"
     path.write_text(_module("a = pow(x, 2)\nb = pow(-x, 3)\nc = pow(x.sum(), -1)\nd = pow(x + 1, 0.5)\n"
-                           "return a + b + c + d\n"))
+                           "e = pow(x, 2).sum() + pow(x, 2)[0] + pow(x, 2) ** 3 - pow(x, 2)\n"
+                           "return a + b + c + d + e\n"))
     settings = Settings()
     fix_paths(check_paths([str(path)], settings, jobs=1, use_cache=False), settings, unsafe=False, write=True)
     text = path.read_text()
     assert "a = x ** 2\n" in text and "b = (-x) ** 3\n" in text and "c = x.sum() ** -1\n" in text \
-        and "d = (x + 1) ** 0.5\n" in text
+        and "d = (x + 1) ** 0.5\n" in text and "e = (x ** 2).sum() + (x ** 2)[0] + (x ** 2) ** 3 - x ** 2\n" in text
     assert "pow(" not in text
 
 

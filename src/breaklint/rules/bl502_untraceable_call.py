@@ -742,7 +742,13 @@ class UntraceableCall(Rule):
         pow(a, b) is `a ** b` (both call a.__pow__(b), then b.__rpow__(a))."""
         if _builtin_called(node.func, ctx) == "pow" and _tensor_pow(node, ctx):
             base, exponent = (_power_operand(a, ctx, base=i == 0) for i, a in enumerate(node.args))
-            return replace_fix("write `a ** b`", "safe", (Edit(ctx.start(node), ctx.end(node), f"{base} ** {exponent}"),))
+            text = f"{base} ** {exponent}"
+            parent = ctx.parent
+            if isinstance(parent, (ast.Attribute, ast.Subscript)) and parent.value is node \
+                    or isinstance(parent, ast.Call) and parent.func is node \
+                    or isinstance(parent, ast.BinOp) and isinstance(parent.op, ast.Pow) and parent.left is node:
+                text = f"({text})"  # `pow(x, 2).sum()`, `pow(x, 2)[0]`, `pow(x, 2) ** 3`: the call bound tighter
+            return replace_fix("write `a ** b`", "safe", (Edit(ctx.start(node), ctx.end(node), text),))
         if (ctx.qualify(node.func) or "") != "torch.jit.isinstance" or len(node.args) != 2 or node.keywords \
                 or not _plain_type(node.args[1]) or ctx.file.imports.is_bound("isinstance"):
             return None
