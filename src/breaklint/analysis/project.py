@@ -808,7 +808,7 @@ class ProjectGraph:
                 # `nx = get_backend(x); nx.eye(n)`: the function returns an object nothing types (an instance
                 # cached from a registry of classes): the methods of that name, as for an untyped member; a
                 # tensor method's name (`nx.unique(y)`) only where another method called on it is no tensor's
-                yield from self._by_name(path, qualname, method)
+                yield from self._by_name(path, qualname, method, families=True)
         elif ref.kind == HELD_READ:  # a read runs a property or a special method, never a plain method
             spelled, _, read = ref.name.rpartition(".")
             if spelled == UNTYPED_SPELLING:
@@ -888,7 +888,7 @@ class ProjectGraph:
                     and not method.startswith("__"):
                 # `nx = get_backend(x); nx.unique(y)` where nothing types what the function returns (an instance
                 # cached from a registry of classes): the methods of that name, as for an untyped member
-                yield from self._by_name(path, qualname, method)
+                yield from self._by_name(path, qualname, method, families=True)
             if method == "__call__" and not steps and not callee.startswith(("self.", "T:")):
                 # `select(method)(sde, bm)`: the class the function returns is built
                 kind, _, spelled = callee.partition(":")
@@ -1087,7 +1087,8 @@ class ProjectGraph:
         return any(is_autograd_function_base(base) for key in self._mro(cls)
                    for base in self.summaries[key[0]].classes[key[1]].bases)
 
-    def _by_name(self, path: str, qualname: str, method: str, properties: bool = False, elsewhere: bool = False):
+    def _by_name(self, path: str, qualname: str, method: str, properties: bool = False, elsewhere: bool = False,
+                 families: bool = False):
         """`obj.method()` on an object of unknown class: the methods of that name the package defines, where
         few classes define one; with `properties`, a read (`obj.interval`): the properties of that name.
         elsewhere: where the package defines none, the other packages linted with it (`self.inner.infer(x)` in
@@ -1100,7 +1101,9 @@ class ProjectGraph:
         if properties:
             candidates = [cls for cls in candidates if method in self.summaries[cls[0]].classes[cls[1]].properties]
         limit = MAX_NAME_DISPATCH if qualname in self.summaries[path].calls else MAX_TEXT_NAME_DISPATCH
-        if 0 < len(candidates) <= limit or 0 < len(self._families(candidates, method)) <= limit:
+        # `families`: an object an untyped function returned, where an interface and its implementations are one
+        # guess (the other callers keep the plain count: one base with 30 subclasses is 30 guesses for a member)
+        if 0 < len(candidates) <= limit or families and 0 < len(self._families(candidates, method)) <= limit:
             for cls in candidates:
                 yield cls[0], f"{cls[1]}.{method}", cls, True
 

@@ -580,7 +580,8 @@ class TensorEnv:
             if func.attr in NON_TENSOR_METHODS:
                 return False
             if func.attr in _NUMPY_ARRAY_RESULTS and node.args and isinstance(receiver, ast.Name) \
-                    and not self._is_self(receiver) and not self.is_tensor(receiver) and self.is_tensor(node.args[0]):
+                    and self._made_by_a_function(receiver.id) and not self.is_known_non_tensor(receiver) \
+                    and not self.is_tensor(receiver) and self.is_tensor(node.args[0]):
                 # `err = nx.max(norm(a))`: an array namespace (NumPy's, a NumPy-like backend object) applied to a
                 # tensor gives one
                 return True
@@ -610,6 +611,16 @@ class TensorEnv:
                     and self.class_facts is not None:
                 return node.args[1].value in self.class_facts.tensor_attrs
         return False
+
+    def _made_by_a_function(self, name: str) -> bool:
+        """Every value of the local `name` is a call of a function (lowercase: `nx = get_backend(x)`), not of a
+        class, an attribute of self or a module: what an array-namespace factory gives."""
+        values = self.scopes.local_values_of(self.scope.func).get(name)
+        return bool(values) and all(
+            isinstance(v, ast.Call) and isinstance(v.func, (ast.Name, ast.Attribute))
+            and (v.func.id if isinstance(v.func, ast.Name) else v.func.attr)[:1].islower()
+            and (self.imports.qualify(v.func) or "").split(".")[0] not in ("np", "numpy", "math", "torch")
+            for v in values)
 
     def _mutated_sequences(self) -> frozenset:
         """Names the function stores an item into or calls a list's mutating method on."""

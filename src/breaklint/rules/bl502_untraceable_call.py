@@ -113,8 +113,8 @@ POW_BREAKS_BEFORE = "2.14"
 # .device are traced).
 STORAGE_METHODS_THAT_BREAK = {"data_ptr", "nbytes", "element_size"}
 # object's own special methods reached through super() in a class of plain objects: Dynamo cannot call the C slot
-# (GB0006, measured on 2.13 and 2.14; super().__init__() and super().__setattr__() are traced).
-OBJECT_SLOTS_THROUGH_SUPER = {"__eq__", "__ne__", "__hash__", "__repr__", "__str__", "__getattribute__", "__dir__"}
+# (GB0006, measured on 2.13 and 2.14; super().__init__(), __setattr__() and __getattribute__() are traced).
+OBJECT_SLOTS_THROUGH_SUPER = {"__eq__", "__ne__", "__hash__", "__repr__", "__str__", "__dir__"}
 # Tensor methods Dynamo refuses (stop 29's registry sweep, 2.13): negative sampling's random_(), resizing.
 TENSOR_METHODS_REFUSED = {"random_": "GB0107", "resize_": "GB0126", "resize_as_": "GB0127", "set_": "GB0128"}
 # Scripted modules: calling one kept on self breaks (GB4695, 2.13).
@@ -468,9 +468,21 @@ def _exit_stacks(ctx) -> set[str]:
 def _builtin_called(func: ast.AST, ctx) -> Optional[str]:
     """The builtin a bare name calls: not imported, defined at module level or bound in the function."""
     if not isinstance(func, ast.Name) or ctx.scope is None or ctx.file.imports.is_bound(func.id) \
-            or func.id in ctx.file.scopes.functions or func.id in ctx.file.scopes.classes or func.id in local_names(ctx):
-        return None
+            or func.id in ctx.file.scopes.functions or func.id in ctx.file.scopes.classes or func.id in local_names(ctx) \
+            or ctx.file.imports.stars or func.id in ctx.file.memo(("BL502 module bindings",),
+                                                                   lambda: frozenset(ctx.file.scopes.module_bindings())) \
+            or _bound_in_enclosing(func.id, ctx):
+        return None  # (`pow = torch.pow` at module level, `from torch import *`, a closure's `pow`)
     return func.id
+
+
+def _bound_in_enclosing(name: str, ctx) -> bool:
+    outer = ctx.file.scopes.enclosing.get(id(ctx.scope.func))
+    while outer is not None:
+        if name in ctx.file.scopes.local_values_of(outer) or name in {a.arg for a in ast.walk(outer.args) if isinstance(a, ast.arg)}:
+            return True
+        outer = ctx.file.scopes.enclosing.get(id(outer))
+    return False
 
 
 def _tensor_pow(node: ast.Call, ctx) -> bool:
@@ -513,7 +525,8 @@ def _numpy_break(qual: str) -> Optional[str]:
     if qual in NUMPY_UNTRACED:
         return f"{qual}() has no torch._numpy counterpart, so Dynamo cannot trace it (GB0294): the graph breaks " \
                "here; call it outside compiled code, or use a NumPy or torch function Dynamo traces"
-    if qual.rsplit(".", 1)[0].startswith(NUMPY_SKIPPED_MODULES):
+    module = qual.rsplit(".", 1)[0]
+    if any(module == skipped or module.startswith(skipped + ".") for skipped in NUMPY_SKIPPED_MODULES):
         return f"{qual}() is NumPy code Dynamo skips (GB0007): the graph breaks here and the call runs eagerly; " \
                "call it outside compiled code"
     return None
@@ -685,7 +698,8 @@ def _power_operand(node: ast.AST, ctx, base: bool) -> str:
     text = ctx.segment(node)
     simple = isinstance(node, _PRIMARIES) or isinstance(node, ast.Constant) and not (
         isinstance(node.value, (int, float)) and node.value < 0)
-    if not base and isinstance(node, ast.UnaryOp) and isinstance(node.operand, (*_PRIMARIES, ast.Constant)):
+    if not base and isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.USub, ast.UAdd, ast.Invert)) \
+            and isinstance(node.operand, (*_PRIMARIES, ast.Constant)):  # not `not y`: `x ** not y` does not parse
         simple = True
     return text if simple and "\n" not in text else f"({text})"
 
