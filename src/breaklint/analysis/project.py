@@ -789,8 +789,7 @@ class ProjectGraph:
         elif ref.kind == INSTANCE:
             spelled, _, method = ref.name.rpartition(".")
             if method == "__call__":  # `fn = make_drift(0.5); fn(t, y)`: the closure the factory returns
-                made = self.resolve(self._absolute(path, spelled)) if "." in spelled else \
-                    (("function", path, spelled) if spelled in summary.functions else None)
+                made = self._named_function(path, spelled)
                 if made is not None and made[0] == "function":
                     for function in self._returned_functions(made[1], made[2]):
                         yield made[1], function, None, False
@@ -1107,10 +1106,15 @@ class ProjectGraph:
             for cls in candidates:
                 yield cls[0], f"{cls[1]}.{method}", cls, True
 
+    def _named_function(self, path: str, spelled: str) -> Optional[tuple[str, str, str]]:
+        """What a name spelled in `path` means (`resolve`'s answer), a bare name only as a function of the file."""
+        if "." in spelled:
+            return self.resolve(self._absolute(path, spelled))
+        return ("function", path, spelled) if spelled in self.summaries[path].functions else None
+
     def _returns_untyped_object(self, path: str, spelled: str) -> bool:
         """`spelled` is a function of the tree (not a class) that is not known to return tensors."""
-        made = self.resolve(self._absolute(path, spelled)) if "." in spelled else \
-            (("function", path, spelled) if spelled in self.summaries[path].functions else None)
+        made = self._named_function(path, spelled)
         if made is None or made[0] != "function":
             return False
         summary = self.summaries[made[1]]

@@ -1114,6 +1114,15 @@ class ModuleScopes:
                 for ret in function_nodes_of(func, _RETURNS)}
         return made.pop() if len(made) == 1 and next(iter(made)) in self.classes else None
 
+    def enclosing_names(self, func: FunctionNode) -> set[str]:
+        """Names the functions `func` is defined in bind (their locals and parameters), at any depth."""
+        names: set[str] = set()
+        outer = self.enclosing.get(id(func))
+        while outer is not None:
+            names |= set(self.local_values_of(outer)) | {a.arg for a in function_arguments(outer.args)}
+            outer = self.enclosing.get(id(outer))
+        return names
+
     def local_values_of(self, func: FunctionNode) -> dict[str, list[ast.AST]]:
         """name -> values of `name = value` in a function."""
         return subtree_memo("local values", func, lambda: _local_values(func))

@@ -321,10 +321,7 @@ class TensorEnv:
         # a nested def or lambda of this function whose parameter has the name (its body is walked here)
         own |= {a.arg for node in function_nodes_of(self.scope.func, _NESTED_FUNCTIONS)
                 if node is not self.scope.func for a in function_arguments(node.args)}
-        outer = self.scopes.enclosing.get(id(self.scope.func))
-        while outer is not None:
-            own |= set(self.scopes.local_values_of(outer)) | {a.arg for a in function_arguments(outer.args)}
-            outer = self.scopes.enclosing.get(id(outer))
+        own |= self.scopes.enclosing_names(self.scope.func)
         return set(constants) - own
 
     def _learn_from_methods(self, assigned) -> None:

@@ -471,18 +471,9 @@ def _builtin_called(func: ast.AST, ctx) -> Optional[str]:
             or func.id in ctx.file.scopes.functions or func.id in ctx.file.scopes.classes or func.id in local_names(ctx) \
             or ctx.file.imports.stars or func.id in ctx.file.memo(("BL502 module bindings",),
                                                                    lambda: frozenset(ctx.file.scopes.module_bindings())) \
-            or _bound_in_enclosing(func.id, ctx):
+            or func.id in ctx.file.scopes.enclosing_names(ctx.scope.func):
         return None  # (`pow = torch.pow` at module level, `from torch import *`, a closure's `pow`)
     return func.id
-
-
-def _bound_in_enclosing(name: str, ctx) -> bool:
-    outer = ctx.file.scopes.enclosing.get(id(ctx.scope.func))
-    while outer is not None:
-        if name in ctx.file.scopes.local_values_of(outer) or name in {a.arg for a in ast.walk(outer.args) if isinstance(a, ast.arg)}:
-            return True
-        outer = ctx.file.scopes.enclosing.get(id(outer))
-    return False
 
 
 def _tensor_pow(node: ast.Call, ctx) -> bool:
